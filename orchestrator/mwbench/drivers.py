@@ -1,0 +1,97 @@
+"""The driver registry: which drivers exist, which are usable here, what they support.
+
+A driver is known when the repository has a folder `drivers/<name>/`; it is
+available when its program is built and answers `--describe`
+(docs/driver-contract.md, section 1). The description, not this module,
+says which operations, modes and transports a driver supports, so adding a
+driver needs no change here.
+"""
+
+import json
+import subprocess
+from dataclasses import dataclass, field
+from functools import cache
+from pathlib import Path
+
+from . import paths
+
+CONTRACT_VERSION = 1
+DESCRIBE_TIMEOUT_S = 10
+
+
+@dataclass(frozen=True)
+class DriverInfo:
+    name: str
+    program: Path
+    available: bool
+    reason: str | None = None  # why not available
+    middleware: str | None = None
+    middleware_version: str | None = None
+    operations: dict = field(default_factory=dict)  # name -> {"payload": bool}
+    modes: dict = field(default_factory=dict)  # mode -> [transports]
+    options: dict = field(default_factory=dict)  # key -> help text
+
+    def transports(self, mode: str) -> list[str]:
+        return list(self.modes.get(mode, []))
+
+
+def known_driver_names() -> list[str]:
+    drivers_dir = paths.repo_root() / "drivers"
+    return sorted(
+        entry.name
+        for entry in drivers_dir.iterdir()
+        if entry.is_dir() and (entry / "CMakeLists.txt").is_file()
+    )
+
+
+def program_path(name: str) -> Path:
+    return paths.build_dir() / "drivers" / name / f"mwbench-driver-{name}"
+
+
+@cache
+def describe(name: str) -> DriverInfo:
+    program = program_path(name)
+
+    def unavailable(reason: str) -> DriverInfo:
+        return DriverInfo(name, program, False, reason)
+
+    if not program.is_file():
+        return unavailable(f"not built: {_shown(program)} is missing (run `make setup`)")
+    try:
+        answer = subprocess.run([str(program), "--describe"], capture_output=True, text=True,
+                                timeout=DESCRIBE_TIMEOUT_S, check=False)
+    except (OSError, subprocess.TimeoutExpired) as error:
+        return unavailable(f"{_shown(program)} --describe failed: {error}")
+    if answer.returncode != 0:
+        tail = answer.stderr.strip().splitlines()[-1:] or ["no message"]
+        return unavailable(f"{_shown(program)} --describe exited with status "
+                           f"{answer.returncode}: {tail[0]}")
+    try:
+        data = json.loads(answer.stdout)
+    except json.JSONDecodeError as error:
+        return unavailable(f"{_shown(program)} --describe printed invalid JSON: {error}")
+    if data.get("contract") != CONTRACT_VERSION:
+        return unavailable(f"driver speaks contract {data.get('contract')!r}; "
+                           f"mwbench speaks {CONTRACT_VERSION}")
+    return DriverInfo(
+        name=name,
+        program=program,
+        available=True,
+        middleware=data.get("middleware"),
+        middleware_version=data.get("middleware_version"),
+        operations=data.get("operations", {}),
+        modes=data.get("modes", {}),
+        options=data.get("options", {}),
+    )
+
+
+def all_drivers() -> list[DriverInfo]:
+    return [describe(name) for name in known_driver_names()]
+
+
+def _shown(path: Path) -> str:
+    """A path relative to the repository when it is inside it, for short messages."""
+    try:
+        return str(path.relative_to(paths.repo_root()))
+    except ValueError:
+        return str(path)

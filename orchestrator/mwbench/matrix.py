@@ -1,0 +1,185 @@
+"""Expansion of a spec into the full factorial matrix of cells.
+
+Every list-valued factor multiplies the matrix. Combinations a driver cannot
+run (a transport it lacks, a payload on an operation without one, two CPUs for
+a single-threaded collocated cell) are skipped and listed with the reason;
+names nobody knows (a driver, an operation, a transport, an option) are
+errors, raised before anything runs.
+"""
+
+import itertools
+import os
+from dataclasses import dataclass, field
+
+from .drivers import DriverInfo
+from .spec import Spec, effective_settings
+
+COLLOCATED_TRANSPORT = "inproc"
+HARNESS_OPTIONS = {"fault"}  # reserved by the harness for every driver (contract, section 2)
+
+
+class MatrixError(Exception):
+    """A name in the spec that no driver knows; the message lists the known ones."""
+
+
+@dataclass(frozen=True)
+class Cell:
+    experiment: str
+    driver: str
+    mode: str
+    transport: str
+    operation: str
+    payload_bytes: int
+    placement: str
+    idle_hold: bool
+    priority: int
+    servants: int | None
+    threads: int | None
+    options: tuple[tuple[str, str], ...]
+    repetition: int
+    warmup: int
+    samples: int
+    batch: int | str
+    timeout_s: float
+
+    def factors(self) -> dict:
+        """The identifying factors, with the store's column names."""
+        return {
+            "experiment": self.experiment,
+            "driver": self.driver,
+            "transport": self.transport,
+            "mode": self.mode,
+            "operation": self.operation,
+            "payload_bytes": self.payload_bytes,
+            "placement": self.placement,
+            "idle_hold": self.idle_hold,
+            "priority": self.priority,
+            "servants": self.servants,
+            "threads": self.threads,
+            "options": dict(self.options) or None,
+            "repetition": self.repetition,
+        }
+
+    def label(self) -> str:
+        parts = [self.experiment, self.driver, self.mode, self.transport, self.operation]
+        if self.payload_bytes:
+            parts.append(f"{self.payload_bytes}B")
+        parts.append(self.placement)
+        parts.extend(f"{key}={value}" for key, value in self.options)
+        return " ".join(parts)
+
+
+@dataclass(frozen=True)
+class Skipped:
+    experiment: str
+    driver: str
+    what: str
+    reason: str
+
+
+@dataclass
+class Matrix:
+    cells: list[Cell] = field(default_factory=list)
+    skipped: list[Skipped] = field(default_factory=list)
+
+
+def expand(spec: Spec, drivers: dict[str, DriverInfo]) -> Matrix:
+    """All cells of the spec, in the order they will run."""
+    matrix = Matrix()
+    for experiment in spec.experiments:
+        settings = effective_settings(spec, experiment)
+        _check_names(experiment, settings, drivers)
+        for driver_name in experiment.drivers:
+            driver = drivers[driver_name]
+            if not driver.available:
+                matrix.skipped.append(
+                    Skipped(experiment.name, driver_name, "all cells", driver.reason or "")
+                )
+                continue
+            _expand_driver(experiment, settings, driver, matrix)
+    return matrix
+
+
+def _check_names(experiment, settings: dict, drivers: dict[str, DriverInfo]) -> None:
+    where = f"experiment '{experiment.name}'"
+    for name in experiment.drivers:
+        if name not in drivers:
+            raise MatrixError(f"{where}: unknown driver '{name}'; known drivers: "
+                              f"{', '.join(sorted(drivers))}")
+    chosen = [drivers[name] for name in experiment.drivers if drivers[name].available]
+    if not chosen:
+        return  # every driver is unavailable: each is skipped with its reason
+    operations = sorted({op for d in chosen for op in d.operations})
+    for operation in experiment.operation:
+        if operation not in operations:
+            raise MatrixError(f"{where}: unknown operation '{operation}'; the drivers of this "
+                              f"experiment offer: {', '.join(operations)}")
+    transports = sorted({t for d in chosen for ts in d.modes.values() for t in ts})
+    for transport in settings["transports"] or []:
+        if transport not in transports:
+            raise MatrixError(f"{where}: unknown transport '{transport}'; the drivers of this "
+                              f"experiment offer: {', '.join(transports)}")
+    option_keys = sorted({k for d in chosen for k in d.options} | HARNESS_OPTIONS)
+    for key in settings["options"]:
+        if key not in option_keys:
+            raise MatrixError(f"{where}: unknown option '{key}'; the drivers of this "
+                              f"experiment accept: {', '.join(option_keys)}")
+
+
+def _expand_driver(experiment, settings: dict, driver: DriverInfo, matrix: Matrix) -> None:
+    def skip(what: str, reason: str) -> None:
+        matrix.skipped.append(Skipped(experiment.name, driver.name, what, reason))
+
+    option_keys = [k for k in settings["options"] if k in driver.options or k in HARNESS_OPTIONS]
+    option_values = [[str(v) for v in settings["options"][k]] for k in option_keys]
+
+    for mode in settings["modes"]:
+        if mode not in driver.modes:
+            skip(f"mode {mode}", f"{driver.name} has no {mode} mode")
+            continue
+        for transport in _transports(mode, settings["transports"], driver, skip):
+            for operation in experiment.operation:
+                if operation not in driver.operations:
+                    skip(f"operation {operation}", f"{driver.name} does not offer it")
+                    continue
+                has_payload = bool(driver.operations[operation].get("payload"))
+                factors = itertools.product(
+                    settings["payload_bytes"], settings["placement"], settings["idle_hold"],
+                    settings["priority"], settings["servants"], settings["threads"],
+                    itertools.product(*option_values),
+                )
+                for payload, placement, idle_hold, priority, servants, threads, values in factors:
+                    what = f"{mode} {transport} {operation} {payload}B {placement}"
+                    if payload and not has_payload:
+                        skip(what, f"operation {operation} carries no payload")
+                        continue
+                    if placement == "cross-cpu" and mode == "collocated":
+                        skip(what, "a collocated cell runs in one thread: no second CPU to use")
+                        continue
+                    if placement == "cross-cpu" and (os.cpu_count() or 1) < 2:
+                        skip(what, "cross-cpu needs two CPUs")
+                        continue
+                    for repetition in range(1, settings["repetitions"] + 1):
+                        matrix.cells.append(Cell(
+                            experiment=experiment.name, driver=driver.name, mode=mode,
+                            transport=transport, operation=operation, payload_bytes=payload,
+                            placement=placement, idle_hold=idle_hold, priority=priority,
+                            servants=servants, threads=threads,
+                            options=tuple(zip(option_keys, values, strict=True)),
+                            repetition=repetition, warmup=settings["warmup"],
+                            samples=settings["samples"], batch=settings["batch"],
+                            timeout_s=settings["timeout_s"],
+                        ))
+
+
+def _transports(mode: str, requested: list[str] | None, driver: DriverInfo, skip) -> list[str]:
+    offered = driver.transports(mode)
+    if mode == "collocated" or requested is None:
+        return offered  # collocated cells have the one transport `inproc`
+    chosen = []
+    for transport in requested:
+        if transport in offered:
+            chosen.append(transport)
+        else:
+            skip(f"{mode} {transport}", f"{driver.name} offers {mode} over: {', '.join(offered)}")
+    return chosen

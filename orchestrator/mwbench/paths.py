@@ -1,0 +1,27 @@
+"""Where mwbench finds its drivers, suites and default database.
+
+The package is installed from the repository (editable), so the repository
+root is two levels above this file. MWBENCH_ROOT and MWBENCH_BUILD_DIR
+override it, for instance to run the orchestrator against another build.
+"""
+
+import os
+from pathlib import Path
+
+
+def repo_root() -> Path:
+    override = os.environ.get("MWBENCH_ROOT")
+    return Path(override) if override else Path(__file__).resolve().parents[2]
+
+
+def build_dir() -> Path:
+    override = os.environ.get("MWBENCH_BUILD_DIR")
+    return Path(override) if override else repo_root() / "build"
+
+
+def suites_dir() -> Path:
+    return repo_root() / "suites"
+
+
+def default_db() -> Path:
+    return Path("results") / "mwbench.db"

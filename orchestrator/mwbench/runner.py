@@ -1,0 +1,70 @@
+"""`mwbench run`: a spec in, one stored run out.
+
+The workflow, in order: validate the spec, ask the drivers what they support,
+expand the matrix, disclose the environment, then run and store the cells one
+by one. A failed cell is stored with its reason and the run goes on; Ctrl-C
+stops after stopping the current cell's processes, and every finished cell is
+already in the database.
+"""
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+from . import __version__, environment
+from .cell import run_cell
+from .drivers import describe, known_driver_names
+from .matrix import Matrix, expand
+from .spec import load_spec
+from .store import CellRecord, Store
+
+
+@dataclass
+class RunOutcome:
+    run_id: int
+    records: list[CellRecord]
+    matrix: Matrix
+    interrupted: bool
+
+    @property
+    def failed(self) -> int:
+        return sum(1 for record in self.records if record.status != "ok")
+
+
+def plan(spec_path: Path):
+    """Validate the spec and expand it; raises SpecError or MatrixError before anything runs."""
+    spec, text = load_spec(spec_path)
+    drivers = {name: describe(name) for name in known_driver_names()}
+    return spec, text, drivers, expand(spec, drivers)
+
+
+def run_suite(spec_path: Path, db_path: Path, console: Console) -> RunOutcome:
+    spec, text, drivers, matrix = plan(spec_path)
+    store = Store.create_or_open(db_path)
+    run_id = store.begin_run(spec.suite, str(spec_path), text, environment.collect(), __version__)
+    console.print(f"run {run_id}: suite [bold]{spec.suite}[/], {len(matrix.cells)} cells, "
+                  f"database {db_path}")
+    records: list[CellRecord] = []
+    interrupted = False
+    columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
+               TimeElapsedColumn())
+    try:
+        with Progress(*columns, console=console, transient=True) as progress:
+            task = progress.add_task("", total=len(matrix.cells))
+            for cell in matrix.cells:
+                progress.update(task, description=cell.label())
+                record = run_cell(cell, drivers[cell.driver])
+                store.add_cell(run_id, record)
+                records.append(record)
+                if record.status != "ok":
+                    console.print(f"[red]failed[/] {cell.label()}: "
+                                  f"{(record.error or '').splitlines()[0]}")
+                progress.advance(task)
+    except KeyboardInterrupt:
+        interrupted = True
+    finally:
+        store.end_run(run_id, "interrupted" if interrupted else "finished")
+        store.close()
+    return RunOutcome(run_id, records, matrix, interrupted)

@@ -1,0 +1,179 @@
+"""The experiment spec: a YAML file that declares what to measure.
+
+A spec names a suite, defaults shared by its experiments, and experiments.
+Every factor may be one value or a list; lists are expanded into the full
+factorial matrix (see matrix.py). Validation happens before anything runs,
+and every error names the file, the line and the key, and says what is allowed.
+The format is documented in docs/spec.md.
+"""
+
+from pathlib import Path
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, ValidationError
+from ruamel.yaml import YAML
+from ruamel.yaml.comments import CommentedMap, CommentedSeq
+from ruamel.yaml.error import YAMLError
+
+Placement = Literal["same-cpu", "cross-cpu", "unpinned"]
+Mode = Literal["remote", "collocated"]
+
+
+def _as_list(value: Any) -> Any:
+    """Let every factor be written as one value or as a list of values."""
+    return value if isinstance(value, list) else [value]
+
+
+def Factor(item_type: Any) -> Any:  # noqa: N802 - reads like a type in the models below
+    return Annotated[list[item_type], BeforeValidator(_as_list), Field(min_length=1)]
+
+
+class Settings(BaseModel):
+    """Keys that may appear in `defaults` and be overridden by an experiment."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    warmup: int | None = Field(None, ge=0)
+    samples: int | None = Field(None, ge=1)
+    repetitions: int | None = Field(None, ge=1)
+    batch: int | Literal["auto"] | None = None
+    timeout_s: float | None = Field(None, gt=0)
+    placement: Factor(Placement) | None = None
+    idle_hold: Factor(bool) | None = None
+    priority: Factor(Annotated[int, Field(ge=0, le=99)]) | None = None
+    payload_bytes: Factor(Annotated[int, Field(ge=0)]) | None = None
+    servants: Factor(Annotated[int, Field(ge=1)]) | None = None
+    threads: Factor(Annotated[int, Field(ge=1)]) | None = None
+    modes: Factor(Mode) | None = None
+    transports: Factor(str) | None = None
+    options: dict[str, Factor(str | int)] | None = None
+
+
+class Experiment(Settings):
+    name: str = Field(pattern=r"^[A-Za-z0-9][A-Za-z0-9_.-]*$")
+    description: str | None = None
+    operation: Factor(str)
+    drivers: Factor(str)
+
+
+class Spec(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    suite: str = Field(pattern=r"^[A-Za-z0-9][A-Za-z0-9_.-]*$")
+    description: str | None = None
+    defaults: Settings = Settings()
+    experiments: list[Experiment] = Field(min_length=1)
+
+
+# What a cell gets when neither the experiment nor `defaults` says.
+BUILTIN_DEFAULTS = {
+    "warmup": 1000,
+    "samples": 20000,
+    "repetitions": 1,
+    "batch": 1,
+    "timeout_s": 120.0,
+    "placement": ["same-cpu"],
+    "idle_hold": [True],
+    "priority": [0],
+    "payload_bytes": [0],
+    "servants": [None],
+    "threads": [None],
+    "modes": ["remote"],
+    "transports": None,  # every transport the driver supports
+    "options": {},
+}
+
+
+def effective_settings(spec: Spec, experiment: Experiment) -> dict:
+    """Experiment keys, else `defaults`, else the built-in defaults."""
+    settings = dict(BUILTIN_DEFAULTS)
+    for source in (spec.defaults, experiment):
+        for key, value in source.model_dump(include=set(BUILTIN_DEFAULTS)).items():
+            if value is not None:
+                settings[key] = value
+    return settings
+
+
+class SpecError(Exception):
+    """An invalid spec; the message names the file, line and key."""
+
+
+def load_spec(path: Path) -> tuple[Spec, str]:
+    """Parse and validate a spec file; returns the model and the file's text."""
+    path = Path(path)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as error:
+        raise SpecError(f"{path}: cannot read the spec: {error.strerror}") from None
+    try:
+        document = YAML(typ="rt").load(text)
+    except YAMLError as error:
+        raise SpecError(f"{path}: not valid YAML: {error}") from None
+    if not isinstance(document, dict):
+        raise SpecError(f"{path}: a spec is a mapping with keys suite, defaults, experiments")
+    try:
+        return Spec.model_validate(_plain(document)), text
+    except ValidationError as error:
+        raise SpecError(_describe_errors(path, document, error)) from None
+
+
+def _plain(node: Any) -> Any:
+    """ruamel's round-trip types as plain dicts and lists (they keep line numbers)."""
+    if isinstance(node, dict):
+        return {key: _plain(value) for key, value in node.items()}
+    if isinstance(node, list):
+        return [_plain(value) for value in node]
+    return node
+
+
+def _describe_errors(path: Path, document: CommentedMap, error: ValidationError) -> str:
+    # A union (batch: int | 'auto') fails once per member: join those into one line.
+    messages: dict[str, list[str]] = {}
+    for item in error.errors():
+        location = [part for part in item["loc"] if not _is_validator_tag(part)]
+        line = _line_of(document, location)
+        where = f"{path}:{line}" if line else str(path)
+        key = _dotted(location) or "(top level)"
+        messages.setdefault(f"{where}: {key}", []).append(_message(item, location))
+    return "\n".join(f"{where}: {'; or: '.join(texts)}" for where, texts in messages.items())
+
+
+def _is_validator_tag(part: Any) -> bool:
+    # pydantic adds the member type of a union to the location ("int", "literal['auto']").
+    return isinstance(part, str) and ("[" in part or part in {"int", "str", "bool", "float"})
+
+
+def _message(item: dict, location: list) -> str:
+    if item["type"] == "extra_forbidden":
+        model = Experiment if "experiments" in location else Spec
+        if location[:1] == ["defaults"]:
+            model = Settings
+        allowed = ", ".join(model.model_fields)
+        return f"unknown key; allowed keys here: {allowed}"
+    if item["type"] == "missing":
+        return "required key is missing"
+    return item["msg"]
+
+
+def _dotted(location: list) -> str:
+    text = ""
+    for part in location:
+        text += f"[{part}]" if isinstance(part, int) else (f".{part}" if text else str(part))
+    return text
+
+
+def _line_of(document: Any, location: list) -> int | None:
+    """1-based line of the deepest node of `location` that exists in the YAML."""
+    node, line = document, None
+    for part in location:
+        if isinstance(node, CommentedMap) and part in node:
+            line = node.lc.key(part)[0] + 1
+            node = node[part]
+        elif isinstance(node, CommentedSeq) and isinstance(part, int) and part < len(node):
+            line = node.lc.item(part)[0] + 1
+            node = node[part]
+        else:
+            break
+    if line is None and isinstance(node, (CommentedMap, CommentedSeq)):
+        line = node.lc.line + 1
+    return line

@@ -1,0 +1,280 @@
+"""The results store: one SQLite database, one row per run and per cell.
+
+Each cell is written in a transaction of its own as soon as it ends, so a
+crash or Ctrl-C loses nothing already measured. Raw samples are kept
+(zlib-compressed little-endian int64, exactly as the driver wrote them) so
+that every statistic, plot or export can be recomputed later.
+
+The schema carries a version; a database of a newer schema is refused rather
+than misread.
+"""
+
+import json
+import sqlite3
+import zlib
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+
+import numpy as np
+
+SCHEMA_VERSION = 1
+SAMPLE_ENCODING = "zlib-int64le"
+
+# The factors that identify a cell within a run; export and compare rely on them.
+FACTOR_COLUMNS = (
+    "experiment",
+    "driver",
+    "transport",
+    "mode",
+    "operation",
+    "payload_bytes",
+    "placement",
+    "idle_hold",
+    "priority",
+    "servants",
+    "threads",
+    "options",
+    "repetition",
+)
+STAT_COLUMNS = (
+    "samples",
+    "min_us",
+    "p25_us",
+    "p50_us",
+    "p75_us",
+    "p90_us",
+    "p99_us",
+    "p999_us",
+    "max_us",
+    "mean_us",
+    "std_us",
+    "throughput_per_s",
+)
+
+_SCHEMA = f"""
+CREATE TABLE schema_info (version INTEGER NOT NULL);
+CREATE TABLE runs (
+    id INTEGER PRIMARY KEY,
+    suite TEXT NOT NULL,
+    spec_path TEXT NOT NULL,
+    spec_text TEXT NOT NULL,
+    environment TEXT NOT NULL,      -- JSON, as `mwbench env --json` prints it
+    mwbench_version TEXT NOT NULL,
+    started_utc TEXT NOT NULL,
+    finished_utc TEXT,
+    status TEXT NOT NULL            -- running | finished | interrupted
+);
+CREATE TABLE cells (
+    id INTEGER PRIMARY KEY,
+    run_id INTEGER NOT NULL REFERENCES runs(id),
+    experiment TEXT NOT NULL,
+    driver TEXT NOT NULL,
+    transport TEXT,
+    mode TEXT,
+    operation TEXT NOT NULL,
+    payload_bytes INTEGER,
+    placement TEXT,
+    idle_hold INTEGER,              -- requested (factor)
+    idle_hold_held INTEGER,         -- actually held during the cell
+    priority INTEGER,
+    servants INTEGER,
+    threads INTEGER,
+    options TEXT,                   -- JSON object, or NULL
+    repetition INTEGER NOT NULL,
+    client_cpu INTEGER,
+    server_cpu INTEGER,
+    status TEXT NOT NULL,           -- ok | failed
+    error TEXT,
+    batch_size INTEGER,
+    {", ".join(f"{c} REAL" for c in STAT_COLUMNS)},
+    measurer_header TEXT,           -- JSON header of the client or collocated result file
+    server_header TEXT,             -- JSON header of the server result file, if any
+    notes TEXT,                     -- JSON list of warnings about this cell
+    started_utc TEXT NOT NULL,
+    duration_s REAL NOT NULL
+);
+CREATE INDEX cells_by_run ON cells(run_id);
+CREATE TABLE samples (
+    cell_id INTEGER PRIMARY KEY REFERENCES cells(id),
+    encoding TEXT NOT NULL,
+    count INTEGER NOT NULL,
+    data BLOB NOT NULL
+);
+"""
+
+
+class StoreError(Exception):
+    """The database is missing, unreadable, or of another schema."""
+
+
+def utc_now() -> str:
+    return datetime.now(UTC).isoformat(timespec="seconds")
+
+
+@dataclass
+class CellRecord:
+    factors: dict  # keys of FACTOR_COLUMNS
+    status: str
+    error: str | None = None
+    client_cpu: int | None = None
+    server_cpu: int | None = None
+    idle_hold_held: bool | None = None
+    batch_size: int | None = None
+    stats: dict | None = None  # keys of STAT_COLUMNS
+    measurer_header: dict | None = None
+    server_header: dict | None = None
+    notes: list[str] = field(default_factory=list)
+    samples_ns: np.ndarray | None = None
+    started_utc: str = field(default_factory=utc_now)
+    duration_s: float = 0.0
+
+
+class Store:
+    def __init__(self, connection: sqlite3.Connection, path: Path):
+        self._db = connection
+        self.path = path
+
+    @classmethod
+    def create_or_open(cls, path: Path) -> "Store":
+        path = Path(path)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        connection = sqlite3.connect(path)
+        store = cls(connection, path)
+        store._prepare(create=True)
+        return store
+
+    @classmethod
+    def open_existing(cls, path: Path) -> "Store":
+        path = Path(path)
+        if not path.is_file():
+            raise StoreError(f"{path}: no such database (run `mwbench run SPEC --db {path}` first)")
+        store = cls(sqlite3.connect(path), path)
+        store._prepare(create=False)
+        return store
+
+    def close(self) -> None:
+        self._db.close()
+
+    def _prepare(self, create: bool) -> None:
+        self._db.row_factory = sqlite3.Row
+        self._db.execute("PRAGMA foreign_keys = ON")
+        try:
+            has_schema = self._db.execute(
+                "SELECT 1 FROM sqlite_master WHERE type='table' AND name='schema_info'"
+            ).fetchone()
+        except sqlite3.DatabaseError as error:
+            raise StoreError(f"{self.path}: not an mwbench database ({error})") from None
+        if not has_schema:
+            if not create:
+                raise StoreError(f"{self.path}: not an mwbench database (no schema_info table)")
+            with self._db:
+                self._db.executescript(_SCHEMA)
+                self._db.execute("INSERT INTO schema_info VALUES (?)", (SCHEMA_VERSION,))
+            return
+        (version,) = self._db.execute("SELECT version FROM schema_info").fetchone()
+        if version != SCHEMA_VERSION:
+            raise StoreError(
+                f"{self.path}: database schema version {version}; this mwbench uses "
+                f"version {SCHEMA_VERSION}"
+            )
+
+    # --- runs -------------------------------------------------------------
+
+    def begin_run(self, suite: str, spec_path: str, spec_text: str, environment: dict,
+                  mwbench_version: str) -> int:
+        with self._db:
+            cursor = self._db.execute(
+                "INSERT INTO runs (suite, spec_path, spec_text, environment, mwbench_version,"
+                " started_utc, status) VALUES (?, ?, ?, ?, ?, ?, 'running')",
+                (suite, spec_path, spec_text, json.dumps(environment), mwbench_version,
+                 utc_now()),
+            )
+        return int(cursor.lastrowid)
+
+    def end_run(self, run_id: int, status: str) -> None:
+        with self._db:
+            self._db.execute(
+                "UPDATE runs SET status = ?, finished_utc = ? WHERE id = ?",
+                (status, utc_now(), run_id),
+            )
+
+    def runs(self) -> list[sqlite3.Row]:
+        return self._db.execute("SELECT * FROM runs ORDER BY id").fetchall()
+
+    def run(self, run_id: int) -> sqlite3.Row:
+        row = self._db.execute("SELECT * FROM runs WHERE id = ?", (run_id,)).fetchone()
+        if row is None:
+            known = ", ".join(str(r["id"]) for r in self.runs()) or "none"
+            raise StoreError(f"{self.path}: no run with id {run_id} (runs: {known})")
+        return row
+
+    def latest_run_id(self) -> int:
+        row = self._db.execute("SELECT max(id) FROM runs").fetchone()
+        if row[0] is None:
+            raise StoreError(f"{self.path}: the database holds no runs")
+        return int(row[0])
+
+    # --- cells ------------------------------------------------------------
+
+    def add_cell(self, run_id: int, cell: CellRecord) -> int:
+        """Store one cell and its samples in one transaction."""
+        factors = dict(cell.factors)
+        factors["options"] = json.dumps(factors["options"]) if factors.get("options") else None
+        stats = cell.stats or {}
+        columns = {
+            "run_id": run_id,
+            **{name: factors.get(name) for name in FACTOR_COLUMNS},
+            "client_cpu": cell.client_cpu,
+            "server_cpu": cell.server_cpu,
+            "idle_hold_held": cell.idle_hold_held,
+            "status": cell.status,
+            "error": cell.error,
+            "batch_size": cell.batch_size,
+            **{name: stats.get(name) for name in STAT_COLUMNS},
+            "measurer_header": _json_or_none(cell.measurer_header),
+            "server_header": _json_or_none(cell.server_header),
+            "notes": json.dumps(cell.notes),
+            "started_utc": cell.started_utc,
+            "duration_s": cell.duration_s,
+        }
+        names = ", ".join(columns)
+        marks = ", ".join("?" for _ in columns)
+        with self._db:
+            cursor = self._db.execute(
+                f"INSERT INTO cells ({names}) VALUES ({marks})", tuple(columns.values())
+            )
+            cell_id = int(cursor.lastrowid)
+            if cell.samples_ns is not None and cell.samples_ns.size:
+                raw = np.ascontiguousarray(cell.samples_ns, dtype="<i8").tobytes()
+                self._db.execute(
+                    "INSERT INTO samples VALUES (?, ?, ?, ?)",
+                    (cell_id, SAMPLE_ENCODING, int(cell.samples_ns.size), zlib.compress(raw, 6)),
+                )
+        return cell_id
+
+    def cells(self, run_id: int) -> list[sqlite3.Row]:
+        self.run(run_id)  # a clear error for an unknown run
+        return self._db.execute(
+            "SELECT cells.*, runs.suite FROM cells JOIN runs ON runs.id = cells.run_id"
+            " WHERE run_id = ? ORDER BY cells.id",
+            (run_id,),
+        ).fetchall()
+
+    def samples(self, cell_id: int) -> np.ndarray:
+        """The raw samples of a cell as the driver wrote them (ns per batch)."""
+        row = self._db.execute(
+            "SELECT encoding, count, data FROM samples WHERE cell_id = ?", (cell_id,)
+        ).fetchone()
+        if row is None:
+            return np.empty(0, dtype=np.int64)
+        if row["encoding"] != SAMPLE_ENCODING:
+            raise StoreError(f"{self.path}: cell {cell_id}: unknown encoding {row['encoding']}")
+        samples = np.frombuffer(zlib.decompress(row["data"]), dtype="<i8").astype(np.int64)
+        if samples.size != row["count"]:
+            raise StoreError(f"{self.path}: cell {cell_id}: sample count does not match")
+        return samples
+
+
+def _json_or_none(value: dict | None) -> str | None:
+    return None if value is None else json.dumps(value, sort_keys=True)

@@ -1,0 +1,45 @@
+"""The table printed at the end of a run: one row per cell, medians first."""
+
+from rich.console import Console
+from rich.table import Table
+
+from .matrix import Matrix
+from .store import CellRecord
+
+
+def print_summary(console: Console, records: list[CellRecord], matrix: Matrix) -> None:
+    table = Table(title="Results (µs per call; throughput in calls/s)")
+    for heading in ("experiment", "driver", "mode", "transport", "op", "bytes", "placement",
+                    "p50", "p99", "max", "calls/s", "status"):
+        justify = "right" if heading in {"bytes", "p50", "p99", "max", "calls/s"} else "left"
+        table.add_column(heading, justify=justify)
+    for record in records:
+        f, s = record.factors, record.stats or {}
+        table.add_row(
+            f["experiment"], f["driver"], f["mode"], f["transport"], f["operation"],
+            str(f["payload_bytes"]), _placement(record),
+            _number(s.get("p50_us")), _number(s.get("p99_us")), _number(s.get("max_us")),
+            _number(s.get("throughput_per_s"), digits=0),
+            "ok" if record.status == "ok" else "[red]failed[/]",
+        )
+    console.print(table)
+    if matrix.skipped:
+        console.print(f"{len(matrix.skipped)} combinations skipped:")
+        for skipped in matrix.skipped:
+            console.print(f"  {skipped.experiment} {skipped.driver} {skipped.what}: "
+                          f"{skipped.reason}")
+    for record in records:
+        for note in record.notes:
+            console.print(f"[yellow]note[/] {record.factors['driver']} "
+                          f"{record.factors['transport']}: {note}")
+
+
+def _placement(record: CellRecord) -> str:
+    placement = record.factors["placement"]
+    if record.factors["idle_hold"]:
+        placement += " +hold" if record.idle_hold_held else " (hold failed)"
+    return placement
+
+
+def _number(value: float | None, digits: int = 2) -> str:
+    return "-" if value is None else f"{value:,.{digits}f}"

@@ -1,0 +1,79 @@
+"""`mwbench export`: the schema of the JSON and CSV records, and its errors."""
+
+import csv
+import io
+import json
+
+import numpy as np
+from click.testing import CliRunner
+
+from mwbench.cli import main
+from mwbench.store import CellRecord, Store
+
+CONTRACT_KEYS = {
+    "run_id", "suite", "experiment", "driver", "transport", "mode", "placement", "idle_hold",
+    "operation", "payload_bytes", "servants", "threads", "repetition", "samples", "min_us",
+    "p25_us", "p50_us", "p75_us", "p90_us", "p99_us", "p999_us", "max_us", "mean_us", "std_us",
+    "throughput_per_s", "status", "error",
+}
+
+
+def make_db(path):
+    store = Store.create_or_open(path)
+    run_id = store.begin_run("quick", "s.yaml", "suite: quick", {}, "0.1.0")
+    factors = dict(experiment="ping", driver="rawtcp", transport="tcp", mode="remote",
+                   operation="roundtrip", payload_bytes=0, placement="same-cpu", idle_hold=True,
+                   priority=0, servants=None, threads=None, options=None, repetition=1)
+    stats = {key: 1.5 for key in CONTRACT_KEYS if key.endswith("_us")}
+    stats.update(samples=3, throughput_per_s=2e5)
+    store.add_cell(run_id, CellRecord(factors=factors, status="ok", stats=stats,
+                                      samples_ns=np.array([1, 2, 3]),
+                                      measurer_header={"middleware": "Linux sockets"}))
+    store.add_cell(run_id, CellRecord(factors={**factors, "driver": "omniorb"},
+                                      status="failed", error="server exited with status 3"))
+    store.end_run(run_id, "finished")
+    store.close()
+    return run_id
+
+
+def test_json_has_every_contract_key_and_nulls_for_unused_factors(tmp_path):
+    db = tmp_path / "m.db"
+    run_id = make_db(db)
+    result = CliRunner().invoke(main, ["export", "--db", str(db), "--format", "json"])
+    assert result.exit_code == 0, result.output
+    records = json.loads(result.output)
+    assert len(records) == 2
+    for record in records:
+        assert CONTRACT_KEYS <= record.keys()
+        assert record["run_id"] == run_id and record["suite"] == "quick"
+        assert record["servants"] is None and record["threads"] is None
+        assert record["idle_hold"] is True
+    ok, failed = records
+    assert ok["status"] == "ok" and ok["error"] is None and ok["samples"] == 3
+    assert ok["middleware"] == "Linux sockets"
+    assert failed["status"] == "failed" and failed["p50_us"] is None
+    assert failed["error"] == "server exited with status 3"
+
+
+def test_csv_has_the_same_records(tmp_path):
+    db = tmp_path / "m.db"
+    make_db(db)
+    result = CliRunner().invoke(main, ["export", "--db", str(db), "--format", "csv"])
+    assert result.exit_code == 0, result.output
+    rows = list(csv.DictReader(io.StringIO(result.output)))
+    assert [row["driver"] for row in rows] == ["rawtcp", "omniorb"]
+    assert CONTRACT_KEYS <= rows[0].keys()
+
+
+def test_missing_database_is_a_clear_error(tmp_path):
+    result = CliRunner().invoke(main, ["export", "--db", str(tmp_path / "none.db")])
+    assert result.exit_code == 2
+    assert "none.db: no such database" in result.output
+
+
+def test_unknown_run_is_a_clear_error(tmp_path):
+    db = tmp_path / "m.db"
+    make_db(db)
+    result = CliRunner().invoke(main, ["export", "--db", str(db), "--run", "9"])
+    assert result.exit_code == 2
+    assert "no run with id 9 (runs: 1)" in result.output

@@ -1,0 +1,149 @@
+"""`mwbench run` end to end, with real driver processes on loopback.
+
+These tests start the built drivers (make test builds them first): a tiny
+spec across both drivers, servers that fail on purpose (exit before their
+endpoint, crash after it, hang), an invalid spec, and Ctrl-C in the middle of
+a run. They check what a user would see: exit status, stored cells, reasons.
+"""
+
+import json
+import os
+import signal
+import sqlite3
+import subprocess
+import textwrap
+import time
+
+import pytest
+
+from conftest import driver_built, mwbench_exe
+
+
+@pytest.fixture(autouse=True)
+def _drivers_are_built():
+    # Not a skip: `make test` builds the drivers first, so a missing one is a fault.
+    for name in ("rawtcp", "omniorb"):
+        if not driver_built(name):
+            pytest.fail(f"driver {name} is not built: run `make test`, which builds it first")
+
+TINY = """\
+suite: tiny
+defaults: {warmup: 50, samples: 300, placement: same-cpu, idle_hold: true}
+experiments:
+  - name: ping
+    operation: roundtrip
+    drivers: [rawtcp, omniorb]
+    transports: [tcp, uds, unix]
+    modes: [remote, collocated]
+"""
+
+
+def run(tmp_path, spec_text, *extra, timeout=300):
+    spec = tmp_path / "spec.yaml"
+    spec.write_text(textwrap.dedent(spec_text))
+    db = tmp_path / "results" / "m.db"
+    completed = subprocess.run([mwbench_exe(), "run", str(spec), "--db", str(db), *extra],
+                               capture_output=True, text=True, timeout=timeout, check=False)
+    return completed, db
+
+
+def export(db):
+    out = subprocess.run([mwbench_exe(), "export", "--db", str(db), "--format", "json"],
+                         capture_output=True, text=True, check=True)
+    return json.loads(out.stdout)
+
+
+def test_tiny_spec_runs_every_driver_transport_and_mode(tmp_path):
+    completed, db = run(tmp_path, TINY)
+    assert completed.returncode == 0, completed.stdout + completed.stderr
+    cells = export(db)
+    assert {(c["driver"], c["mode"], c["transport"]) for c in cells} == {
+        ("rawtcp", "remote", "tcp"), ("rawtcp", "remote", "uds"),
+        ("omniorb", "remote", "tcp"), ("omniorb", "remote", "unix"),
+        ("omniorb", "collocated", "inproc"),
+    }
+    for cell in cells:
+        assert cell["status"] == "ok", cell["error"]
+        assert cell["samples"] == 300
+        assert 0 < cell["min_us"] <= cell["p50_us"] <= cell["p99_us"] <= cell["max_us"]
+        assert cell["throughput_per_s"] > 0
+        assert cell["placement"] == "same-cpu" and cell["idle_hold"] is True
+        assert cell["client_cpu"] == 0
+    assert "combinations skipped" in completed.stdout  # rawtcp has no unix, omniorb no uds
+
+
+@pytest.mark.parametrize("fault, reason", [
+    ("exit", "server exited with status 3 before publishing its endpoint"),
+    ("crash", "client exited with status 1"),
+    ("hang", "client did not finish within 3 s"),
+])
+def test_failing_server_fails_its_cell_and_the_run_goes_on(tmp_path, fault, reason):
+    completed, db = run(tmp_path, f"""\
+        suite: faults
+        defaults: {{warmup: 10, samples: 100, timeout_s: 3}}
+        experiments:
+          - {{name: broken, operation: roundtrip, drivers: rawtcp, transports: tcp,
+              options: {{fault: {fault}}}}}
+          - {{name: healthy, operation: roundtrip, drivers: rawtcp, transports: tcp}}
+        """)
+    assert completed.returncode == 1, completed.stdout + completed.stderr
+    broken, healthy = export(db)
+    assert broken["status"] == "failed"
+    assert reason in broken["error"]
+    assert healthy["status"] == "ok"
+    if fault != "hang":
+        assert "stderr (last lines)" in broken["error"]  # the tail of the process's errors
+    assert "1 of 2 cells failed" in completed.stdout
+
+
+def test_invalid_spec_exits_2_before_anything_runs(tmp_path):
+    completed, db = run(tmp_path, """\
+        suite: bad
+        experiments:
+          - {name: e, operation: roundtrip, drivers: [rawtcp, corba9]}
+        """)
+    assert completed.returncode == 2
+    assert "unknown driver 'corba9'; known drivers:" in completed.stderr
+    assert not db.exists()
+
+
+def test_ctrl_c_stops_cleanly_and_keeps_finished_cells(tmp_path):
+    spec = tmp_path / "spec.yaml"
+    spec.write_text(textwrap.dedent("""\
+        suite: long
+        defaults: {warmup: 10}
+        experiments:
+          - {name: short, operation: roundtrip, drivers: rawtcp, transports: tcp, samples: 100}
+          - {name: long, operation: roundtrip, drivers: rawtcp, transports: tcp,
+             samples: 50000000}
+        """))
+    db = tmp_path / "m.db"
+    scratch = tmp_path / "scratch"  # the cells' working directories go here
+    scratch.mkdir()
+    process = subprocess.Popen([mwbench_exe(), "run", str(spec), "--db", str(db)],
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                               env={**os.environ, "TMPDIR": str(scratch)})
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline and _cells(db) < 1:
+        time.sleep(0.1)
+    time.sleep(0.5)  # the long cell is now measuring
+    process.send_signal(signal.SIGINT)
+    out, err = process.communicate(timeout=30)
+    assert process.returncode == 130, out + err
+    assert "interrupted" in out
+    connection = sqlite3.connect(db)
+    assert connection.execute("SELECT status FROM runs").fetchone()[0] == "interrupted"
+    assert connection.execute("SELECT experiment, status FROM cells").fetchall() == [
+        ("short", "ok")]
+    leftover = subprocess.run(["pgrep", "-f", str(scratch)], capture_output=True, text=True)
+    assert leftover.stdout == "", "driver processes left behind"
+    assert list(scratch.iterdir()) == [], "a cell's working directory was left behind"
+
+
+def _cells(db) -> int:
+    if not db.exists():
+        return 0
+    try:
+        return sqlite3.connect(db).execute("SELECT count(*) FROM cells").fetchone()[0]
+    except sqlite3.OperationalError:
+        return 0
