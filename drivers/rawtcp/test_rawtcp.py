@@ -1,0 +1,239 @@
+"""End-to-end tests of mwbench-driver-rawtcp: real server and client processes.
+
+Needs a build: the driver is looked up in $MWBENCH_BUILD_DIR (default: the
+repository's build/). Only the standard library and pytest.
+"""
+
+import json
+import os
+import signal
+import socket
+import struct
+import subprocess
+import time
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[2]
+BUILD = Path(os.environ.get("MWBENCH_BUILD_DIR", REPO / "build"))
+DRIVER = BUILD / "drivers" / "rawtcp" / "mwbench-driver-rawtcp"
+
+pytestmark = pytest.mark.skipif(
+    not DRIVER.exists(), reason=f"{DRIVER} not built (set MWBENCH_BUILD_DIR)"
+)
+
+
+def cell_args(role, operation, transport, payload=0, *extra):
+    return [
+        str(DRIVER), "--role", role, "--operation", operation, "--transport", transport,
+        "--payload-bytes", str(payload), *extra,
+    ]
+
+
+class Server:
+    """A running server; waits for its endpoint file and stops it with SIGTERM."""
+
+    def __init__(self, tmp_path, operation, transport, payload=0, *extra):
+        self.endpoint_file = tmp_path / "endpoint"
+        self.output = tmp_path / "server.result"
+        self.proc = subprocess.Popen(
+            cell_args("server", operation, transport, payload,
+                      "--endpoint-file", str(self.endpoint_file), "--output", str(self.output),
+                      *extra),
+            stderr=subprocess.PIPE, text=True,
+        )
+        deadline = time.monotonic() + 10
+        while not self.endpoint_file.exists():
+            assert self.proc.poll() is None, f"server exited: {self.proc.stderr.read()}"
+            assert time.monotonic() < deadline, "server did not publish its endpoint"
+            time.sleep(0.01)
+        self.endpoint = self.endpoint_file.read_text().strip()
+
+    def stop(self):
+        self.proc.send_signal(signal.SIGTERM)
+        _, err = self.proc.communicate(timeout=10)
+        return self.proc.returncode, err
+
+
+def run_client(tmp_path, server, operation, transport, payload=0, *extra, samples=200):
+    output = tmp_path / "client.result"
+    proc = subprocess.run(
+        cell_args("client", operation, transport, payload,
+                  "--endpoint-file", str(server.endpoint_file), "--output", str(output),
+                  "--samples", str(samples), "--warmup", "20", *extra),
+        capture_output=True, text=True, timeout=60,
+    )
+    return proc, output
+
+
+def read_result(path):
+    """A minimal reader of the result file (the full one is the orchestrator's)."""
+    lines = path.read_text().split("\n")
+    assert lines[0] == "mwbench-result 1"
+    header = json.loads(lines[1])
+    count = header["sample_count"]
+    samples = [int(s) for s in lines[2:2 + count]]
+    assert lines[2 + count:] == ["end", ""], "missing end line or wrong sample count"
+    assert all(s >= 0 for s in samples)
+    return header, samples
+
+
+def test_describe():
+    out = subprocess.run([str(DRIVER), "--describe"], capture_output=True, text=True, check=True)
+    d = json.loads(out.stdout)
+    assert d["contract"] == 1 and d["driver"] == "rawtcp"
+    assert d["operations"]["octets"] == {"payload": True}
+    assert d["modes"] == {"remote": ["tcp", "uds"]}
+
+
+@pytest.mark.parametrize("transport", ["tcp", "uds"])
+@pytest.mark.parametrize("operation", ["roundtrip", "ping"])
+def test_ping_pong(tmp_path, operation, transport):
+    server = Server(tmp_path, operation, transport)
+    scheme = "tcp://127.0.0.1:" if transport == "tcp" else "uds:///"
+    assert server.endpoint.startswith(scheme)
+
+    client, output = run_client(tmp_path, server, operation, transport, 0, "--batch", "auto")
+    assert client.returncode == 0, client.stderr
+    header, samples = read_result(output)
+    assert header["sample_count"] == len(samples) == 200
+    assert header["role"] == "client" and header["operation"] == operation
+    assert header["batch_size"] >= 1
+
+    status, err = server.stop()
+    assert status == 0, err
+    server_header, server_samples = read_result(server.output)
+    assert server_header["role"] == "server" and server_samples == []
+    if transport == "uds":
+        assert not Path(server.endpoint.removeprefix("uds://")).parent.exists()
+
+
+@pytest.mark.parametrize("transport", ["tcp", "uds"])
+@pytest.mark.parametrize("payload", [0, 1, 1000, 65536, 1 << 20])
+def test_octets_payload_arrives_intact(tmp_path, transport, payload):
+    server = Server(tmp_path, "octets", transport, payload, "--option", "verify=1")
+    client, output = run_client(tmp_path, server, "octets", transport, payload,
+                                "--option", "verify=1", samples=50)
+    assert client.returncode == 0, client.stderr
+    header, _ = read_result(output)
+    assert header["payload_bytes"] == payload and header["sample_count"] == 50
+    status, err = server.stop()
+    assert status == 0, err
+
+
+def test_verify_fails_loudly_on_a_wrong_payload(tmp_path):
+    server = Server(tmp_path, "octets", "tcp", 16, "--option", "verify=1")
+    port = int(server.endpoint.rsplit(":", 1)[1])
+    with socket.create_connection(("127.0.0.1", port)) as s:
+        s.sendall(struct.pack("!I", 16) + bytes(16))  # zeros, not the pattern
+        assert s.recv(1) == b"\x00"  # status: mismatch
+    assert server.proc.wait(timeout=10) == 1
+    assert "payload mismatch at byte 1 of 16" in server.proc.stderr.read()
+
+
+def test_server_survives_a_client_that_dies(tmp_path):
+    server = Server(tmp_path, "octets", "tcp", 100)
+    port = int(server.endpoint.rsplit(":", 1)[1])
+    with socket.create_connection(("127.0.0.1", port)) as s:
+        s.sendall(struct.pack("!I", 100) + bytes(10))  # closes mid-message
+    client, _ = run_client(tmp_path, server, "octets", "tcp", 100)
+    assert client.returncode == 0, client.stderr
+    status, err = server.stop()
+    assert status == 0
+    assert "warning: connection ended" in err
+
+
+def test_unknown_option_is_a_usage_error(tmp_path):
+    proc = subprocess.run(
+        cell_args("client", "ping", "tcp", 0, "--endpoint-file", str(tmp_path / "e"),
+                  "--option", "colour=1"),
+        capture_output=True, text=True,
+    )
+    assert proc.returncode == 2
+    assert proc.stderr.startswith("mwbench-driver-rawtcp: error: --option colour")
+    assert "allowed: nodelay, verify, fault" in proc.stderr
+
+
+def test_collocated_is_not_supported(tmp_path):
+    proc = subprocess.run(cell_args("collocated", "ping", "inproc"), capture_output=True, text=True)
+    assert proc.returncode == 2
+    assert "mode 'collocated' is not supported by rawtcp (supported modes: remote)" in proc.stderr
+
+
+def test_payload_for_ping_is_a_usage_error(tmp_path):
+    proc = subprocess.run(
+        cell_args("client", "ping", "tcp", 8, "--endpoint-file", str(tmp_path / "e")),
+        capture_output=True, text=True,
+    )
+    assert proc.returncode == 2
+    assert "--payload-bytes 8" in proc.stderr
+
+
+def test_client_without_server_times_out(tmp_path):
+    endpoint = tmp_path / "nobody"
+    start = time.monotonic()
+    proc = subprocess.run(
+        cell_args("client", "ping", "tcp", 0, "--endpoint-file", str(endpoint),
+                  "--timeout", "0.5"),
+        capture_output=True, text=True, timeout=30,
+    )
+    assert proc.returncode == 1
+    assert f"no endpoint file '{endpoint}'" in proc.stderr and "--timeout" in proc.stderr
+    assert time.monotonic() - start < 10
+
+
+def test_fault_exit(tmp_path):
+    endpoint = tmp_path / "endpoint"
+    proc = subprocess.run(
+        cell_args("server", "ping", "tcp", 0, "--endpoint-file", str(endpoint),
+                  "--option", "fault=exit"),
+        capture_output=True, text=True, timeout=30,
+    )
+    assert proc.returncode == 3
+    assert not endpoint.exists()
+
+
+def test_fault_crash_and_hang(tmp_path):
+    crash = Server(tmp_path, "ping", "tcp", 0, "--option", "fault=crash")
+    assert crash.proc.wait(timeout=10) == -signal.SIGABRT
+
+    (tmp_path / "endpoint").unlink()
+    hang = Server(tmp_path, "ping", "tcp", 0, "--option", "fault=hang")
+    hang.proc.send_signal(signal.SIGTERM)
+    with pytest.raises(subprocess.TimeoutExpired):
+        hang.proc.wait(timeout=0.5)  # a hung server ignores SIGTERM: SIGKILL it
+    hang.proc.kill()
+    assert hang.proc.wait(timeout=10) == -signal.SIGKILL
+
+
+def test_sigterm_stops_the_client_and_keeps_its_samples(tmp_path):
+    server = Server(tmp_path, "roundtrip", "tcp")
+    output = tmp_path / "client.result"
+    client = subprocess.Popen(
+        cell_args("client", "roundtrip", "tcp", 0, "--endpoint-file", str(server.endpoint_file),
+                  "--output", str(output), "--samples", "5000000", "--warmup", "0"),
+        stderr=subprocess.PIPE, text=True,
+    )
+    time.sleep(0.5)
+    client.send_signal(signal.SIGTERM)
+    _, err = client.communicate(timeout=10)
+    assert client.returncode == 1
+    assert "stopped by SIGTERM after" in err
+    header, samples = read_result(output)
+    assert 0 < header["sample_count"] == len(samples) < 5000000
+    assert server.stop()[0] == 0
+
+
+def test_priority_and_cpu_are_recorded(tmp_path):
+    if os.geteuid() != 0:
+        pytest.skip("SCHED_FIFO needs root or CAP_SYS_NICE")
+    server = Server(tmp_path, "ping", "uds", 0, "--cpu", "0", "--priority", "10")
+    client, output = run_client(tmp_path, server, "ping", "uds", 0, "--cpu", "0",
+                                "--priority", "10")
+    assert client.returncode == 0, client.stderr
+    process = read_result(output)[0]["process"]
+    assert process["policy"] == "SCHED_FIFO" and process["priority"] == 10
+    assert process["cpu_requested"] == process["cpu_first"] == process["cpu_last"] == 0
+    assert server.stop()[0] == 0
+    assert read_result(server.output)[0]["process"]["policy"] == "SCHED_FIFO"

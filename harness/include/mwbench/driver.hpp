@@ -1,0 +1,109 @@
+// The interface a C++ driver implements, and the main() that runs it.
+//
+// A driver describes itself (operations, modes, transports, options), serves
+// calls when it is the server, and makes calls when it is the client. The
+// harness does the rest of docs/driver-contract.md: argument parsing and
+// validation, --describe, CPU pinning and SCHED_FIFO, signals, fault injection,
+// the endpoint file and the result file. A driver's main() is one line:
+//
+//   int main(int argc, char** argv) { MyDriver d; return mwbench::run_driver(argc, argv, d); }
+#pragma once
+
+#include <atomic>
+#include <functional>
+#include <map>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "mwbench/measurement.hpp"
+#include "mwbench/options.hpp"
+
+namespace mwbench {
+
+struct Description {
+  std::string driver;  // the <name> of mwbench-driver-<name>
+  std::string middleware;
+  std::string middleware_version;
+  std::map<std::string, bool> operations;                 // name -> carries a payload
+  std::map<std::string, std::vector<std::string>> modes;  // "remote"/"collocated" -> transports
+  std::map<std::string, std::string> options;  // allowed --option keys -> one-line help
+
+  // The --describe object. Adds "contract" and, beyond the contract's keys,
+  // "options" (key -> help), which readers that do not know it ignore.
+  nlohmann::json to_json() const;
+};
+
+// What a server sees of the harness while it serves.
+class ServerContext {
+ public:
+  explicit ServerContext(const DriverOptions& options);
+
+  // Writes `endpoint` as one line to --endpoint-file through a temporary file
+  // and a rename. Call it once the server accepts calls. With --option
+  // fault=crash it aborts right after; with fault=hang it never returns.
+  void publish_endpoint(const std::string& endpoint);
+
+  // Registers what stops the serving loop (shut a socket down, shut an ORB
+  // down). It runs once, on the harness's signal thread, when SIGTERM or
+  // SIGINT arrives, or at once if one already has; serve() should then return.
+  // It runs under a lock and must not call on_stop() itself. on_stop(nullptr)
+  // unregisters it, waiting for it to finish if it is running: do that (or
+  // let the harness do it when serve() returns normally) before the objects the
+  // callback uses are destroyed. ScopedStopCallback below does it for you.
+  void on_stop(std::function<void()> callback);
+
+  bool stop_requested() const noexcept { return stop_.load(); }
+
+  // Called by the harness on a signal; runs the stop callback once.
+  void request_stop();
+
+ private:
+  const DriverOptions& options_;
+  std::atomic<bool> stop_{false};
+  std::mutex mutex_;  // guards callback_; held while it runs
+  std::function<void()> callback_;
+  bool callback_ran_ = false;
+};
+
+// Registers a stop callback for its own lifetime. Declared in serve() after
+// the objects the callback uses, it unregisters before they are destroyed,
+// however serve() ends (return or exception).
+class ScopedStopCallback {
+ public:
+  ScopedStopCallback(ServerContext& context, std::function<void()> callback)
+      : context_(context) {
+    context_.on_stop(std::move(callback));
+  }
+  ~ScopedStopCallback() { context_.on_stop(nullptr); }
+  ScopedStopCallback(const ScopedStopCallback&) = delete;
+  ScopedStopCallback& operator=(const ScopedStopCallback&) = delete;
+
+ private:
+  ServerContext& context_;
+};
+
+class Driver {
+ public:
+  virtual ~Driver() = default;
+
+  // Must not depend on arguments: --describe calls it without any.
+  virtual Description describe() const = 0;
+
+  // Role server: set up, publish the endpoint, serve until the stop callback
+  // fires, then return. Throw (UsageError for bad option values) to fail.
+  virtual void serve(const DriverOptions& options, ServerContext& context) = 0;
+
+  // Role client or collocated: set up, then call measurement.run() once.
+  virtual void measure(const DriverOptions& options, Measurement& measurement) = 0;
+};
+
+// Parses the contract arguments, validates them against driver.describe(),
+// runs the driver in its role and writes the result file. Returns the exit
+// status: 0 success, 2 bad arguments, 1 any other failure (errors go to stderr
+// as one line starting with "mwbench-driver-<name>: error:").
+int run_driver(int argc, char** argv, Driver& driver);
+
+}  // namespace mwbench

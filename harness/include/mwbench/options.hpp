@@ -1,0 +1,52 @@
+// The contract arguments of one driver process, parsed and validated.
+//
+// run_driver() fills a DriverOptions from the command line (docs/driver-contract.md
+// section 2) and checks it against the driver's Description before any driver
+// code runs, so a driver can trust every field it reads here.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <stdexcept>
+#include <string>
+
+namespace mwbench {
+
+enum class Role { server, client, collocated };
+
+// "server", "client" or "collocated", as on the command line.
+const char* to_string(Role role) noexcept;
+
+// A bad argument or an unsupported combination: run_driver() prints the message
+// and exits with status 2. Drivers throw it for bad values of their own options.
+class UsageError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+struct DriverOptions {
+  Role role = Role::client;
+  std::string mode;  // "remote" (server, client) or "collocated"
+  std::string operation;
+  std::string transport;
+  std::uint64_t payload_bytes = 0;
+  std::uint64_t samples = 10000;
+  std::uint64_t warmup = 1000;
+  std::optional<std::uint64_t> batch = 1;  // calls per sample; nullopt = auto
+  std::string endpoint_file;               // empty for collocated
+  std::string output;                      // empty: write no result file
+  std::optional<int> cpu;                  // nullopt: unpinned
+  int priority = 0;                        // 0: default policy, else SCHED_FIFO 1-99
+  int threads = 1;
+  int servants = 1;
+  std::map<std::string, std::string> options;  // every --option KEY=VALUE
+  double timeout_s = 10.0;
+
+  // The value of --option `key`, or `fallback` when it was not given.
+  std::string option(const std::string& key, const std::string& fallback) const;
+  // A 0/1 option; throws UsageError naming the key for any other value.
+  bool option_flag(const std::string& key, bool fallback) const;
+};
+
+}  // namespace mwbench

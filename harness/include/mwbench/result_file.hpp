@@ -1,0 +1,29 @@
+// Writer of the result file (docs/driver-contract.md section 4).
+//
+// The format is pinned byte for byte by contract/vectors/: line 1 the magic
+// word and version, line 2 the header as nlohmann::json::dump() prints it
+// (keys sorted, no spaces), one sample per line, then `end`.
+#pragma once
+
+#include <cstdint>
+#include <ostream>
+#include <span>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+namespace mwbench {
+
+inline constexpr int kContractVersion = 1;
+
+// Writes the whole file to `out`. Throws std::logic_error if the header's
+// sample_count differs from samples.size(): such a file would read as truncated.
+void write_result(std::ostream& out, const nlohmann::json& header,
+                  std::span<const std::uint64_t> samples);
+
+// Writes to `path` through `path.tmp` and a rename, so a reader never sees a
+// half-written file. Throws std::runtime_error naming the path on failure.
+void write_result_file(const std::string& path, const nlohmann::json& header,
+                       std::span<const std::uint64_t> samples);
+
+}  // namespace mwbench

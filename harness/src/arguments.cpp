@@ -1,0 +1,160 @@
+// Command line of a driver (docs/driver-contract.md section 2). CLI11 splits
+// and converts; the checks against the driver's Description are ours, so that
+// every message has the same shape: "--argument value: what is wrong (allowed: ...)".
+#include "arguments.hpp"
+
+#include <algorithm>
+#include <charconv>
+
+#include <CLI/CLI.hpp>
+
+namespace mwbench::detail {
+
+namespace {
+
+template <class Range>
+std::string join(const Range& items) {
+  std::string out;
+  for (const auto& item : items) {
+    if (!out.empty()) out += ", ";
+    if constexpr (requires { item.first; }) {
+      out += item.first;
+    } else {
+      out += item;
+    }
+  }
+  return out.empty() ? "none" : out;
+}
+
+[[noreturn]] void bad(const std::string& message) { throw UsageError(message); }
+
+void check_role_and_cell(DriverOptions& o, const std::string& role, const Description& d) {
+  if (role == "server") {
+    o.role = Role::server;
+  } else if (role == "client") {
+    o.role = Role::client;
+  } else if (role == "collocated") {
+    o.role = Role::collocated;
+  } else {
+    bad(role.empty() ? "--role is required (allowed: server, client, collocated)"
+                     : "--role " + role + ": unknown role (allowed: server, client, collocated)");
+  }
+  o.mode = o.role == Role::collocated ? "collocated" : "remote";
+  const auto mode = d.modes.find(o.mode);
+  if (mode == d.modes.end()) {
+    bad("--role " + role + ": mode '" + o.mode + "' is not supported by " + d.driver +
+        " (supported modes: " + join(d.modes) + ")");
+  }
+
+  const auto op = d.operations.find(o.operation);
+  if (op == d.operations.end()) {
+    bad((o.operation.empty() ? std::string("--operation is required")
+                             : "--operation " + o.operation + ": unknown to " + d.driver) +
+        " (allowed: " + join(d.operations) + ")");
+  }
+  if (!op->second && o.payload_bytes != 0) {
+    bad("--payload-bytes " + std::to_string(o.payload_bytes) + ": operation '" + o.operation +
+        "' carries no payload (allowed: 0)");
+  }
+
+  const auto& transports = mode->second;
+  if (std::find(transports.begin(), transports.end(), o.transport) == transports.end()) {
+    bad((o.transport.empty() ? std::string("--transport is required")
+                             : "--transport " + o.transport + ": not supported in mode " + o.mode) +
+        " (allowed: " + join(transports) + ")");
+  }
+}
+
+void check_options(DriverOptions& o, const std::vector<std::string>& pairs, const Description& d) {
+  for (const auto& pair : pairs) {
+    const auto eq = pair.find('=');
+    if (eq == std::string::npos || eq == 0) bad("--option " + pair + ": expected KEY=VALUE");
+    const std::string key = pair.substr(0, eq);
+    const std::string value = pair.substr(eq + 1);
+    if (key == "fault") {
+      if (value != "exit" && value != "crash" && value != "hang") {
+        bad("--option fault=" + value + ": unknown fault (allowed: exit, crash, hang)");
+      }
+    } else if (!d.options.contains(key)) {
+      bad("--option " + key + ": unknown key for " + d.driver + " (allowed: " +
+          join(d.options) + (d.options.empty() ? "" : ", ") + "fault)");
+    }
+    o.options[key] = value;
+  }
+}
+
+void check_counts(DriverOptions& o, const std::string& batch) {
+  if (batch == "auto") {
+    o.batch = std::nullopt;
+  } else {
+    std::uint64_t n = 0;
+    const auto r = std::from_chars(batch.data(), batch.data() + batch.size(), n);
+    if (r.ec != std::errc() || r.ptr != batch.data() + batch.size() || n == 0) {
+      bad("--batch " + batch + ": expected a positive integer or 'auto'");
+    }
+    o.batch = n;
+  }
+  if (o.role != Role::server && o.samples == 0) bad("--samples 0: at least 1 sample is needed");
+  if (o.role != Role::collocated && o.endpoint_file.empty()) {
+    bad("--endpoint-file is required for --role " + std::string(to_string(o.role)));
+  }
+  if (o.threads != 1) {
+    bad("--threads " + std::to_string(o.threads) + ": contract version 1 allows only 1");
+  }
+  if (o.servants != 1) {
+    bad("--servants " + std::to_string(o.servants) + ": contract version 1 allows only 1");
+  }
+  if (o.priority < 0 || o.priority > 99) {
+    bad("--priority " + std::to_string(o.priority) + ": must be 1-99, or 0 for the default policy");
+  }
+  if (!(o.timeout_s > 0)) bad("--timeout " + std::to_string(o.timeout_s) + ": must be positive");
+}
+
+}  // namespace
+
+Arguments parse_arguments(int argc, const char* const* argv, const Description& d) {
+  Arguments a;
+  DriverOptions& o = a.options;
+  std::string role, batch = "1";
+  std::vector<std::string> pairs;
+  int cpu = -1;
+
+  CLI::App app{d.middleware + " driver of mwbench; arguments as in docs/driver-contract.md",
+               "mwbench-driver-" + d.driver};
+  app.add_flag("--describe", a.describe, "Print the driver's description as JSON and exit");
+  app.add_option("--role", role, "server, client or collocated");
+  app.add_option("--operation", o.operation, "Operation to measure (see --describe)");
+  app.add_option("--transport", o.transport, "Transport of the mode (see --describe)");
+  app.add_option("--payload-bytes", o.payload_bytes, "Payload size (0 if the operation has none)");
+  app.add_option("--samples", o.samples, "Samples to keep")->capture_default_str();
+  app.add_option("--warmup", o.warmup, "Calls made and discarded first")->capture_default_str();
+  app.add_option("--batch", batch, "Calls per sample, or auto")->capture_default_str();
+  app.add_option("--endpoint-file", o.endpoint_file, "Where the server publishes its endpoint");
+  app.add_option("--output", o.output, "Result file to write");
+  auto* cpu_opt = app.add_option("--cpu", cpu, "Pin the process's threads to this CPU");
+  app.add_option("--priority", o.priority, "SCHED_FIFO priority 1-99 (0: default policy)");
+  app.add_option("--threads", o.threads, "Client threads (version 1: only 1)");
+  app.add_option("--servants", o.servants, "Servants in the server (version 1: only 1)");
+  app.add_option("--option", pairs, "Driver setting KEY=VALUE; may repeat")->take_all();
+  app.add_option("--timeout", o.timeout_s, "Seconds the client waits for the server")
+      ->capture_default_str();
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::CallForHelp&) {
+    a.help = true;
+    a.help_text = app.help();
+    return a;
+  } catch (const CLI::ParseError& e) {
+    bad(e.what());
+  }
+  if (a.describe) return a;
+
+  if (cpu_opt->count() > 0) o.cpu = cpu;
+  check_role_and_cell(o, role, d);
+  check_options(o, pairs, d);
+  check_counts(o, batch);
+  return a;
+}
+
+}  // namespace mwbench::detail

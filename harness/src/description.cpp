@@ -1,0 +1,23 @@
+// The --describe object (docs/driver-contract.md section 1).
+#include "mwbench/driver.hpp"
+#include "mwbench/result_file.hpp"
+
+namespace mwbench {
+
+nlohmann::json Description::to_json() const {
+  nlohmann::json ops = nlohmann::json::object();
+  for (const auto& [name, payload] : operations) ops[name] = {{"payload", payload}};
+  nlohmann::json mode_map = nlohmann::json::object();
+  for (const auto& [mode, transports] : modes) mode_map[mode] = transports;
+  nlohmann::json opts = nlohmann::json::object();
+  for (const auto& [key, help] : options) opts[key] = help;
+  return {{"contract", kContractVersion},
+          {"driver", driver},
+          {"middleware", middleware},
+          {"middleware_version", middleware_version},
+          {"operations", ops},
+          {"modes", mode_map},
+          {"options", opts}};
+}
+
+}  // namespace mwbench

@@ -1,0 +1,28 @@
+// Small accessors of DriverOptions.
+#include "mwbench/options.hpp"
+
+namespace mwbench {
+
+const char* to_string(Role role) noexcept {
+  switch (role) {
+    case Role::server: return "server";
+    case Role::client: return "client";
+    case Role::collocated: return "collocated";
+  }
+  return "?";
+}
+
+std::string DriverOptions::option(const std::string& key, const std::string& fallback) const {
+  const auto it = options.find(key);
+  return it == options.end() ? fallback : it->second;
+}
+
+bool DriverOptions::option_flag(const std::string& key, bool fallback) const {
+  const auto it = options.find(key);
+  if (it == options.end()) return fallback;
+  if (it->second == "1") return true;
+  if (it->second == "0") return false;
+  throw UsageError("--option " + key + "=" + it->second + ": must be 0 or 1");
+}
+
+}  // namespace mwbench

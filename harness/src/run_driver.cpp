@@ -1,0 +1,162 @@
+// run_driver(): the main() of every C++ driver. Reads like the contract:
+// parse, place the thread, run the role, write the result file.
+#include <unistd.h>
+
+#include <atomic>
+#include <cstdio>
+#include <iostream>
+
+#include "arguments.hpp"
+#include "mwbench/driver.hpp"
+#include "mwbench/placement.hpp"
+#include "mwbench/result_file.hpp"
+#include "signals.hpp"
+
+namespace mwbench {
+
+namespace {
+
+// What the result header needs beyond the arguments.
+struct RunRecord {
+  std::uint64_t warmup = 0;
+  std::uint64_t batch_size = 1;
+  std::uint64_t sample_count = 0;
+  std::uint64_t measured_wall_ns = 0;
+  const detail::LoopProbe* probe = nullptr;
+};
+
+nlohmann::json make_header(const Description& d, const DriverOptions& o, const ClockInfo& clock,
+                           const RunRecord& r) {
+  const SchedulingInfo sched = current_scheduling();
+  const detail::ResourceUsage u = r.probe->usage();
+  nlohmann::json options = nlohmann::json::object();
+  for (const auto& [key, value] : o.options) options[key] = value;
+  return {
+      {"contract", kContractVersion},
+      {"driver", d.driver},
+      {"middleware", d.middleware},
+      {"middleware_version", d.middleware_version},
+      {"role", to_string(o.role)},
+      {"operation", o.operation},
+      {"transport", o.transport},
+      {"payload_bytes", o.payload_bytes},
+      {"threads", o.threads},
+      {"servants", o.servants},
+      {"options", options},
+      {"warmup", r.warmup},
+      {"batch_size", r.batch_size},
+      {"sample_count", r.sample_count},
+      {"sample_unit", "ns"},
+      {"measured_wall_ns", r.measured_wall_ns},
+      {"clock", clock.to_json()},
+      {"process",
+       {{"pid", static_cast<long>(getpid())},
+        {"cpu_requested", o.cpu ? nlohmann::json(*o.cpu) : nlohmann::json(nullptr)},
+        {"cpu_first", r.probe->cpu_first()},
+        {"cpu_last", r.probe->cpu_last()},
+        {"policy", sched.policy},
+        {"priority", sched.priority}}},
+      {"rusage",
+       {{"voluntary_switches", u.voluntary_switches},
+        {"involuntary_switches", u.involuntary_switches},
+        {"user_us", u.user_us},
+        {"system_us", u.system_us},
+        {"max_rss_kb", u.max_rss_kb}}},
+  };
+}
+
+int serve(Driver& driver, const Description& d, const DriverOptions& o, const std::string& prog,
+          const ClockInfo& clock) {
+  if (o.option("fault", "") == "exit") {
+    std::cerr << prog << ": error: injected fault (--option fault=exit): exiting with status 3\n";
+    return 3;
+  }
+  ServerContext context(o);
+  detail::LoopProbe probe;
+  {
+    detail::SignalThread signals([&](int) { context.request_stop(); });
+    probe.start();
+    try {
+      driver.serve(o, context);
+    } catch (...) {
+      context.on_stop(nullptr);
+      throw;
+    }
+    // A late signal must not run a callback whose objects serve() destroyed.
+    context.on_stop(nullptr);
+    probe.stop();
+  }
+  // A server keeps no samples; its header records where it ran and what it used.
+  if (!o.output.empty()) {
+    write_result_file(o.output, make_header(d, o, clock, {0, 1, 0, 0, &probe}), {});
+  }
+  return 0;
+}
+
+int measure(Driver& driver, const Description& d, const DriverOptions& o, const std::string& prog,
+            const ClockInfo& clock) {
+  Measurement m(o, clock.read_cost_ns);
+  std::atomic<int> stopped_by{0};
+  {
+    detail::SignalThread signals([&](int signo) {
+      // The first signal ends the loop cleanly; a second one, sent because a
+      // call is stuck (a hung server), ends the process at once.
+      if (stopped_by.exchange(signo) != 0) _exit(1);
+      m.request_stop();
+    });
+    driver.measure(o, m);
+  }
+  if (!m.ran()) throw std::logic_error("the driver returned without calling Measurement::run()");
+
+  const auto samples = m.samples();
+  if (!o.output.empty()) {
+    const RunRecord r{m.warmup_done(), m.batch_size(), samples.size(), m.probe().wall_ns(),
+                      &m.probe()};
+    write_result_file(o.output, make_header(d, o, clock, r), samples);
+  }
+  if (samples.size() < o.samples) {
+    std::cerr << prog << ": error: stopped by " << detail::signal_name(stopped_by.load())
+              << " after " << samples.size() << " of " << o.samples << " samples"
+              << (o.output.empty() ? "" : "; the result file holds those measured") << '\n';
+    return 1;
+  }
+  return 0;
+}
+
+}  // namespace
+
+int run_driver(int argc, char** argv, Driver& driver) {
+  std::string prog = "mwbench-driver";
+  try {
+    const Description d = driver.describe();
+    prog += "-" + d.driver;
+    const detail::Arguments args = detail::parse_arguments(argc, argv, d);
+    if (args.help) {
+      std::cout << args.help_text;
+      return 0;
+    }
+    if (args.describe) {
+      std::cout << d.to_json().dump(2) << '\n';
+      return 0;
+    }
+    const DriverOptions& o = args.options;
+
+    // Before any thread exists, so that every thread the driver or its
+    // middleware creates inherits the signal mask, the CPU and the policy.
+    const detail::BlockStopSignals blocked;
+    if (o.cpu) pin_to_cpu(*o.cpu);
+    if (o.priority > 0) set_fifo_priority(o.priority);
+    const ClockInfo clock = probe_clock();
+
+    return o.role == Role::server ? serve(driver, d, o, prog, clock)
+                                  : measure(driver, d, o, prog, clock);
+  } catch (const UsageError& e) {
+    std::cerr << prog << ": error: " << e.what() << '\n';
+    return 2;
+  } catch (const std::exception& e) {
+    std::cerr << prog << ": error: " << e.what() << '\n';
+    return 1;
+  }
+}
+
+}  // namespace mwbench

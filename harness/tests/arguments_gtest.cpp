@@ -1,0 +1,134 @@
+// Argument validation: every bad argument exits 2 with one line that names
+// the argument and lists what is allowed.
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <cstdio>
+
+#include "test_driver.hpp"
+
+namespace {
+
+using mwbench::testing::run_fake;
+using Args = std::vector<std::string>;
+
+// A valid collocated command line, to which each test adds one bad argument.
+Args cell(Args extra) {
+  Args a = {"--role", "collocated", "--operation", "noop", "--transport", "inproc",
+            "--samples", "10", "--warmup", "0"};
+  a.insert(a.end(), extra.begin(), extra.end());
+  return a;
+}
+
+void expect_usage_error(const Args& args, const std::vector<std::string>& fragments,
+                        bool collocated = true) {
+  const auto r = run_fake(args, collocated);
+  EXPECT_EQ(r.status, 2) << r.err;
+  EXPECT_EQ(r.err.rfind("mwbench-driver-fake: error: ", 0), 0u) << r.err;
+  EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << "not one line: " << r.err;
+  for (const auto& f : fragments) EXPECT_NE(r.err.find(f), std::string::npos) << r.err;
+}
+
+TEST(Arguments, ValidCellRuns) { EXPECT_EQ(run_fake(cell({})).status, 0); }
+
+TEST(Arguments, DescribePrintsJson) {
+  ::testing::internal::CaptureStdout();
+  const auto r = run_fake({"--describe"});
+  const auto out = nlohmann::json::parse(::testing::internal::GetCapturedStdout());
+  EXPECT_EQ(r.status, 0);
+  EXPECT_EQ(out["contract"], 1);
+  EXPECT_EQ(out["driver"], "fake");
+  EXPECT_EQ(out["operations"]["blob"]["payload"], true);
+  EXPECT_EQ(out["modes"]["collocated"], nlohmann::json::array({"inproc"}));
+}
+
+TEST(Arguments, RoleIsRequired) {
+  expect_usage_error({}, {"--role", "server, client, collocated"});
+}
+
+TEST(Arguments, UnknownRole) {
+  expect_usage_error({"--role", "boss"}, {"--role boss", "server, client, collocated"});
+}
+
+TEST(Arguments, UnsupportedMode) {
+  expect_usage_error(cell({}), {"--role collocated", "supported modes: remote"}, false);
+}
+
+TEST(Arguments, UnknownOperation) {
+  Args a = cell({});
+  a[3] = "bogus";
+  expect_usage_error(a, {"--operation bogus", "allowed: blob, noop"});
+}
+
+TEST(Arguments, UnsupportedTransport) {
+  Args a = cell({});
+  a[5] = "tcp";
+  expect_usage_error(a, {"--transport tcp", "mode collocated", "allowed: inproc"});
+}
+
+TEST(Arguments, PayloadForAnOperationWithoutOne) {
+  expect_usage_error(cell({"--payload-bytes", "8"}), {"--payload-bytes 8", "'noop'", "allowed: 0"});
+}
+
+TEST(Arguments, UnknownOptionKey) {
+  expect_usage_error(cell({"--option", "flavor=1"}), {"--option flavor", "allowed: color, fault"});
+}
+
+TEST(Arguments, OptionWithoutValue) {
+  expect_usage_error(cell({"--option", "color"}), {"--option color", "KEY=VALUE"});
+}
+
+TEST(Arguments, UnknownFault) {
+  expect_usage_error(cell({"--option", "fault=explode"}), {"fault=explode", "exit, crash, hang"});
+}
+
+TEST(Arguments, RepeatedOptionsAllCount) {
+  EXPECT_EQ(run_fake(cell({"--option", "color=red", "--option", "fault=hang"})).status, 0);
+}
+
+TEST(Arguments, BadBatch) {
+  expect_usage_error(cell({"--batch", "0"}), {"--batch 0", "auto"});
+  expect_usage_error(cell({"--batch", "x"}), {"--batch x", "auto"});
+}
+
+TEST(Arguments, NotANumber) { expect_usage_error(cell({"--samples", "many"}), {"--samples"}); }
+
+TEST(Arguments, UnexpectedArgument) {
+  expect_usage_error(cell({"--frobnicate"}), {"--frobnicate"});
+}
+
+TEST(Arguments, VersionOneAllowsOneThreadAndServant) {
+  expect_usage_error(cell({"--threads", "2"}), {"--threads 2", "only 1"});
+  expect_usage_error(cell({"--servants", "3"}), {"--servants 3", "only 1"});
+}
+
+TEST(Arguments, EndpointFileRequiredForServerAndClient) {
+  expect_usage_error({"--role", "client", "--operation", "noop", "--transport", "tcp"},
+                     {"--endpoint-file", "--role client"});
+}
+
+TEST(Arguments, PriorityOutOfRange) {
+  expect_usage_error(cell({"--priority", "100"}), {"--priority 100", "1-99"});
+}
+
+TEST(Placement, InvalidCpuIsAClearError) {
+  expect_usage_error(cell({"--cpu", "4000"}), {"--cpu 4000", "allowed: 0"});
+  expect_usage_error(cell({"--cpu", "-1"}), {"--cpu -1", "allowed: "});
+}
+
+TEST(Placement, PinnedRunSucceeds) { EXPECT_EQ(run_fake(cell({"--cpu", "0"})).status, 0); }
+
+TEST(PlacementDeathTest, FifoWithoutPermissionSaysWhatIsNeeded) {
+  GTEST_FLAG_SET(death_test_style, "threadsafe");
+  // In a child: give up root (if we are root) so that SCHED_FIFO is refused.
+  EXPECT_EXIT(
+      {
+        if (::geteuid() == 0 && ::setuid(65534) != 0) std::_Exit(9);
+        const auto r = run_fake(cell({"--priority", "10"}));
+        std::fputs(r.err.c_str(), stderr);
+        std::_Exit(r.status);
+      },
+      ::testing::ExitedWithCode(1), "--priority 10: not permitted.*CAP_SYS_NICE.*RLIMIT_RTPRIO");
+}
+
+}  // namespace

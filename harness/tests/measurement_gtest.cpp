@@ -1,0 +1,125 @@
+// The measured loop: warm-up, batch selection, the sample buffer, early stop.
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <bit>
+
+#include "mwbench/measurement.hpp"
+
+#include "alloc_counter.hpp"
+
+namespace {
+
+using mwbench::DriverOptions;
+using mwbench::Measurement;
+
+DriverOptions options(std::uint64_t samples, std::uint64_t warmup,
+                      std::optional<std::uint64_t> batch) {
+  DriverOptions o;
+  o.role = mwbench::Role::collocated;
+  o.samples = samples;
+  o.warmup = warmup;
+  o.batch = batch;
+  return o;
+}
+
+// Busy-waits `ns` nanoseconds: a call of known cost.
+void spin(std::uint64_t ns) {
+  const std::uint64_t until = mwbench::now_ns() + ns;
+  while (mwbench::now_ns() < until) {
+  }
+}
+
+TEST(Measurement, FixedBatchTakesEverySample) {
+  const auto o = options(1000, 10, 4);
+  Measurement m(o, 20);
+  std::uint64_t calls = 0;
+  m.run([&] { ++calls; });
+  EXPECT_EQ(calls, 10u + 1000u * 4u);
+  EXPECT_EQ(m.samples().size(), 1000u);
+  EXPECT_EQ(m.batch_size(), 4u);
+  EXPECT_EQ(m.warmup_done(), 10u);
+}
+
+TEST(Measurement, SamplesCoverTheLoopsWallTime) {
+  const auto o = options(200, 0, 1);
+  Measurement m(o, 20);
+  m.run([] { spin(2000); });
+  std::uint64_t sum = 0;
+  for (const auto s : m.samples()) {
+    EXPECT_GE(s, 2000u);
+    sum += s;
+  }
+  EXPECT_GE(m.probe().wall_ns(), sum);
+  EXPECT_GE(m.probe().cpu_first(), 0);
+  EXPECT_GE(m.probe().usage().max_rss_kb, 1);
+}
+
+TEST(Measurement, AutoBatchIsTheSmallestPowerOfTwoLongEnough) {
+  // Read cost 10 ns: a batch must last 1000 ns. Calls of 300 ns: 2 calls are
+  // too short (600 ns), 4 are enough (1200 ns).
+  const auto o = options(10, 0, std::nullopt);
+  Measurement m(o, 10);
+  m.run([] { spin(300); });
+  EXPECT_EQ(m.batch_size(), 4u);
+}
+
+TEST(Measurement, AutoBatchIsOneForASlowCall) {
+  const auto o = options(10, 0, std::nullopt);
+  Measurement m(o, 10);
+  m.run([] { spin(5000); });
+  EXPECT_EQ(m.batch_size(), 1u);
+}
+
+TEST(Measurement, AutoBatchIsBoundedForAFreeCall) {
+  const auto o = options(10, 0, std::nullopt);
+  Measurement m(o, 20);
+  m.run([] {});
+  EXPECT_TRUE(std::has_single_bit(m.batch_size()));
+  EXPECT_GT(m.batch_size(), 1u);
+  EXPECT_LE(m.batch_size(), Measurement::kMaxAutoBatch);
+}
+
+TEST(Measurement, StopKeepsWhatWasMeasured) {
+  const auto o = options(1000, 0, 1);
+  Measurement m(o, 20);
+  int calls = 0;
+  m.run([&] {
+    if (++calls == 100) m.request_stop();
+  });
+  EXPECT_EQ(m.samples().size(), 100u);  // the sample in flight completes
+}
+
+TEST(Measurement, FailureThrowsAfterTheLoop) {
+  const auto o = options(1000, 0, 1);
+  Measurement m(o, 20);
+  int calls = 0;
+  try {
+    m.run([&] {
+      if (++calls == 50) m.fail("echo mismatch");
+    });
+    FAIL() << "no exception";
+  } catch (const std::runtime_error& e) {
+    EXPECT_STREQ(e.what(), "echo mismatch");
+  }
+  EXPECT_EQ(calls, 50);
+}
+
+TEST(Measurement, RunTwiceIsAnError) {
+  const auto o = options(1, 0, 1);
+  Measurement m(o, 20);
+  m.run([] {});
+  EXPECT_THROW(m.run([] {}), std::logic_error);
+}
+
+#if !defined(__SANITIZE_ADDRESS__)
+TEST(Measurement, LoopAllocatesNothing) {
+  const auto o = options(100000, 100, std::nullopt);
+  Measurement m(o, 20);  // the buffer is allocated here, not in run()
+  const int allocations = mwbench::testing::count_allocations([&] { m.run([] {}); });
+  EXPECT_EQ(allocations, 0);
+  EXPECT_EQ(m.samples().size(), 100000u);
+}
+#endif
+
+}  // namespace
