@@ -95,9 +95,10 @@ def _run_remote(cell: Cell, driver: DriverInfo, scratch: Path, cpus) -> tuple[Re
         try:
             status = client.wait(cell.timeout_s)
         except ChildFailure as failure:
-            raise ChildFailure(_tails(str(failure), client, server)) from None
+            raise ChildFailure(_tails(f"{failure} ({_state(server)})", client, server)) from None
         if status != 0:
-            raise ChildFailure(_tails(client.describe_exit(), client, server))
+            raise ChildFailure(_tails(f"{client.describe_exit()} ({_state(server)})",
+                                      client, server))
         measured = read_result_file(scratch / "client.result")
         server.stop()
         server_header = _server_header(server, scratch / "server.result")
@@ -116,6 +117,11 @@ def _server_header(server: Child, path: Path) -> dict | None:
         return read_result_file(path).header
     except ResultFileError:
         return None
+
+
+def _state(server: Child) -> str:
+    """What the server was doing when the client failed: the likely culprit."""
+    return server.describe_exit() if server.exited() else "server still running"
 
 
 def _expect_success(child: Child, status: int) -> None:

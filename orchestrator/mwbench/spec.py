@@ -70,7 +70,7 @@ BUILTIN_DEFAULTS = {
     "warmup": 1000,
     "samples": 20000,
     "repetitions": 1,
-    "batch": 1,
+    "batch": "auto",
     "timeout_s": 120.0,
     "placement": ["same-cpu"],
     "idle_hold": [True],

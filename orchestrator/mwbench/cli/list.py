@@ -1,10 +1,10 @@
 """`mwbench list`: the drivers this machine can run, what each supports, and the suites."""
 
 import click
-from rich.console import Console
 from rich.table import Table
 
 from .. import paths
+from .console import make_console
 from ..drivers import all_drivers
 from ..spec import SpecError, load_spec
 
@@ -17,10 +17,10 @@ def command() -> None:
     Example:
       mwbench list
     """
-    console = Console()
+    console = make_console()
     table = Table(title="Drivers")
     for heading in ("driver", "available", "middleware", "operations", "modes: transports",
-                    "options"):
+                    "options (--option KEY=VALUE)"):
         table.add_column(heading)
     drivers = all_drivers()
     for driver in drivers:
@@ -32,13 +32,15 @@ def command() -> None:
             for name, info in driver.operations.items()
         )
         modes = "\n".join(f"{mode}: {', '.join(ts)}" for mode, ts in driver.modes.items())
-        options = "\n".join(f"{key}: {text}" for key, text in driver.options.items())
+        options = ", ".join(driver.options)
         table.add_row(driver.name, "yes", f"{driver.middleware} {driver.middleware_version}",
                       operations, modes, options)
     console.print(table)
     for driver in drivers:
         if not driver.available:
             console.print(f"[red]{driver.name} is not available[/]: {driver.reason}")
+        for key, text in driver.options.items():
+            console.print(f"  {driver.name} --option {key}: {text}")
 
     suites = Table(title="Built-in suites")
     suites.add_column("file")

@@ -4,9 +4,9 @@ import sys
 from pathlib import Path
 
 import click
-from rich.console import Console
 
 from .. import paths
+from .console import make_console
 from ..matrix import MatrixError
 from ..runner import run_suite
 from ..spec import SpecError
@@ -33,7 +33,7 @@ def command(spec: Path, db: Path | None) -> None:
       mwbench run suites/quick.yaml
       mwbench run my-spec.yaml --db results/laptop.db
     """
-    console = Console()
+    console = make_console()
     try:
         outcome = run_suite(spec, db or paths.default_db(), console)
     except (SpecError, MatrixError) as error:

@@ -1,0 +1,50 @@
+#!/usr/bin/env bash
+# Set-up of a fresh Debian 12 machine for mwbench, idempotent:
+#   1. the system packages (apt-get, only those missing),
+#   2. the C++ build (CMake + Ninja into build/),
+#   3. the Python virtual environment .venv with mwbench installed (editable).
+# Each step is skipped when it has nothing to do, so `make test` and
+# `make run` can call this every time.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+# The system packages mwbench needs, one group per purpose.
+BUILD_PACKAGES=(build-essential cmake ninja-build pkg-config git)
+LIBRARY_PACKAGES=(libgtest-dev nlohmann-json3-dev libcli11-dev)
+OMNIORB_PACKAGES=(libomniorb4-dev omniidl omniorb omniorb-nameserver)
+PYTHON_PACKAGES=(python3 python3-venv python3-dev)
+PACKAGES=("${BUILD_PACKAGES[@]}" "${LIBRARY_PACKAGES[@]}" "${OMNIORB_PACKAGES[@]}"
+          "${PYTHON_PACKAGES[@]}")
+
+missing=()
+for package in "${PACKAGES[@]}"; do
+  status=$(dpkg-query -W -f '${db:Status-Status}' "$package" 2>/dev/null || true)
+  [ "$status" = installed ] || missing+=("$package")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+  echo "setup: installing ${missing[*]}"
+  sudo_cmd=()
+  [ "$(id -u)" -eq 0 ] || sudo_cmd=(sudo)
+  "${sudo_cmd[@]}" apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive "${sudo_cmd[@]}" apt-get install -y -qq --no-install-recommends \
+    "${missing[@]}"
+fi
+
+# The C++ build. Configure once; Ninja rebuilds only what changed.
+if [ ! -f build/build.ninja ]; then
+  cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo
+fi
+cmake --build build
+
+# The Python environment. Reinstall only when pyproject.toml changed.
+PYTHON=${PYTHON:-python3}
+if [ ! -x .venv/bin/python ]; then
+  "$PYTHON" -m venv .venv
+  .venv/bin/pip install --quiet --upgrade pip
+fi
+stamp=.venv/.mwbench-installed
+if [ ! -f "$stamp" ] || ! cmp -s pyproject.toml "$stamp"; then
+  .venv/bin/pip install --quiet -e '.[test]'
+  cp pyproject.toml "$stamp"
+fi
+echo "setup: ready (build/ and .venv/)"
