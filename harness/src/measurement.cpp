@@ -4,6 +4,7 @@
 #include <sys/resource.h>
 
 #include <chrono>
+#include <cstdio>
 #include <fstream>
 #include <thread>
 
@@ -14,6 +15,21 @@ namespace mwbench {
 namespace detail {
 
 namespace {
+// The peak resident set of this program, in kB. Not ru_maxrss: Linux carries
+// that across execve(), so a driver started by a large parent (the Python
+// orchestrator) would report the parent's peak. VmHWM belongs to this image.
+std::int64_t peak_rss_kb() noexcept {
+  std::FILE* status = std::fopen("/proc/self/status", "r");
+  if (status == nullptr) return -1;
+  char line[256];
+  long long kb = -1;
+  while (std::fgets(line, sizeof line, status) != nullptr) {
+    if (std::sscanf(line, "VmHWM: %lld kB", &kb) == 1) break;
+  }
+  std::fclose(status);
+  return kb;
+}
+
 ResourceUsage resource_usage_now() noexcept {
   rusage ru{};
   getrusage(RUSAGE_SELF, &ru);
@@ -22,7 +38,7 @@ ResourceUsage resource_usage_now() noexcept {
   u.involuntary_switches = ru.ru_nivcsw;
   u.user_us = ru.ru_utime.tv_sec * 1'000'000 + ru.ru_utime.tv_usec;
   u.system_us = ru.ru_stime.tv_sec * 1'000'000 + ru.ru_stime.tv_usec;
-  u.max_rss_kb = ru.ru_maxrss;  // Linux reports kilobytes
+  u.max_rss_kb = peak_rss_kb();
   return u;
 }
 }  // namespace

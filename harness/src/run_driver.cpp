@@ -23,6 +23,7 @@ struct RunRecord {
   std::uint64_t sample_count = 0;
   std::uint64_t measured_wall_ns = 0;
   const detail::LoopProbe* probe = nullptr;
+  const nlohmann::json* middleware_config = nullptr;  // written only when recorded
 };
 
 nlohmann::json make_header(const Description& d, const DriverOptions& o, const ClockInfo& clock,
@@ -31,7 +32,7 @@ nlohmann::json make_header(const Description& d, const DriverOptions& o, const C
   const detail::ResourceUsage u = r.probe->usage();
   nlohmann::json options = nlohmann::json::object();
   for (const auto& [key, value] : o.options) options[key] = value;
-  return {
+  nlohmann::json header = {
       {"contract", kContractVersion},
       {"driver", d.driver},
       {"middleware", d.middleware},
@@ -63,6 +64,10 @@ nlohmann::json make_header(const Description& d, const DriverOptions& o, const C
         {"system_us", u.system_us},
         {"max_rss_kb", u.max_rss_kb}}},
   };
+  if (r.middleware_config != nullptr && !r.middleware_config->is_null()) {
+    header["middleware_config"] = *r.middleware_config;
+  }
+  return header;
 }
 
 int serve(Driver& driver, const Description& d, const DriverOptions& o, const std::string& prog,
@@ -88,7 +93,7 @@ int serve(Driver& driver, const Description& d, const DriverOptions& o, const st
   }
   // A server keeps no samples; its header records where it ran and what it used.
   if (!o.output.empty()) {
-    write_result_file(o.output, make_header(d, o, clock, {0, 1, 0, 0, &probe}), {});
+    write_result_file(o.output, make_header(d, o, clock, {0, 1, 0, 0, &probe, &context.middleware_config()}), {});
   }
   return 0;
 }
@@ -111,7 +116,7 @@ int measure(Driver& driver, const Description& d, const DriverOptions& o, const 
   const auto samples = m.samples();
   if (!o.output.empty()) {
     const RunRecord r{m.warmup_done(), m.batch_size(), samples.size(), m.probe().wall_ns(),
-                      &m.probe()};
+                      &m.probe(), &m.middleware_config()};
     write_result_file(o.output, make_header(d, o, clock, r), samples);
   }
   if (samples.size() < o.samples) {

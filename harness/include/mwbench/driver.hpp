@@ -60,12 +60,18 @@ class ServerContext {
   // Called by the harness on a signal; runs the stop callback once.
   void request_stop();
 
+  // As Measurement::record_middleware_config(): how the middleware was
+  // configured, written to the server's result header.
+  void record_middleware_config(nlohmann::json config) { config_ = std::move(config); }
+  const nlohmann::json& middleware_config() const noexcept { return config_; }
+
  private:
   const DriverOptions& options_;
   std::atomic<bool> stop_{false};
   std::mutex mutex_;  // guards callback_; held while it runs
   std::function<void()> callback_;
   bool callback_ran_ = false;
+  nlohmann::json config_;  // null until recorded
 };
 
 // Registers a stop callback for its own lifetime. Declared in serve() after

@@ -15,6 +15,8 @@
 #include <string>
 #include <vector>
 
+#include <nlohmann/json.hpp>
+
 #include "mwbench/clock.hpp"
 #include "mwbench/options.hpp"
 
@@ -84,6 +86,12 @@ class Measurement {
   // with `message`. Only the first failure is kept.
   void fail(std::string message);
 
+  // Records how the middleware was configured (an ORB's options, a QoS
+  // profile), written to the result header as "middleware_config". Call it
+  // before run(); later calls replace it.
+  void record_middleware_config(nlohmann::json config) { config_ = std::move(config); }
+  const nlohmann::json& middleware_config() const noexcept { return config_; }
+
   // Asks the loop to stop before its next sample. Safe from any thread; the
   // harness calls it on SIGINT/SIGTERM.
   void request_stop() noexcept { stop_.store(true, std::memory_order_relaxed); }
@@ -118,6 +126,7 @@ class Measurement {
   std::uint64_t batch_ = 1;
   std::uint64_t warmup_done_ = 0;
   detail::LoopProbe probe_;
+  nlohmann::json config_;  // null until recorded
 };
 
 // ---- implementation of the templates ------------------------------------
