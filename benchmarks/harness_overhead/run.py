@@ -105,7 +105,8 @@ def main():
           f"driver/minimal {driver / minimal:.3f}")
     # The machine drifts between repetitions (a VM especially); the two runs of
     # one repetition are neighbours in time, so their ratio is the steadier figure.
-    paired = statistics.median(d / m for d, m in zip(medians["driver"], medians["minimal"]))
+    pairs = zip(medians["driver"], medians["minimal"], strict=True)
+    paired = statistics.median(d / m for d, m in pairs)
     print(f"median of per-repetition ratios driver/minimal: {paired:.3f}")
     if latency_fd is not None:
         os.close(latency_fd)

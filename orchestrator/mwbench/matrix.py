@@ -7,6 +7,7 @@ names nobody knows (a driver, an operation, a transport, an option) are
 errors, raised before anything runs.
 """
 
+import dataclasses
 import itertools
 import os
 from dataclasses import dataclass, field
@@ -84,10 +85,17 @@ class Matrix:
 
 
 def expand(spec: Spec, drivers: dict[str, DriverInfo]) -> Matrix:
-    """All cells of the spec, in the order they will run."""
+    """All cells of the spec, in the order they will run.
+
+    Repetitions are the outermost loop: the whole matrix runs once, then
+    again, so a slow drift of the machine (another tenant, thermal state)
+    touches every configuration alike instead of biasing the ones run last.
+    """
     matrix = Matrix()
+    repetitions: dict[str, int] = {}
     for experiment in spec.experiments:
         settings = effective_settings(spec, experiment)
+        repetitions[experiment.name] = settings["repetitions"]
         _check_names(experiment, settings, drivers)
         for driver_name in experiment.drivers:
             driver = drivers[driver_name]
@@ -97,6 +105,13 @@ def expand(spec: Spec, drivers: dict[str, DriverInfo]) -> Matrix:
                 )
                 continue
             _expand_driver(experiment, settings, driver, matrix)
+    first_pass = matrix.cells
+    matrix.cells = [
+        dataclasses.replace(cell, repetition=repetition)
+        for repetition in range(1, max(repetitions.values(), default=1) + 1)
+        for cell in first_pass
+        if repetition <= repetitions[cell.experiment]
+    ]
     return matrix
 
 
@@ -159,17 +174,16 @@ def _expand_driver(experiment, settings: dict, driver: DriverInfo, matrix: Matri
                     if placement == "cross-cpu" and (os.cpu_count() or 1) < 2:
                         skip(what, "cross-cpu needs two CPUs")
                         continue
-                    for repetition in range(1, settings["repetitions"] + 1):
-                        matrix.cells.append(Cell(
-                            experiment=experiment.name, driver=driver.name, mode=mode,
-                            transport=transport, operation=operation, payload_bytes=payload,
-                            placement=placement, idle_hold=idle_hold, priority=priority,
-                            servants=servants, threads=threads,
-                            options=tuple(zip(option_keys, values, strict=True)),
-                            repetition=repetition, warmup=settings["warmup"],
-                            samples=settings["samples"], batch=settings["batch"],
-                            timeout_s=settings["timeout_s"],
-                        ))
+                    matrix.cells.append(Cell(
+                        experiment=experiment.name, driver=driver.name, mode=mode,
+                        transport=transport, operation=operation, payload_bytes=payload,
+                        placement=placement, idle_hold=idle_hold, priority=priority,
+                        servants=servants, threads=threads,
+                        options=tuple(zip(option_keys, values, strict=True)),
+                        repetition=1, warmup=settings["warmup"],
+                        samples=settings["samples"], batch=settings["batch"],
+                        timeout_s=settings["timeout_s"],
+                    ))
 
 
 def _transports(mode: str, requested: list[str] | None, driver: DriverInfo, skip) -> list[str]:

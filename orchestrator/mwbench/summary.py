@@ -3,23 +3,27 @@
 from rich.console import Console
 from rich.table import Table
 
+from .baseline import median_ratios
 from .matrix import Matrix
 from .store import CellRecord
 
 
 def print_summary(console: Console, records: list[CellRecord], matrix: Matrix) -> None:
-    table = Table(title="Results (µs per call; throughput in calls/s)")
+    table = Table(title="Results (µs per call; throughput in calls/s; "
+                        "×raw: median over the raw-socket median, same transport family and "
+                        "placement)")
+    numeric = {"bytes", "rep", "p50", "p99", "max", "calls/s", "×raw"}
     for heading in ("experiment", "driver", "mode", "transport", "op", "bytes", "placement",
-                    "p50", "p99", "max", "calls/s", "status"):
-        justify = "right" if heading in {"bytes", "p50", "p99", "max", "calls/s"} else "left"
-        table.add_column(heading, justify=justify)
-    for record in records:
+                    "rep", "p50", "p99", "max", "calls/s", "×raw", "status"):
+        table.add_column(heading, justify="right" if heading in numeric else "left")
+    ratios = median_ratios([(r.factors, (r.stats or {}).get("p50_us")) for r in records])
+    for record, ratio in zip(records, ratios, strict=True):
         f, s = record.factors, record.stats or {}
         table.add_row(
             f["experiment"], f["driver"], f["mode"], f["transport"], f["operation"],
-            str(f["payload_bytes"]), _placement(record),
+            str(f["payload_bytes"]), _placement(record), str(f["repetition"]),
             _number(s.get("p50_us")), _number(s.get("p99_us")), _number(s.get("max_us")),
-            _number(s.get("throughput_per_s"), digits=0),
+            _number(s.get("throughput_per_s"), digits=0), _number(ratio),
             "ok" if record.status == "ok" else "[red]failed[/]",
         )
     console.print(table)

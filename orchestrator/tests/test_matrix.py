@@ -60,7 +60,9 @@ def test_every_list_multiplies_the_matrix():
     assert len(matrix.cells) == 3 * 2 * 2 * 2
     assert {cell.options for cell in matrix.cells} == {
         (("threading", "per-connection"),), (("threading", "pool"),)}
-    assert [c.repetition for c in matrix.cells[:2]] == [1, 2]
+    # Repetitions are the outer loop: the whole matrix once, then again.
+    assert [c.repetition for c in matrix.cells] == [1] * 12 + [2] * 12
+    assert matrix.cells[0].factors() | {"repetition": 2} == matrix.cells[12].factors()
 
 
 def test_payload_on_an_operation_without_one_is_skipped():
@@ -101,3 +103,11 @@ def test_unknown_names_are_errors_listing_the_known_ones(experiment, message):
     with pytest.raises(MatrixError) as error:
         expand(spec(**experiment), DRIVERS)
     assert message in str(error.value)
+
+
+def test_experiments_repeat_as_often_as_each_asks():
+    two = spec(drivers="rawtcp", transports="tcp", repetitions=2)
+    two.experiments.append(two.experiments[0].model_copy(update={"name": "f", "repetitions": 1}))
+    matrix = expand(two, DRIVERS)
+    assert [(c.experiment, c.repetition) for c in matrix.cells] == [
+        ("e", 1), ("f", 1), ("e", 2)]

@@ -4,9 +4,9 @@ import click
 from rich.table import Table
 
 from .. import paths
-from .console import make_console
 from ..drivers import all_drivers
 from ..spec import SpecError, load_spec
+from .console import make_console
 
 
 @click.command("list")

@@ -6,11 +6,11 @@ from pathlib import Path
 import click
 
 from .. import paths
-from .console import make_console
 from ..matrix import MatrixError
 from ..runner import run_suite
 from ..spec import SpecError
 from ..summary import print_summary
+from .console import make_console
 
 EXIT_FAILED_CELLS = 1
 EXIT_BAD_SPEC = 2

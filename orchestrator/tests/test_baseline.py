@@ -1,0 +1,33 @@
+"""The raw-socket baseline: which cell a middleware cell is compared with."""
+
+from mwbench.baseline import baseline_key, median_ratios
+
+
+def factors(driver, transport, mode="remote", placement="same-cpu", repetition=1):
+    return dict(driver=driver, transport=transport, mode=mode, operation="roundtrip",
+                payload_bytes=0, placement=placement, idle_hold=True, priority=0,
+                repetition=repetition)
+
+
+def test_unix_socket_transports_share_one_family():
+    assert baseline_key(factors("omniorb", "unix")) == baseline_key(factors("rawtcp", "uds"))
+    assert baseline_key(factors("omniorb", "tcp")) != baseline_key(factors("rawtcp", "uds"))
+
+
+def test_ratios_match_transport_family_and_placement():
+    cells = [
+        (factors("rawtcp", "tcp"), 10.0),
+        (factors("rawtcp", "uds"), 8.0),
+        (factors("rawtcp", "tcp", placement="cross-cpu"), 20.0),
+        (factors("omniorb", "tcp"), 12.0),
+        (factors("omniorb", "unix"), 10.0),
+        (factors("omniorb", "tcp", placement="cross-cpu"), 30.0),
+        (factors("omniorb", "inproc", mode="collocated"), 0.08),
+        (factors("omniorb", "tcp", repetition=2), 11.0),  # no rawtcp in repetition 2
+    ]
+    assert median_ratios(cells) == [None, None, None, 1.2, 1.25, 1.5, None, None]
+
+
+def test_failed_baseline_gives_no_ratio():
+    cells = [(factors("rawtcp", "tcp"), None), (factors("omniorb", "tcp"), 12.0)]
+    assert median_ratios(cells) == [None, None]
