@@ -5,6 +5,7 @@
 
 #include <chrono>
 #include <cstdio>
+#include <cstdlib>
 #include <fstream>
 #include <thread>
 
@@ -72,6 +73,15 @@ Measurement::Measurement(const DriverOptions& options, double clock_read_cost_ns
   // assign() writes every element, which faults every page in now rather than
   // during the loop.
   buffer_.assign(options.samples, 0);
+  if (const char* delay = std::getenv("MWBENCH_INJECT_DELAY_NS"); delay != nullptr) {
+    char* end = nullptr;
+    const unsigned long long value = std::strtoull(delay, &end, 10);
+    if (*delay == '\0' || *end != '\0') {
+      throw UsageError(std::string("MWBENCH_INJECT_DELAY_NS must be a number of ") +
+                       "nanoseconds, not '" + delay + "'");
+    }
+    injected_delay_ns_ = value;
+  }
 }
 
 std::string Measurement::read_endpoint() {

@@ -24,6 +24,7 @@ struct RunRecord {
   std::uint64_t measured_wall_ns = 0;
   const detail::LoopProbe* probe = nullptr;
   const nlohmann::json* middleware_config = nullptr;  // written only when recorded
+  std::uint64_t injected_delay_ns = 0;                // written only when not 0
 };
 
 nlohmann::json make_header(const Description& d, const DriverOptions& o, const ClockInfo& clock,
@@ -67,6 +68,7 @@ nlohmann::json make_header(const Description& d, const DriverOptions& o, const C
   if (r.middleware_config != nullptr && !r.middleware_config->is_null()) {
     header["middleware_config"] = *r.middleware_config;
   }
+  if (r.injected_delay_ns != 0) header["injected_delay_ns"] = r.injected_delay_ns;
   return header;
 }
 
@@ -101,6 +103,10 @@ int serve(Driver& driver, const Description& d, const DriverOptions& o, const st
 int measure(Driver& driver, const Description& d, const DriverOptions& o, const std::string& prog,
             const ClockInfo& clock) {
   Measurement m(o, clock.read_cost_ns);
+  if (m.injected_delay_ns() != 0) {
+    std::cerr << prog << ": warning: MWBENCH_INJECT_DELAY_NS=" << m.injected_delay_ns()
+              << ": every call is slowed on purpose\n";
+  }
   std::atomic<int> stopped_by{0};
   {
     detail::SignalThread signals([&](int signo) {
@@ -116,7 +122,7 @@ int measure(Driver& driver, const Description& d, const DriverOptions& o, const 
   const auto samples = m.samples();
   if (!o.output.empty()) {
     const RunRecord r{m.warmup_done(), m.batch_size(), samples.size(), m.probe().wall_ns(),
-                      &m.probe(), &m.middleware_config()};
+                      &m.probe(), &m.middleware_config(), m.injected_delay_ns()};
     write_result_file(o.output, make_header(d, o, clock, r), samples);
   }
   if (samples.size() < o.samples) {

@@ -123,3 +123,42 @@ TEST(Measurement, LoopAllocatesNothing) {
 #endif
 
 }  // namespace
+
+namespace {
+
+// Sets an environment variable for one test and restores its absence after.
+class ScopedEnv {
+ public:
+  ScopedEnv(const char* name, const char* value) : name_(name) { setenv(name, value, 1); }
+  ~ScopedEnv() { unsetenv(name_); }
+  ScopedEnv(const ScopedEnv&) = delete;
+  ScopedEnv& operator=(const ScopedEnv&) = delete;
+
+ private:
+  const char* name_;
+};
+
+TEST(Measurement, InjectedDelaySlowsEveryCallAndIsReported) {
+  const ScopedEnv env("MWBENCH_INJECT_DELAY_NS", "20000");
+  const auto o = options(50, 0, 1);
+  Measurement m(o, 20);
+  EXPECT_EQ(m.injected_delay_ns(), 20000u);
+  std::uint64_t calls = 0;
+  m.run([&] { ++calls; });
+  EXPECT_EQ(calls, 50u);
+  for (const std::uint64_t sample : m.samples()) EXPECT_GE(sample, 20000u);
+}
+
+TEST(Measurement, NoInjectedDelayByDefault) {
+  const auto o = options(10, 0, 1);
+  Measurement m(o, 20);
+  EXPECT_EQ(m.injected_delay_ns(), 0u);
+}
+
+TEST(Measurement, InjectedDelayMustBeANumber) {
+  const ScopedEnv env("MWBENCH_INJECT_DELAY_NS", "soon");
+  const auto o = options(10, 0, 1);
+  EXPECT_THROW(Measurement(o, 20), mwbench::UsageError);
+}
+
+}  // namespace

@@ -92,6 +92,12 @@ class Measurement {
   void record_middleware_config(nlohmann::json config) { config_ = std::move(config); }
   const nlohmann::json& middleware_config() const noexcept { return config_; }
 
+  // A slowdown injected on purpose, for testing regression detection: the
+  // environment variable MWBENCH_INJECT_DELAY_NS makes every measured call
+  // busy-wait that long after it returns. Recorded in the result header as
+  // "injected_delay_ns"; 0 (no variable) leaves the loop untouched.
+  std::uint64_t injected_delay_ns() const noexcept { return injected_delay_ns_; }
+
   // Asks the loop to stop before its next sample. Safe from any thread; the
   // harness calls it on SIGINT/SIGTERM.
   void request_stop() noexcept { stop_.store(true, std::memory_order_relaxed); }
@@ -111,6 +117,8 @@ class Measurement {
 
  private:
   template <class Call>
+  void measure_loop(Call& call);
+  template <class Call>
   std::uint64_t choose_batch(Call& call);
   // Whether a batch measured at `batch_ns` is long enough for auto batching.
   bool batch_long_enough(std::uint64_t batch_ns) const noexcept;
@@ -127,12 +135,30 @@ class Measurement {
   std::uint64_t warmup_done_ = 0;
   detail::LoopProbe probe_;
   nlohmann::json config_;  // null until recorded
+  std::uint64_t injected_delay_ns_ = 0;
 };
 
 // ---- implementation of the templates ------------------------------------
 
 template <class Call>
 void Measurement::run(Call&& call) {
+  if (injected_delay_ns_ == 0) {
+    measure_loop(call);
+    return;
+  }
+  // A separate instantiation, so that the normal loop has no trace of this.
+  const std::uint64_t delay = injected_delay_ns_;
+  auto slowed = [&call, delay] {
+    call();
+    const std::uint64_t until = now_ns() + delay;
+    while (now_ns() < until) {
+    }
+  };
+  measure_loop(slowed);
+}
+
+template <class Call>
+void Measurement::measure_loop(Call& call) {
   if (ran_) throw std::logic_error("Measurement::run() called twice");
   ran_ = true;
 
