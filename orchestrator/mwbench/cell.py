@@ -157,6 +157,9 @@ def _judge(record: CellRecord, cell: Cell, measured: ResultFile, server_header: 
     calls = int(measured.samples_ns.size) * measured.batch_size
     record.stats = summarize(measured.per_call_ns(), calls,
                              int(header.get("measured_wall_ns", 0))).as_dict()
+    if header.get("injected_delay_ns"):
+        record.notes.append(f"slowed on purpose by {header['injected_delay_ns']} ns per call "
+                            "(MWBENCH_INJECT_DELAY_NS)")
     process = header.get("process", {})
     if cell.placement == "unpinned" and process.get("cpu_first") != process.get("cpu_last"):
         record.notes.append("the measuring thread moved between CPUs during the loop")
