@@ -6,8 +6,16 @@
 SPEC ?= suites/quick.yaml
 DB ?= results/mwbench.db
 
+REPORT ?= results/report.html
+
+# The run's exit status is kept for the end, so that a run with failed cells
+# still gets its report (which lists the failures) and `make run` still fails.
+# An invalid spec (status 2) stored no run, so there is nothing to report.
 run: setup
-	.venv/bin/mwbench run $(SPEC) --db $(DB)
+	status=0; .venv/bin/mwbench run $(SPEC) --db $(DB) || status=$$?; \
+	if [ $$status -ne 2 ]; then \
+	  .venv/bin/mwbench report --db $(DB) -o $(REPORT) && echo "open $(abspath $(REPORT))"; \
+	fi; exit $$status
 
 test: setup test-cpp test-python
 

@@ -13,8 +13,11 @@ BUILD_PACKAGES=(build-essential cmake ninja-build pkg-config git)
 LIBRARY_PACKAGES=(libgtest-dev nlohmann-json3-dev libcli11-dev)
 OMNIORB_PACKAGES=(libomniorb4-dev omniidl omniorb omniorb-nameserver)
 PYTHON_PACKAGES=(python3 python3-venv python3-dev)
+# The report's browser test; instruction counts; HdrHistogram's Java tools,
+# which read the logs of `mwbench export --format hdr` in the tests.
+TEST_PACKAGES=(chromium valgrind openjdk-17-jre-headless maven)
 PACKAGES=("${BUILD_PACKAGES[@]}" "${LIBRARY_PACKAGES[@]}" "${OMNIORB_PACKAGES[@]}"
-          "${PYTHON_PACKAGES[@]}")
+          "${PYTHON_PACKAGES[@]}" "${TEST_PACKAGES[@]}")
 
 missing=()
 for package in "${PACKAGES[@]}"; do
@@ -28,6 +31,14 @@ if [ ${#missing[@]} -gt 0 ]; then
   "${sudo_cmd[@]}" apt-get update -qq
   DEBIAN_FRONTEND=noninteractive "${sudo_cmd[@]}" apt-get install -y -qq --no-install-recommends \
     "${missing[@]}"
+fi
+
+# HdrHistogram's Java reference implementation (a jar from Maven Central): the
+# tests read `mwbench export --format hdr` logs with its HistogramLogProcessor.
+HDR_JAVA_VERSION=2.2.2  # keep in step with orchestrator/tests/export_checks.py
+if [ ! -f ".cache/java/HdrHistogram-$HDR_JAVA_VERSION.jar" ]; then
+  mvn -q -B -Dstyle.color=never dependency:copy \
+    -Dartifact="org.hdrhistogram:HdrHistogram:$HDR_JAVA_VERSION" -DoutputDirectory=.cache/java
 fi
 
 # The C++ build. Configure once; Ninja rebuilds only what changed.

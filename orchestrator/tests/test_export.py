@@ -1,12 +1,18 @@
-"""`mwbench export`: the schema of the JSON and CSV records, and its errors."""
+"""`mwbench export`: the schema of the JSON and CSV records, the verb's help and errors.
+
+The per-sample formats have their own files: test_export_hdr*.py and
+test_export_samples.py.
+"""
 
 import csv
 import io
 import json
+import subprocess
 
 import numpy as np
 from click.testing import CliRunner
 
+from conftest import mwbench_exe
 from mwbench.cli import main
 from mwbench.store import CellRecord, Store
 
@@ -77,3 +83,37 @@ def test_unknown_run_is_a_clear_error(tmp_path):
     result = CliRunner().invoke(main, ["export", "--db", str(db), "--run", "9"])
     assert result.exit_code == 2
     assert "no run with id 9 (runs: 1)" in result.output
+
+
+def test_cell_records_is_importable_where_it_always_was():
+    # benchmarks/baseline_table.py and the report import it from here.
+    from mwbench.export import EXPORT_KEYS, cell_records
+
+    assert callable(cell_records) and CONTRACT_KEYS <= set(EXPORT_KEYS)
+
+
+def test_help_names_every_format_with_an_example():
+    result = CliRunner().invoke(main, ["export", "--help"])
+    assert result.exit_code == 0
+    assert "[json|csv|hdr|samples]" in result.output
+    for fmt in ("json", "csv", "hdr", "samples"):
+        assert f"--format {fmt}" in result.output
+    assert "HistogramLogProcessor" in result.output and "-outputValueUnitRatio" in result.output
+
+
+def test_a_reader_that_stops_early_is_no_error(tmp_path):
+    # `mwbench export --format samples | head`: the closed pipe ends the export quietly.
+    db = tmp_path / "m.db"
+    store = Store.create_or_open(db)
+    run_id = store.begin_run("quick", "s.yaml", "suite: quick", {}, "0.1.0")
+    factors = dict(experiment="ping", driver="rawtcp", operation="roundtrip", repetition=1)
+    store.add_cell(run_id, CellRecord(factors=factors, status="ok", batch_size=1,
+                                      samples_ns=np.arange(200_000)))
+    store.close()
+    export = subprocess.Popen([mwbench_exe(), "export", "--db", str(db), "--format", "samples"],
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    assert export.stdout.readline().startswith("run_id,cell_id,")
+    export.stdout.close()
+    stderr = export.stderr.read()
+    assert export.wait(timeout=60) == 1
+    assert "Traceback" not in stderr, stderr

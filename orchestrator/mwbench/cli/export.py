@@ -1,14 +1,18 @@
-"""`mwbench export`: stored cells as JSON or CSV, for other tools."""
+"""`mwbench export`: stored results in formats other tools read.
 
-import csv
-import json
+The formats live in mwbench/export/, one module each; this verb only resolves
+the database and the runs (a bad one is exit 2 before any output is opened, so
+`-o FILE` is never left half written by a typo) and hands the stream over.
+"""
+
+import os
 import sys
 from pathlib import Path
 
 import click
 
 from .. import paths
-from ..export import EXPORT_KEYS, cell_records
+from ..export import FORMATS
 from ..store import Store, StoreError
 
 
@@ -17,42 +21,61 @@ from ..store import Store, StoreError
               help="SQLite database (default results/mwbench.db).")
 @click.option("--run", "run_ids", type=int, multiple=True,
               help="Run id to export; may repeat. Default: the latest run.")
-@click.option("--format", "fmt", type=click.Choice(["json", "csv"]), default="json",
-              show_default=True)
+@click.option("--format", "fmt", type=click.Choice(list(FORMATS)), default="json",
+              show_default=True,
+              help="json, csv: one summary record per cell. hdr: an HdrHistogram log, one "
+                   "tagged histogram per cell. samples: every raw sample as a CSV row.")
 @click.option("-o", "--output", type=click.Path(path_type=Path), default=None,
               help="File to write (default: standard output).")
 def command(db: Path | None, run_ids: tuple[int, ...], fmt: str, output: Path | None) -> None:
-    """Export one summary record per cell.
+    """Export the cells of one or more runs (default: the latest run).
 
     \b
-    Examples:
+    Summaries, one record per cell (keys in the README, "Reading results"):
       mwbench export --format json > latest.json
       mwbench export --db results/mwbench.db --run 3 --run 4 --format csv -o cells.csv
+
+    \b
+    HdrHistogram log: per-call latency in ns, one histogram per cell, tagged
+    run/experiment/driver/mode/transport/operation/payload/placement/hold/
+    options/repetition (the log's header lists every tag with its factors;
+    failed cells are listed there, without a histogram):
+      mwbench export --format hdr -o latest.hlog
+      grep '^#   run' latest.hlog          # the tags
+      java -cp HdrHistogram.jar org.HdrHistogram.HistogramLogProcessor \\
+          -i latest.hlog -tag run1/ping/rawtcp/remote/tcp/roundtrip/0B/same-cpu/hold/-/rep1 \\
+          -outputValueUnitRatio 1000      # percentiles in µs (default ratio 1e6: ms)
+
+    \b
+    Raw samples, one CSV row each: run_id, cell_id, the factors, batch_size,
+    sample_index, value_ns (per batch, as stored), per_call_ns (value/batch):
+      mwbench export --format samples -o samples.csv
+      mwbench export --run 3 --format samples | gzip > run3-samples.csv.gz
     """
     try:
         store = Store.open_existing(db or paths.default_db())
-        try:
-            records = cell_records(store, list(run_ids) or [store.latest_run_id()])
-        finally:
-            store.close()
     except StoreError as error:
-        click.echo(f"mwbench export: {error}", err=True)
-        sys.exit(2)
-    with (open(output, "w", newline="") if output else _stdout()) as stream:
-        if fmt == "json":
-            json.dump(records, stream, indent=2)
-            stream.write("\n")
-        else:
-            writer = csv.DictWriter(stream, fieldnames=EXPORT_KEYS)
-            writer.writeheader()
-            for record in records:
-                writer.writerow({k: _csv_value(v) for k, v in record.items()})
+        _fail(error)
+    try:
+        run_ids = tuple(dict.fromkeys(run_ids)) or (store.latest_run_id(),)  # each run once
+        for run_id in run_ids:
+            store.run(run_id)  # an unknown run is an error before anything is written
+        with (open(output, "w", newline="") if output else _stdout()) as stream:
+            notes = FORMATS[fmt](store, list(run_ids), stream)
+    except StoreError as error:
+        _fail(error)
+    except BrokenPipeError:  # `mwbench export ... | head`: the reader has what it wanted
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        sys.exit(1)
+    finally:
+        store.close()
+    for note in notes:
+        click.echo(f"mwbench export: {note}", err=True)
 
 
-def _csv_value(value):
-    if isinstance(value, (dict, list)):
-        return json.dumps(value)
-    return "" if value is None else value
+def _fail(error: StoreError):
+    click.echo(f"mwbench export: {error}", err=True)
+    sys.exit(2)
 
 
 class _stdout:  # noqa: N801 - a context manager that leaves stdout open

@@ -1,13 +1,16 @@
-"""Summaries of stored cells as plain records, for the export formats.
+"""Stored cells as plain records: what every export format starts from.
 
-One record per cell, with the keys of the export contract (README, "Reading
-results"): the run and its factors, the statistics, the status and error.
-Factors a cell does not use are None.
+`cell_records` gives one summary record per cell, with the keys of the export
+contract (README, "Reading results"): the run and its factors, the statistics,
+the status and error. Factors a cell does not use are None. `cell_factors`
+gives just the identifying factors of a stored row, decoded the same way, so
+the per-sample formats label their rows exactly as the summaries do.
 """
 
 import json
+import sqlite3
 
-from .store import FACTOR_COLUMNS, STAT_COLUMNS, Store
+from ..store import FACTOR_COLUMNS, STAT_COLUMNS, Store
 
 EXPORT_KEYS = (
     "run_id", "suite", "cell_id", *FACTOR_COLUMNS, "idle_hold_held", "client_cpu", "server_cpu",
@@ -21,10 +24,9 @@ def cell_records(store: Store, run_ids: list[int]) -> list[dict]:
         for row in store.cells(run_id):
             header = json.loads(row["measurer_header"]) if row["measurer_header"] else {}
             record = {key: row[key] for key in row.keys() if key in EXPORT_KEYS}
+            record.update(cell_factors(row))
             record["cell_id"] = row["id"]
-            record["idle_hold"] = _bool(row["idle_hold"])
             record["idle_hold_held"] = _bool(row["idle_hold_held"])
-            record["options"] = json.loads(row["options"]) if row["options"] else None
             record["notes"] = json.loads(row["notes"]) if row["notes"] else []
             record["middleware"] = header.get("middleware")
             record["middleware_version"] = header.get("middleware_version")
@@ -32,6 +34,14 @@ def cell_records(store: Store, run_ids: list[int]) -> list[dict]:
                 record["samples"] = int(record["samples"])
             records.append({key: record.get(key) for key in EXPORT_KEYS})
     return records
+
+
+def cell_factors(row: sqlite3.Row) -> dict:
+    """The factors of a stored cell, in FACTOR_COLUMNS order, as Python values."""
+    factors = {name: row[name] for name in FACTOR_COLUMNS}
+    factors["idle_hold"] = _bool(row["idle_hold"])
+    factors["options"] = json.loads(row["options"]) if row["options"] else None
+    return factors
 
 
 def _bool(value) -> bool | None:

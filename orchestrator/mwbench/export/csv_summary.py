@@ -1,0 +1,27 @@
+"""`--format csv`: one summary row per cell, the same records as JSON.
+
+Lists and objects (notes, options) are written as JSON inside their cell, and
+None as an empty cell, so spreadsheet tools read every column.
+"""
+
+import csv
+import json
+from typing import TextIO
+
+from ..store import Store
+from .records import EXPORT_KEYS, cell_records
+
+
+def write(store: Store, run_ids: list[int], stream: TextIO) -> list[str]:
+    writer = csv.DictWriter(stream, fieldnames=EXPORT_KEYS)
+    writer.writeheader()
+    for record in cell_records(store, run_ids):
+        writer.writerow({key: csv_value(value) for key, value in record.items()})
+    return []
+
+
+def csv_value(value):
+    """A record's value as one CSV field (shared by the per-sample CSV)."""
+    if isinstance(value, (dict, list)):
+        return json.dumps(value)
+    return "" if value is None else value

@@ -1,0 +1,77 @@
+"""Tags of the HdrHistogram log: one compact, unique, parseable name per cell.
+
+The HdrHistogram tools select a histogram by its tag (`HistogramLogProcessor
+-tag TAG`), and their log reader splits lines on commas, spaces and line
+breaks, so a tag may contain none of those. A tag is the cell's factors in a
+fixed order, separated by "/":
+
+    run<id>/<experiment>/<driver>/<mode>/<transport>/<operation>/<payload>B/
+    <placement>/<hold|nohold>/<options>/rep<n>[/prio=<n>][/servants=<n>][/threads=<n>]
+
+for example `run3/ping/rawtcp/remote/tcp/roundtrip/0B/same-cpu/hold/-/rep1`.
+Options are `key=value` joined by "+", "-" when there are none. A factor the
+cell does not use is "-". Every name and value is percent-encoded (RFC 3986
+unreserved characters stay as they are), so "/", "+", "=", "," and spaces in
+a value cannot break the split and `parse_tag` gives the factors back. The run
+id is part of the tag, so tags stay unique when several runs share one log;
+the trailing factors appear only when a cell sets them, to keep tags short.
+"""
+
+from urllib.parse import quote, unquote
+
+NONE = "-"
+
+
+def cell_tag(run_id: int, factors: dict) -> str:
+    """The tag of a cell; `factors` as `records.cell_factors` returns them."""
+    options = factors.get("options") or {}
+    parts = [
+        f"run{run_id}",
+        *(_text(factors.get(name)) for name in ("experiment", "driver", "mode", "transport",
+                                                "operation")),
+        NONE if factors.get("payload_bytes") is None else f"{factors['payload_bytes']}B",
+        _text(factors.get("placement")),
+        {True: "hold", False: "nohold", None: NONE}[factors.get("idle_hold")],
+        "+".join(f"{_text(k)}={_text(v)}" for k, v in options.items()) or NONE,
+        f"rep{factors['repetition']}",
+    ]
+    if factors.get("priority"):
+        parts.append(f"prio={factors['priority']}")
+    for name in ("servants", "threads"):
+        if factors.get(name) is not None:
+            parts.append(f"{name}={factors[name]}")
+    return "/".join(parts)
+
+
+def parse_tag(tag: str) -> dict:
+    """The factors named by a tag (options values come back as strings)."""
+    run, experiment, driver, mode, transport, operation, payload, placement, hold, options, \
+        repetition, *extra = tag.split("/")
+    factors = {
+        "run_id": int(run.removeprefix("run")),
+        "experiment": _untext(experiment), "driver": _untext(driver), "mode": _untext(mode),
+        "transport": _untext(transport), "operation": _untext(operation),
+        "payload_bytes": None if payload == NONE else int(payload.removesuffix("B")),
+        "placement": _untext(placement),
+        "idle_hold": {"hold": True, "nohold": False, NONE: None}[hold],
+        "options": None if options == NONE else dict(
+            (unquote(k), unquote(v)) for k, v in (item.split("=") for item in options.split("+"))
+        ),
+        "repetition": int(repetition.removeprefix("rep")),
+        "priority": 0, "servants": None, "threads": None,
+    }
+    for item in extra:
+        name, value = item.split("=")
+        factors["priority" if name == "prio" else name] = int(value)
+    return factors
+
+
+def _text(value) -> str:
+    if value is None:
+        return NONE
+    text = quote(str(value), safe="")
+    return "%2D" if text == NONE else text  # a literal "-" must not read as "unused"
+
+
+def _untext(text: str) -> str | None:
+    return None if text == NONE else unquote(text)

@@ -1,0 +1,81 @@
+"""`--format samples`: every raw sample as one CSV row, labelled with its cell.
+
+This is for re-plotting with other tools (pandas, R, gnuplot): a figure of a
+distribution needs the samples, not the summary. Columns:
+
+    run_id, cell_id, <the factors of FACTOR_COLUMNS>, batch_size,
+    sample_index, value_ns, per_call_ns
+
+`value_ns` is the sample exactly as the driver wrote it: the time of one batch
+of `batch_size` calls. `per_call_ns` is value_ns / batch_size, the number every
+summary statistic is computed from; it is written as the shortest decimal that
+reads back as the same double, so value_ns / batch_size == per_call_ns holds
+exactly after parsing. Factors a cell does not use are empty; options are JSON.
+
+Only cells that succeeded are exported: a failed cell's samples, if any, are
+not results. The skipped cells are returned as a note for the user.
+
+A cell can hold a million samples, so rows are streamed: the cell's label is
+formatted once, and the samples go out in numpy chunks, never as one list.
+Lines end with "\\n" (not the CSV default "\\r\\n"), which line tools prefer.
+"""
+
+import csv
+import io
+from typing import TextIO
+
+import numpy as np
+
+from ..store import FACTOR_COLUMNS, Store
+from .csv_summary import csv_value
+from .records import cell_factors
+
+COLUMNS = ("run_id", "cell_id", *FACTOR_COLUMNS, "batch_size", "sample_index", "value_ns",
+           "per_call_ns")
+CHUNK = 65536  # rows formatted at a time: bounded memory, few write calls
+
+
+def write(store: Store, run_ids: list[int], stream: TextIO) -> list[str]:
+    csv.writer(stream, lineterminator="\n").writerow(COLUMNS)
+    failed, empty = [], []
+    for run_id in run_ids:
+        for row in store.cells(run_id):
+            if row["status"] != "ok":
+                failed.append(row["id"])
+                continue
+            samples = store.samples(row["id"])
+            if samples.size == 0:
+                empty.append(row["id"])
+                continue
+            batch_size = row["batch_size"] or 1
+            label = [run_id, row["id"], *cell_factors(row).values(), batch_size]
+            _write_samples(stream, _csv_prefix(label), samples, batch_size)
+    notes = [f"skipped {len(failed)} failed cell(s), no rows: cell {_ids(failed)}"] if failed \
+        else []
+    if empty:
+        notes.append(f"skipped {len(empty)} cell(s) without stored samples: cell {_ids(empty)}")
+    return notes
+
+
+def _ids(cell_ids: list[int]) -> str:
+    return ", ".join(map(str, cell_ids))
+
+
+def _csv_prefix(values: list) -> str:
+    """The label columns of a cell, quoted as CSV, ready to prefix each of its rows."""
+    buffer = io.StringIO()
+    csv.writer(buffer, lineterminator="").writerow([csv_value(v) for v in values])
+    return buffer.getvalue() + ","
+
+
+def _write_samples(stream: TextIO, prefix: str, samples: np.ndarray, batch_size: int) -> None:
+    for start in range(0, samples.size, CHUNK):
+        chunk = samples[start:start + CHUNK]
+        values = chunk.tolist()
+        # With batch 1 the per-call time is the sample itself, written as the same integer.
+        per_call = values if batch_size == 1 else (chunk / batch_size).tolist()
+        stream.write("".join(
+            f"{prefix}{index},{value},{call!r}\n"
+            for index, value, call in zip(range(start, start + chunk.size), values, per_call,
+                                          strict=True)
+        ))
