@@ -2,7 +2,7 @@
 
 import click
 
-from . import env, export, list, run
+from . import env, export, list, report, run
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -15,9 +15,10 @@ def main() -> None:
       mwbench env                      # what this machine is
       mwbench list                     # which drivers and suites are available
       mwbench run suites/quick.yaml    # measure; results go to results/mwbench.db
+      mwbench report -o report.html    # figures, disclosure and baseline ratios
       mwbench export --format csv      # every cell of the latest run
     """
 
 
-for verb in (env.command, list.command, run.command, export.command):
+for verb in (env.command, list.command, run.command, report.command, export.command):
     main.add_command(verb)

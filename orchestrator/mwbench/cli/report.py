@@ -1,0 +1,42 @@
+"""`mwbench report`: the stored runs as one self-contained HTML file."""
+
+import sys
+from pathlib import Path
+
+import click
+
+from .. import paths
+from ..report import build_report
+from ..store import Store, StoreError
+
+
+@click.command("report")
+@click.option("--db", type=click.Path(path_type=Path), default=None,
+              help="SQLite database (default results/mwbench.db).")
+@click.option("--run", "run_ids", type=int, multiple=True,
+              help="Run id to include; may repeat. Default: the latest run.")
+@click.option("-o", "--output", type=click.Path(path_type=Path), required=True,
+              help="HTML file to write.")
+def command(db: Path | None, run_ids: tuple[int, ...], output: Path) -> None:
+    """Write an HTML report: disclosure, warnings, figures and baseline ratios.
+
+    The file is self-contained (inline SVG figures and styles): it opens
+    offline in any browser.
+
+    \b
+    Examples:
+      mwbench report -o results/report.html
+      mwbench report --db results/mwbench.db --run 3 --run 4 -o before-after.html
+    """
+    try:
+        store = Store.open_existing(db or paths.default_db())
+        try:
+            html = build_report(store, list(run_ids) or [store.latest_run_id()])
+        finally:
+            store.close()
+    except StoreError as error:
+        click.echo(f"mwbench report: {error}", err=True)
+        sys.exit(2)
+    output.parent.mkdir(parents=True, exist_ok=True)
+    output.write_text(html, encoding="utf-8")
+    click.echo(f"report written to {output}")

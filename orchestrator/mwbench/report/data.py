@@ -1,0 +1,138 @@
+"""What a report is made of: the stored runs, grouped the way a reader looks at them.
+
+A run holds experiments; an experiment holds configurations (its cells with
+every factor but the repetition equal); a configuration pools the per-call
+samples of its repetitions. Everything is read from the store once, here, so
+the figures and tables only arrange what this module hands them.
+"""
+
+import json
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from ..store import Store
+
+# Factors a reader tells configurations apart by, in the order labels use them.
+LABEL_FACTORS = ("driver", "mode", "transport", "operation", "payload_bytes", "placement",
+                 "idle_hold", "priority", "servants", "threads", "options")
+# Factors that are swept (numeric), drawn as lines against their value.
+SWEPT_FACTORS = ("payload_bytes", "servants", "threads")
+
+
+@dataclass
+class Configuration:
+    factors: dict  # LABEL_FACTORS
+    cells: list[dict] = field(default_factory=list)  # store rows as dicts, one per repetition
+    per_call_us: np.ndarray = field(default_factory=lambda: np.empty(0))
+    throughput_per_s: list[float] = field(default_factory=list)
+    label: str = ""
+
+    @property
+    def ok(self) -> bool:
+        return self.per_call_us.size > 0
+
+    def percentile(self, q: float) -> float:
+        return float(np.percentile(self.per_call_us, q))
+
+
+@dataclass
+class Experiment:
+    name: str
+    configurations: list[Configuration]
+    failed: list[dict]  # failed cells, as store rows
+
+    def varying(self) -> list[str]:
+        """The label factors that take more than one value in this experiment."""
+        return [name for name in LABEL_FACTORS
+                if len({_key(c.factors[name]) for c in self.configurations}) > 1]
+
+
+@dataclass
+class Run:
+    id: int
+    suite: str
+    spec_path: str
+    spec_text: str
+    environment: dict
+    status: str
+    started_utc: str
+    finished_utc: str | None
+    experiments: list[Experiment]
+    cells: list[dict]
+
+    @property
+    def failed_cells(self) -> list[dict]:
+        return [cell for cell in self.cells if cell["status"] != "ok"]
+
+
+def load_run(store: Store, run_id: int) -> Run:
+    row = store.run(run_id)
+    cells = [_cell_dict(cell) for cell in store.cells(run_id)]
+    experiments: dict[str, Experiment] = {}
+    configurations: dict[tuple, Configuration] = {}
+    for cell in cells:
+        experiment = experiments.setdefault(cell["experiment"],
+                                            Experiment(cell["experiment"], [], []))
+        if cell["status"] != "ok":
+            experiment.failed.append(cell)
+            continue
+        factors = {name: cell[name] for name in LABEL_FACTORS}
+        key = (cell["experiment"], *(_key(v) for v in factors.values()))
+        configuration = configurations.get(key)
+        if configuration is None:
+            configuration = configurations[key] = Configuration(factors)
+            experiment.configurations.append(configuration)
+        configuration.cells.append(cell)
+        if cell["throughput_per_s"]:
+            configuration.throughput_per_s.append(cell["throughput_per_s"])
+    for configuration in configurations.values():
+        parts = [store.samples(c["id"]) / (c["batch_size"] or 1) / 1000.0
+                 for c in configuration.cells]
+        configuration.per_call_us = np.concatenate(parts) if parts else np.empty(0)
+    for experiment in experiments.values():
+        varying = experiment.varying() or ["driver", "transport"]
+        for configuration in experiment.configurations:
+            configuration.label = label(configuration.factors, varying)
+    return Run(
+        id=row["id"], suite=row["suite"], spec_path=row["spec_path"],
+        spec_text=row["spec_text"], environment=json.loads(row["environment"]),
+        status=row["status"], started_utc=row["started_utc"],
+        finished_utc=row["finished_utc"], experiments=list(experiments.values()), cells=cells,
+    )
+
+
+def label(factors: dict, names: list[str]) -> str:
+    """A short name of a configuration, from the factors that tell it apart."""
+    parts = []
+    for name in names:
+        value = factors[name]
+        if value is None:
+            continue
+        if name == "payload_bytes":
+            parts.append(f"{value} B")
+        elif name == "idle_hold":
+            parts.append("hold" if value else "no hold")
+        elif name == "options":
+            parts.extend(f"{k}={v}" for k, v in value.items())
+        elif name in ("servants", "threads", "priority"):
+            parts.append(f"{name} {value}")
+        else:
+            parts.append(str(value))
+    return " ".join(parts) or "all"
+
+
+def _cell_dict(row) -> dict:
+    cell = {key: row[key] for key in row.keys()}
+    cell["options"] = json.loads(cell["options"]) if cell["options"] else None
+    cell["idle_hold"] = None if cell["idle_hold"] is None else bool(cell["idle_hold"])
+    cell["idle_hold_held"] = (None if cell["idle_hold_held"] is None
+                              else bool(cell["idle_hold_held"]))
+    cell["notes"] = json.loads(cell["notes"]) if cell["notes"] else []
+    for key in ("measurer_header", "server_header"):
+        cell[key] = json.loads(cell[key]) if cell[key] else None
+    return cell
+
+
+def _key(value):
+    return json.dumps(value, sort_keys=True) if isinstance(value, dict) else value

@@ -1,0 +1,77 @@
+"""Full disclosure and the warnings a reader must see before any figure.
+
+In the spirit of a full-disclosure report: everything needed to reproduce a
+figure (machine, kernel, CPU governor and idle driver, compiler, middleware
+versions, commit, the spec itself) and every condition that weakens it
+(placement left to the scheduler, no idle hold, more busy threads than CPUs,
+failed cells, calls slowed on purpose).
+"""
+
+from .data import Run
+
+
+def facts(run: Run) -> list[tuple[str, str]]:
+    env = run.environment
+    machine, build, git = env.get("machine", {}), env.get("build") or {}, env.get("git", {})
+    packages = env.get("middleware_packages", {})
+    python = env.get("python", {})
+    commit = git.get("commit") or "unknown"
+    if git.get("dirty"):
+        commit += " (with uncommitted changes)"
+    return [
+        ("run", f"{run.id}: suite {run.suite}, {run.status}, "
+                f"{run.started_utc} to {run.finished_utc or '?'}"),
+        ("spec file", run.spec_path),
+        ("machine", f"{machine.get('cpu_model')}, {machine.get('cpu_count')} CPUs, "
+                    f"{(machine.get('memory_kb') or 0) // 1024} MiB, "
+                    f"{machine.get('virtualization') or 'bare metal'}"),
+        ("kernel", env.get("kernel", {}).get("release", "?")),
+        ("CPU governor", machine.get("cpu_governor") or "not exposed"),
+        ("cpuidle", f"{machine.get('cpuidle_driver')} (governor "
+                    f"{machine.get('cpuidle_governor')})"),
+        ("clocksource", str(machine.get("clocksource"))),
+        ("compiler", f"{build.get('compiler_id')} {build.get('compiler_version')}, "
+                     f"{build.get('build_type')}, "
+                     f"flags '{(build.get('cxx_flags') or '').strip()}'"),
+        ("middleware", ", ".join(f"{name} {version}" for name, version in packages.items()
+                                 if version) or "none recorded"),
+        ("mwbench", f"{env.get('mwbench_version')}, commit {commit}"),
+        ("python", f"{python.get('version')}; " + ", ".join(
+            f"{name} {version}" for name, version in python.get("packages", {}).items())),
+    ]
+
+
+def warnings(run: Run) -> list[str]:
+    cells = run.cells
+    found = []
+    cpus = run.environment.get("machine", {}).get("cpu_count") or 0
+    unpinned = sum(1 for c in cells if c["placement"] == "unpinned")
+    if unpinned:
+        found.append(f"{unpinned} cells ran unpinned: the scheduler placed client and server, "
+                     "so cross-CPU wake-ups may be mixed into their figures.")
+    no_hold = sum(1 for c in cells if not c["idle_hold"])
+    if no_hold:
+        found.append(f"{no_hold} cells ran without the idle hold: CPUs could enter deep idle "
+                     "states between calls, which adds wake-up latency.")
+    lost = sum(1 for c in cells if c["idle_hold"] and c["idle_hold_held"] is False)
+    if lost:
+        found.append(f"{lost} cells asked for the idle hold but could not take it "
+                     "(/dev/cpu_dma_latency not writable).")
+    crowded = sum(1 for c in cells if (c["threads"] or 1) > cpus > 0)
+    if crowded:
+        found.append(f"{crowded} cells ran more busy client threads than the machine's {cpus} "
+                     "CPUs: threads wait for a CPU as well as for the middleware.")
+    failed = run.failed_cells
+    if failed and len(failed) == len(cells):
+        found.append(f"Every cell of this run failed ({len(failed)}): there is nothing to plot. "
+                     "The reasons are listed below.")
+    elif failed:
+        found.append(f"{len(failed)} of {len(cells)} cells failed; their reasons are listed "
+                     "with their experiments.")
+    slowed = sum(1 for c in cells if (c["measurer_header"] or {}).get("injected_delay_ns"))
+    if slowed:
+        found.append(f"{slowed} cells were slowed on purpose (MWBENCH_INJECT_DELAY_NS): they "
+                     "test mwbench itself and say nothing about the middleware.")
+    if run.status != "finished":
+        found.append(f"The run is {run.status}: it did not measure every cell of its spec.")
+    return found

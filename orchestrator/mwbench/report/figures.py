@@ -1,0 +1,147 @@
+"""The report's figures, drawn with matplotlib and returned as inline SVG.
+
+Four kinds, each chosen to show what an average hides:
+- box-and-whisker per configuration (median, quartiles, whiskers at p1 and
+  p99), with the throughput beside it;
+- the percentile distribution, HdrHistogram style: the x axis spreads the
+  tail (50%, 90%, 99%, 99.9%, ...) so that rare slow calls are visible;
+- for swept factors (payload, servants, threads): the median against the
+  factor's value, with a p25-p75 band, and the throughput beside it.
+Text stays text in the SVG (no embedded glyphs), so the page needs no fonts
+from anywhere and the figures remain searchable.
+"""
+
+import io
+import itertools
+
+import matplotlib
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt  # noqa: E402  (the backend must be chosen first)
+import numpy as np  # noqa: E402
+from matplotlib.ticker import EngFormatter  # noqa: E402
+
+from .data import Configuration, Experiment, label  # noqa: E402
+
+WHISKERS = (1, 99)
+TAIL_PERCENTILES = (50, 90, 99, 99.9, 99.99, 99.999)
+_counter = itertools.count()
+
+plt.rcParams.update({
+    "svg.fonttype": "none",
+    "font.family": "sans-serif",
+    "font.size": 9,
+    "axes.grid": True,
+    "grid.alpha": 0.3,
+    "axes.spines.top": False,
+    "axes.spines.right": False,
+    # Ten clearly distinct colours, then ten lighter ones: an experiment easily
+    # has more than ten configurations.
+    "axes.prop_cycle": matplotlib.cycler(color=matplotlib.colormaps["tab10"].colors
+                                         + matplotlib.colormaps["tab20"].colors[1::2]),
+})
+
+
+def to_svg(figure) -> str:
+    """The figure as an <svg> element, with ids unique in the page."""
+    plt.rcParams["svg.hashsalt"] = f"mwbench-figure-{next(_counter)}"
+    buffer = io.StringIO()
+    figure.savefig(buffer, format="svg", bbox_inches="tight")
+    plt.close(figure)
+    svg = buffer.getvalue()
+    return svg[svg.index("<svg"):]
+
+
+def _wide(values) -> bool:
+    """Values over more than a factor of 20: a log scale keeps the small ones visible."""
+    values = [v for v in values if v > 0]
+    return bool(values) and max(values) / min(values) > 20
+
+
+def box_and_throughput(configurations: list[Configuration]) -> str:
+    configurations = [c for c in configurations if c.ok]
+    height = 1.2 + 0.38 * len(configurations)
+    figure, (latency, rate) = plt.subplots(
+        1, 2, figsize=(10, height), sharey=True, gridspec_kw={"width_ratios": [3, 1.3]})
+    stats = []
+    for c in configurations:
+        p1, q1, median, q3, p99 = np.percentile(c.per_call_us, [*WHISKERS[:1], 25, 50, 75,
+                                                               WHISKERS[1]])
+        stats.append({"label": c.label, "med": median, "q1": q1, "q3": q3,
+                      "whislo": p1, "whishi": p99, "fliers": []})
+    positions = np.arange(len(stats))[::-1]
+    latency.bxp(stats, positions=positions, orientation="horizontal", showfliers=False, widths=0.6,
+                patch_artist=True, boxprops={"facecolor": "#cfe0f3"},
+                medianprops={"color": "#c0392b", "linewidth": 2})
+    if _wide([s["whislo"] for s in stats] + [s["whishi"] for s in stats]):
+        latency.set_xscale("log")
+    latency.set_xlabel("µs per call (box: p25–p75, line: median, whiskers: p1 and p99)")
+    rates = [np.median(c.throughput_per_s) if c.throughput_per_s else 0 for c in configurations]
+    spans = [(np.median(c.throughput_per_s) - min(c.throughput_per_s),
+              max(c.throughput_per_s) - np.median(c.throughput_per_s))
+             if c.throughput_per_s else (0, 0) for c in configurations]
+    rate.barh(positions, rates, xerr=np.array(spans).T if spans else None, color="#7fb77e",
+              height=0.6, capsize=2)
+    if _wide(rates):
+        rate.set_xscale("log")
+    rate.xaxis.set_major_formatter(EngFormatter())
+    rate.set_xlabel("calls/s (median, min–max over repetitions)")
+    latency.set_yticks(positions, [s["label"] for s in stats])
+    return to_svg(figure)
+
+
+def percentile_distribution(configurations: list[Configuration]) -> str:
+    figure, axes = plt.subplots(figsize=(10, 4.2))
+    for c in (c for c in configurations if c.ok):
+        n = c.per_call_us.size
+        # Up to the percentile the samples can resolve (one sample in the tail).
+        top = 100 * (1 - 1 / n)
+        grid = 100 - np.logspace(np.log10(50), np.log10(100 - top), 200)
+        axes.plot(_tail_x(grid), np.percentile(c.per_call_us, grid), label=c.label)
+    ticks = [p for p in TAIL_PERCENTILES if any(
+        p <= 100 * (1 - 1 / c.per_call_us.size) for c in configurations if c.ok)]
+    axes.set_xticks(_tail_x(np.array(ticks)), [f"{p:g}%" for p in ticks])
+    axes.set_xlabel("percentile (the x axis spreads the tail: each tick is ten times rarer)")
+    axes.set_ylabel("µs per call")
+    if _wide([c.per_call_us.min() for c in configurations if c.ok]
+             + [c.per_call_us.max() for c in configurations if c.ok]):
+        axes.set_yscale("log")
+    axes.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.01, 1.0), borderaxespad=0)
+    return to_svg(figure)
+
+
+def _tail_x(percentiles: np.ndarray) -> np.ndarray:
+    return np.log10(100 / (100 - np.asarray(percentiles, dtype=float)))
+
+
+def sweep(experiment: Experiment, factor: str, mode: str) -> str:
+    """Median (p25-p75 band) and throughput against one swept factor, a line per series."""
+    others = [name for name in experiment.varying() if name not in (factor, "mode")]
+    series: dict[str, list[Configuration]] = {}
+    for c in experiment.configurations:
+        if c.ok and c.factors[factor] is not None and c.factors["mode"] == mode:
+            series.setdefault(label(c.factors, others) if others else "all", []).append(c)
+    figure, (latency, rate) = plt.subplots(1, 2, figsize=(10, 3.8),
+                                           gridspec_kw={"width_ratios": [3, 2]})
+    values_seen = []
+    for name, members in series.items():
+        members.sort(key=lambda c: c.factors[factor])
+        x = np.array([c.factors[factor] for c in members], dtype=float)
+        values_seen.extend(x)
+        q25, q50, q75 = (np.array([c.percentile(q) for c in members]) for q in (25, 50, 75))
+        line, = latency.plot(x, q50, marker="o", markersize=3, label=name)
+        latency.fill_between(x, q25, q75, alpha=0.2, color=line.get_color())
+        rate.plot(x, [np.median(c.throughput_per_s) if c.throughput_per_s else np.nan
+                      for c in members], marker="o", markersize=3, color=line.get_color())
+    positive = [v for v in values_seen if v > 0]
+    if positive and max(positive) / min(positive) >= 100:
+        for axes in (latency, rate):
+            axes.set_xscale("symlog", linthresh=max(min(positive), 1))
+    name = factor.replace("_", " ")
+    latency.set_xlabel(name)
+    latency.set_ylabel("µs per call (line: median, band: p25–p75)")
+    rate.set_xlabel(name)
+    rate.set_ylabel("calls/s (median over repetitions)")
+    rate.yaxis.set_major_formatter(EngFormatter())
+    latency.legend(fontsize=8, loc="upper left")
+    return to_svg(figure)
