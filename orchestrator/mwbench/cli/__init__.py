@@ -2,7 +2,7 @@
 
 import click
 
-from . import env, export, list, report, run
+from . import compare, env, export, list, report, run
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -16,9 +16,11 @@ def main() -> None:
       mwbench list                     # which drivers and suites are available
       mwbench run suites/quick.yaml    # measure; results go to results/mwbench.db
       mwbench report -o report.html    # figures, disclosure and baseline ratios
+      mwbench compare 1 2              # is run 2 slower than run 1? exits 1 if so
       mwbench export --format csv      # every cell of the latest run
     """
 
 
-for verb in (env.command, list.command, run.command, report.command, export.command):
+for verb in (env.command, list.command, run.command, report.command, compare.command,
+             export.command):
     main.add_command(verb)

@@ -6,7 +6,6 @@ from pathlib import Path
 import click
 
 from .. import paths
-from ..report import build_report
 from ..store import Store, StoreError
 
 
@@ -28,6 +27,8 @@ def command(db: Path | None, run_ids: tuple[int, ...], output: Path) -> None:
       mwbench report -o results/report.html
       mwbench report --db results/mwbench.db --run 3 --run 4 -o before-after.html
     """
+    from ..report import build_report  # matplotlib is slow to import: only for this verb
+
     try:
         store = Store.open_existing(db or paths.default_db())
         try:

@@ -1,0 +1,169 @@
+"""`mwbench compare BASE NEW`: is NEW slower than BASE, configuration by configuration?
+
+Its exit status is the answer, so that it can gate CI: 1 when any
+configuration regressed, 0 otherwise, 2 when the question cannot be asked.
+"""
+
+import json
+import sys
+from pathlib import Path
+
+import click
+from rich.console import Console
+from rich.markup import escape
+from rich.table import Table
+
+from .. import paths
+from ..comparison import DEFAULT_SEED, Comparison, NoCommonCells, Settings, cautions, compare
+from ..comparison.records import records
+from ..comparison.runs import describe_factors, extra_factors, load_run, placement_text
+from ..store import Store, StoreError
+from .console import make_console
+
+EXIT_REGRESSION = 1
+EXIT_BAD_INPUT = 2
+_STYLE = {"regression": "red", "improvement": "green", "not significant": "yellow"}
+
+
+@click.command("compare")
+@click.argument("base", type=int)
+@click.argument("new", type=int)
+@click.option("--db", type=click.Path(path_type=Path), default=None,
+              help="SQLite database holding both runs (default results/mwbench.db).")
+@click.option("--threshold", type=click.FloatRange(min=0), default=5.0, show_default=True,
+              metavar="PCT", help="Smallest slowdown of the median, in percent, that counts.")
+@click.option("--confidence", type=click.FloatRange(0, 1, min_open=True, max_open=True),
+              default=0.95, show_default=True, help="Confidence level of the interval.")
+@click.option("--seed", type=int, default=DEFAULT_SEED, show_default=True,
+              help="Seed of the bootstrap; the same seed gives the same intervals.")
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON record per configuration.")
+def command(base: int, new: int, db: Path | None, threshold: float, confidence: float,
+            seed: int, as_json: bool) -> None:
+    """Compare run NEW against run BASE, matching cells on every factor but the repetition.
+
+    For each configuration: both p50s and p99s (µs per call, the median over
+    repetitions of each repetition's figure), the ratio new/base of the p50s,
+    and a percentile bootstrap confidence interval for that ratio. With at
+    least two repetitions on both sides the bootstrap resamples repetitions
+    and, within each, the raw samples, so that the drift between runs (10-30%
+    on a shared machine) widens the interval as it should; with one
+    repetition it resamples raw samples only and says that the interval is
+    too narrow. A configuration has regressed when the ratio exceeds
+    1 + threshold and the interval's lower bound exceeds 1; an improvement is
+    the mirror image. Cells in only one run, and failed cells, are listed;
+    a configuration that worked in BASE and fails in NEW fails the gate.
+
+    Repetitions within one run share that run's drift, so no interval can
+    see all of it: choose --threshold beyond the spread you measure between
+    idle runs of the same spec (docs/performance.md; about 35% on a small
+    shared virtual machine, where 5% would flag idle reruns).
+
+    Exits 0 when nothing regressed, 1 when something did, 2 for a missing
+    database, an unknown run, or runs with no cell in common.
+
+    \b
+    Examples:
+      mwbench compare 3 4                         # run 4 against run 3, results/mwbench.db
+      mwbench compare 3 4 --threshold 10          # only slowdowns beyond 10% count
+      mwbench compare 1 2 --db ci.db --json > comparison.json
+      mwbench compare 1 2 --db ci.db --threshold 40   # in CI: status 1 fails the job
+    """
+    settings = Settings(threshold=threshold / 100.0, confidence=confidence, seed=seed)
+    try:
+        store = Store.open_existing(db or paths.default_db())
+        try:
+            comparison = compare(load_run(store, base), load_run(store, new), settings)
+        finally:
+            store.close()
+    except (StoreError, NoCommonCells) as error:
+        click.echo(f"mwbench compare: {error}", err=True)
+        sys.exit(EXIT_BAD_INPUT)
+    if as_json:
+        click.echo(json.dumps(records(comparison), indent=2))
+    else:
+        _print(make_console(), comparison)
+    if comparison.regressions or comparison.broken:
+        sys.exit(EXIT_REGRESSION)
+
+
+def _print(console: Console, comparison: Comparison) -> None:
+    settings = comparison.settings
+    base, new = comparison.base.run_id, comparison.new.run_id
+    table = Table(title=f"run {base} (BASE) → run {new} (NEW): µs per call, median over "
+                        f"repetitions; ratio new/base of p50; {settings.confidence:.0%} "
+                        f"interval by bootstrap (seed {settings.seed})")
+    compared = comparison.compared
+    show_extra = any(extra_factors(row.factors) for row in compared)
+    numeric = {"bytes", "reps", "base p50", "new p50", "base p99", "new p99", "ratio"}
+    headings = ["experiment", "driver", "mode", "transport", "op", "bytes", "placement",
+                *(["other"] if show_extra else []), "reps", "base p50", "new p50", "base p99",
+                "new p99", "ratio", "interval", "verdict"]
+    for heading in headings:
+        table.add_column(heading, justify="right" if heading in numeric else "left")
+    for row in compared:
+        f = row.factors
+        style = _STYLE.get(row.verdict)
+        table.add_row(
+            f["experiment"], f["driver"], _text(f["mode"]), _text(f["transport"]),
+            f["operation"], _text(f["payload_bytes"]), placement_text(f),
+            *([escape(" ".join(extra_factors(f)))] if show_extra else []),
+            f"{row.base.repetitions}/{row.new.repetitions}",
+            f"{row.base.p50_us:.2f}", f"{row.new.p50_us:.2f}",
+            f"{row.base.p99_us:.2f}", f"{row.new.p99_us:.2f}",
+            f"{row.ratio:.3f}", f"{row.ci_low:.3f}–{row.ci_high:.3f}",
+            f"[{style}]{row.verdict}[/]" if style else row.verdict,
+        )
+    console.print(table)
+    _print_lists(console, comparison)
+    for caution in cautions(comparison):
+        console.print(f"[yellow]warning[/]: {escape(caution)}")
+    console.print(_verdict_line(comparison))
+
+
+def _print_lists(console: Console, comparison: Comparison) -> None:
+    for verdict, run in (("only in base", comparison.base), ("only in new", comparison.new)):
+        rows = [row for row in comparison.rows if row.verdict == verdict]
+        if rows:
+            console.print(f"{len(rows)} configuration(s) only in run {run.run_id} "
+                          f"({verdict.removeprefix('only in ').upper()}), not compared:")
+            for row in rows:
+                console.print(f"  {escape(describe_factors(row.factors))}")
+    failures = [(role, run, row, side) for row in comparison.rows
+                for role, run, side in (("BASE", comparison.base, row.base),
+                                        ("NEW", comparison.new, row.new))
+                if side and side.failed]
+    if failures:
+        console.print("failed cells (left out of the comparison):")
+    for role, run, row, side in failures:
+        for failed in side.failed:
+            reason = failed.error.splitlines()[0] if failed.error else "no reason stored"
+            console.print(f"  [red]failed[/] {role} run {run.run_id} repetition "
+                          f"{failed.repetition}: {escape(describe_factors(row.factors))}: "
+                          f"{escape(reason)}")
+    not_compared = [row for row in comparison.rows if row.verdict.startswith("failed in")]
+    if not_compared:
+        console.print(f"{len(not_compared)} configuration(s) in both runs not compared: "
+                      "every repetition failed in one of them "
+                      f"({len(comparison.broken)} worked in BASE and fail in NEW)")
+
+
+def _verdict_line(comparison: Comparison) -> str:
+    settings = comparison.settings
+    compared = comparison.compared
+    how = (f"threshold {settings.threshold * 100:g}%, {settings.confidence:.0%} confidence, "
+           f"run {comparison.base.run_id} → run {comparison.new.run_id}")
+    regressions, broken = comparison.regressions, comparison.broken
+    if broken:
+        return (f"[red]REGRESSION[/]: {len(broken)} configuration(s) that worked in BASE fail "
+                f"in NEW; {len(regressions)} of {len(compared)} slower beyond the threshold "
+                f"({how})")
+    if regressions:
+        return (f"[red]REGRESSION[/]: {len(regressions)} of {len(compared)} configuration(s) "
+                f"slower beyond the threshold ({how})")
+    improved = sum(1 for row in compared if row.verdict == "improvement")
+    extra = f"; {improved} improved" if improved else ""
+    return f"no regression in {len(compared)} configuration(s) ({how}{extra})"
+
+
+def _text(value) -> str:
+    return "-" if value is None else str(value)

@@ -1,0 +1,44 @@
+"""A comparison as plain records, one per configuration, for `compare --json`.
+
+Each record carries the runs, the settings and the method beside its figures,
+so that a record copied out of the list (into a CI log, a ticket) still says
+how it was obtained. Figures a configuration lacks are None.
+"""
+
+from . import Comparison, Row, Side
+from .runs import MATCH_FACTORS
+
+
+def records(comparison: Comparison) -> list[dict]:
+    settings = comparison.settings
+    common = {
+        "base_run": comparison.base.run_id,
+        "new_run": comparison.new.run_id,
+        "threshold_pct": settings.threshold * 100.0,
+        "confidence": settings.confidence,
+        "seed": settings.seed,
+        "replicates": settings.replicates,
+    }
+    return [{**common, **_record(row)} for row in comparison.rows]
+
+
+def _record(row: Row) -> dict:
+    record = {name: row.factors.get(name) for name in MATCH_FACTORS}
+    if record["idle_hold"] is not None:
+        record["idle_hold"] = bool(record["idle_hold"])
+    record.update(verdict=row.verdict, ratio=row.ratio, ci_low=row.ci_low, ci_high=row.ci_high,
+                  method=row.method)
+    for role, side in (("base", row.base), ("new", row.new)):
+        record.update(_side(role, side))
+    return record
+
+
+def _side(role: str, side: Side | None) -> dict:
+    side = side or Side()
+    return {
+        f"{role}_repetitions": side.repetitions,
+        f"{role}_p50_us": side.p50_us,
+        f"{role}_p99_us": side.p99_us,
+        f"{role}_failed": [{"repetition": f.repetition, "error": f.error} for f in side.failed],
+        f"{role}_injected_delay_ns": side.injected_delay_ns,
+    }

@@ -1,0 +1,113 @@
+"""The cells of one run, grouped into configurations that two runs can share.
+
+A configuration is every factor of a cell but its repetition: the
+repetitions of a configuration are measurements of the same thing, and the
+comparison pools them. Failed cells stay in their configuration, so that a
+comparison can list them rather than silently count fewer repetitions.
+"""
+
+import json
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from ..store import FACTOR_COLUMNS, Store
+
+MATCH_FACTORS = tuple(name for name in FACTOR_COLUMNS if name != "repetition")
+
+
+@dataclass
+class FailedCell:
+    repetition: int
+    error: str
+
+
+@dataclass
+class Configuration:
+    factors: dict  # keys of MATCH_FACTORS, as stored (options decoded)
+    repetitions: list[np.ndarray] = field(default_factory=list)  # per-call ns, ok cells only
+    failed: list[FailedCell] = field(default_factory=list)
+    injected_delay_ns: int | None = None  # MWBENCH_INJECT_DELAY_NS of its cells, if any
+
+
+@dataclass
+class RunCells:
+    run_id: int
+    suite: str
+    cell_count: int
+    configurations: dict[tuple, Configuration]  # in the order the run measured them
+
+    def describe(self) -> str:
+        return f"run {self.run_id} (suite {self.suite}, {self.cell_count} cells)"
+
+    def injected_delays(self) -> dict[int, int]:
+        """Injected delay (ns) → how many configurations were slowed by it."""
+        delays: dict[int, int] = {}
+        for configuration in self.configurations.values():
+            if configuration.injected_delay_ns:
+                delay = configuration.injected_delay_ns
+                delays[delay] = delays.get(delay, 0) + 1
+        return delays
+
+
+def load_run(store: Store, run_id: int) -> RunCells:
+    """Every cell of a run with its raw samples; StoreError for an unknown run."""
+    suite = store.run(run_id)["suite"]
+    rows = store.cells(run_id)
+    configurations: dict[tuple, Configuration] = {}
+    for row in rows:
+        factors = {name: row[name] for name in MATCH_FACTORS}
+        factors["options"] = json.loads(row["options"]) if row["options"] else None
+        key = match_key(factors)
+        configuration = configurations.setdefault(key, Configuration(factors=factors))
+        if row["status"] != "ok":
+            configuration.failed.append(FailedCell(row["repetition"], row["error"] or ""))
+            continue
+        samples = store.samples(row["id"])
+        if samples.size == 0:
+            configuration.failed.append(FailedCell(row["repetition"], "no samples stored"))
+            continue
+        # Samples are ns per batch; a per-call time makes batched and unbatched cells comparable.
+        configuration.repetitions.append(samples / float(row["batch_size"] or 1))
+        header = json.loads(row["measurer_header"]) if row["measurer_header"] else {}
+        if header.get("injected_delay_ns"):
+            configuration.injected_delay_ns = int(header["injected_delay_ns"])
+    return RunCells(run_id, suite, len(rows), configurations)
+
+
+def match_key(factors: dict) -> tuple:
+    # Options are a mapping: their order in the spec must not keep two runs apart.
+    options = factors.get("options")
+    canonical = json.dumps(options, sort_keys=True) if options else None
+    return tuple(canonical if name == "options" else factors.get(name) for name in MATCH_FACTORS)
+
+
+def describe_factors(factors: dict) -> str:
+    """One line naming a configuration, for lists and messages."""
+    parts = [factors["experiment"], factors["driver"], factors.get("mode"),
+             factors.get("transport"), factors["operation"]]
+    if factors.get("payload_bytes"):
+        parts.append(f"{factors['payload_bytes']} B")
+    parts.append(placement_text(factors))
+    parts.extend(extra_factors(factors))
+    return " ".join(str(part) for part in parts if part is not None)
+
+
+def placement_text(factors: dict) -> str:
+    placement = factors.get("placement") or "-"
+    if factors.get("idle_hold") is None:
+        return placement
+    return placement + (" +hold" if factors["idle_hold"] else " no-hold")
+
+
+def extra_factors(factors: dict) -> list[str]:
+    """The factors most cells leave at their default, shown only when set."""
+    extra = []
+    if factors.get("priority"):
+        extra.append(f"prio {factors['priority']}")
+    for name in ("servants", "threads"):
+        if factors.get(name) is not None:
+            extra.append(f"{name} {factors[name]}")
+    for key, value in sorted((factors.get("options") or {}).items()):
+        extra.append(f"{key}={value}")
+    return extra

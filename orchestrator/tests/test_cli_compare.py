@@ -1,0 +1,176 @@
+"""`mwbench compare`: exit status, output and errors, on stored data and on real runs.
+
+The first tests use a database written directly; the last ones measure real
+driver processes, twice alike and once slowed on purpose
+(MWBENCH_INJECT_DELAY_NS, docs/driver-contract.md), and check what CI would
+see. A CPU hog cannot stand in for the slowdown: on this kernel the waking
+ping-pong preempts it, and the median does not move.
+"""
+
+import json
+import os
+import subprocess
+import textwrap
+
+import numpy as np
+import pytest
+from click.testing import CliRunner
+
+from conftest import driver_built, mwbench_exe
+from mwbench.cli import main
+from mwbench.store import CellRecord, Store
+
+FACTORS = dict(experiment="ping", driver="rawtcp", transport="tcp", mode="remote",
+               operation="roundtrip", payload_bytes=0, placement="same-cpu", idle_hold=True,
+               priority=0, servants=None, threads=None, options=None)
+
+
+def add_run(db, medians_ns: dict[str, list[float]], delay_ns: int | None = None) -> int:
+    """A run with, per experiment name, one repetition per median given; None: a failed cell."""
+    store = Store.create_or_open(db)
+    run_id = store.begin_run("quick", "s.yaml", "suite: quick", {}, "0.1.0")
+    rng = np.random.default_rng(len(store.runs()))
+    header = {"injected_delay_ns": delay_ns} if delay_ns else None
+    for experiment, medians in medians_ns.items():
+        for repetition, median in enumerate(medians, start=1):
+            factors = {**FACTORS, "experiment": experiment, "repetition": repetition}
+            if median is None:
+                record = CellRecord(factors=factors, status="failed", error="client crashed")
+            else:
+                samples = rng.lognormal(np.log(median), 0.2, 2000).astype(np.int64)
+                record = CellRecord(factors=factors, status="ok", batch_size=1,
+                                    samples_ns=samples, measurer_header=header)
+            store.add_cell(run_id, record)
+    store.end_run(run_id, "finished")
+    store.close()
+    return run_id
+
+
+def invoke(*args):
+    return CliRunner().invoke(main, ["compare", *map(str, args)])
+
+
+def test_same_figures_exit_0_with_the_table_and_the_lists(tmp_path):
+    db = tmp_path / "m.db"
+    base = add_run(db, {"ping": [14e3, 14.5e3, 14.2e3], "gone": [9e3]})
+    new = add_run(db, {"ping": [14.1e3, 14.3e3, 14.4e3], "added": [9e3], "broken": [None]})
+    result = invoke(base, new, "--db", db)
+    assert result.exit_code == 0, result.output
+    assert "no change" in result.output
+    assert "1 configuration(s) only in run 1 (BASE), not compared:\n  gone rawtcp" in result.output
+    assert "2 configuration(s) only in run 2 (NEW)" in result.output
+    assert "failed NEW run 2 repetition 1: broken rawtcp remote tcp roundtrip same-cpu +hold: " \
+           "client crashed" in result.output
+    assert "no regression in 1 configuration(s) (threshold 5%, 95% confidence" in result.output
+
+
+def test_a_slower_run_exits_1_and_names_the_regression(tmp_path):
+    db = tmp_path / "m.db"
+    base = add_run(db, {"ping": [14e3, 14.5e3, 14.2e3]})
+    new = add_run(db, {"ping": [18e3, 18.4e3, 18.2e3]}, delay_ns=4000)
+    result = invoke(base, new, "--db", db)
+    assert result.exit_code == 1, result.output
+    assert "regression" in result.output
+    assert "REGRESSION: 1 of 1 configuration(s) slower beyond the threshold" in result.output
+    assert "slowed on purpose by 4000 ns per call" in result.output
+    # Beyond a 50% threshold the same slowdown (about 28%) is no longer a regression.
+    assert invoke(base, new, "--db", db, "--threshold", 50).exit_code == 0
+
+
+def test_json_has_one_record_per_configuration(tmp_path):
+    db = tmp_path / "m.db"
+    base = add_run(db, {"ping": [14e3, 14.5e3], "gone": [9e3]})
+    new = add_run(db, {"ping": [21e3, 21.5e3]})
+    result = invoke(base, new, "--db", db, "--json", "--seed", 7)
+    assert result.exit_code == 1
+    ping, gone = json.loads(result.output)
+    assert ping["verdict"] == "regression" and gone["verdict"] == "only in base"
+    assert ping["base_run"] == base and ping["new_run"] == new and ping["seed"] == 7
+    assert ping["method"] == "cluster bootstrap" and ping["threshold_pct"] == 5.0
+    assert ping["ci_low"] < ping["ratio"] < ping["ci_high"] and ping["ci_low"] > 1
+    assert ping["base_repetitions"] == 2 and ping["idle_hold"] is True
+    assert gone["new_p50_us"] is None and gone["ratio"] is None
+    assert result.output == invoke(base, new, "--db", db, "--json", "--seed", 7).output
+
+
+def test_missing_database_exits_2(tmp_path):
+    result = invoke(1, 2, "--db", tmp_path / "none.db")
+    assert result.exit_code == 2
+    assert "mwbench compare: " in result.output and "none.db: no such database" in result.output
+
+
+def test_unknown_run_exits_2(tmp_path):
+    db = tmp_path / "m.db"
+    add_run(db, {"ping": [14e3]})
+    result = invoke(1, 5, "--db", db)
+    assert result.exit_code == 2
+    assert "no run with id 5 (runs: 1)" in result.output
+
+
+def test_runs_with_no_common_cells_exit_2(tmp_path):
+    db = tmp_path / "m.db"
+    base = add_run(db, {"ping": [14e3, 14e3]})
+    new = add_run(db, {"other": [14e3]})
+    result = invoke(base, new, "--db", db)
+    assert result.exit_code == 2
+    assert ("run 1 (suite quick, 2 cells) and run 2 (suite quick, 1 cells) have no cells in "
+            "common") in result.output
+
+
+# --- real runs ----------------------------------------------------------------------------
+
+SPEC = """\
+suite: compare-e2e
+defaults: {warmup: 200, samples: 3000, repetitions: 3, placement: same-cpu, idle_hold: true}
+experiments:
+  - {name: ping, operation: roundtrip, drivers: rawtcp, transports: tcp}
+"""
+# Measured here (52 runs of SPEC, 2 vCPUs): repetition medians 13.8-18.8 µs, bimodal around
+# 14 and 18 µs; medians of repetition medians 13.9-18.5 µs, so two idle runs can differ by
+# up to 33% (34% observed between consecutive runs: 0.76-1.28). 50% is beyond that with margin.
+# A 30 µs injected delay makes about 44 µs, at least 2.3 times the slowest idle run.
+THRESHOLD_PCT = 50
+DELAY_NS = 30_000
+
+
+@pytest.fixture(scope="module")
+def runs(tmp_path_factory):
+    if not driver_built("rawtcp"):
+        pytest.fail("driver rawtcp is not built: run `make test`, which builds it first")
+    folder = tmp_path_factory.mktemp("compare")
+    spec = folder / "spec.yaml"
+    spec.write_text(textwrap.dedent(SPEC))
+    db = folder / "m.db"
+    environment = {k: v for k, v in os.environ.items() if k != "MWBENCH_INJECT_DELAY_NS"}
+    for delay in (None, None, DELAY_NS):
+        extra = {"MWBENCH_INJECT_DELAY_NS": str(delay)} if delay else {}
+        done = subprocess.run([mwbench_exe(), "run", str(spec), "--db", str(db)],
+                              capture_output=True, text=True, timeout=120,
+                              env={**environment, **extra}, check=False)
+        assert done.returncode == 0, done.stdout + done.stderr
+    return db
+
+
+def compare_cli(db, base, new, *extra):
+    return subprocess.run([mwbench_exe(), "compare", str(base), str(new), "--db", str(db),
+                           "--threshold", str(THRESHOLD_PCT), *extra],
+                          capture_output=True, text=True, timeout=60, check=False)
+
+
+def test_two_idle_runs_of_one_spec_show_no_regression(runs):
+    done = compare_cli(runs, 1, 2)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "no regression in 1 configuration(s)" in done.stdout
+    assert "3/3" in done.stdout  # every repetition pooled
+
+
+def test_a_run_slowed_on_purpose_is_a_regression(runs):
+    done = compare_cli(runs, 1, 3, "--json")
+    assert done.returncode == 1, done.stdout + done.stderr
+    (record,) = json.loads(done.stdout)
+    assert record["verdict"] == "regression"
+    assert record["ci_low"] > 1 + THRESHOLD_PCT / 100
+    assert record["new_injected_delay_ns"] == DELAY_NS
+    table = compare_cli(runs, 1, 3)
+    assert table.returncode == 1
+    assert "slowed on purpose by 30000 ns per call" in table.stdout
