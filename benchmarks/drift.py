@@ -38,14 +38,15 @@ def main() -> None:
                            stdout=subprocess.DEVNULL)
         store = Store.open_existing(db)
         runs = [load_run(store, run["id"]) for run in store.runs()]
-        medians = {}
-        flagged = {threshold: 0 for threshold in THRESHOLDS}
+        medians: dict[str, dict] = {}
+        flagged: dict[str, dict[int, int]] = {}
         pairs = list(itertools.combinations(runs, 2))
         for base, new in pairs:
             for threshold in THRESHOLDS:
                 result = compare(base, new, Settings(threshold=threshold / 100))
-                flagged[threshold] += bool(result.regressions)
                 for row in result.compared:
+                    counts = flagged.setdefault(_name(row.factors), dict.fromkeys(THRESHOLDS, 0))
+                    counts[threshold] += row.verdict == "regression"
                     medians.setdefault(_name(row.factors), {})[base.run_id] = row.base.p50_us
                     medians[_name(row.factors)][new.run_id] = row.new.p50_us
         store.close()
@@ -54,9 +55,10 @@ def main() -> None:
         values = np.array(list(by_run.values()))
         print(f"  {name}: run medians {values.min():.2f}-{values.max():.2f} µs "
               f"(max/min {values.max() / values.min():.2f})")
-    print("threshold  pairs flagged as a regression")
-    for threshold, count in flagged.items():
-        print(f"  {threshold:3d}%    {count:4d} of {len(pairs)} ({100 * count / len(pairs):.1f}%)")
+    print("idle pairs flagged as a regression, per threshold:")
+    print("  " + " ".join(f"{t:>6d}%" for t in THRESHOLDS) + "  configuration")
+    for name, counts in flagged.items():
+        print("  " + " ".join(f"{counts[t]:7d}" for t in THRESHOLDS) + f"  {name}")
 
 
 def _name(factors: dict) -> str:
