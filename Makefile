@@ -1,7 +1,7 @@
 # The two commands of the README are the contract:
 #   make run   set everything up on a fresh Debian machine and run the quick suite
 #   make test  set up what is still missing and run every test (C++ and Python)
-.PHONY: run test setup build test-cpp test-python lint clean
+.PHONY: run test setup build test-cpp test-python test-sanitize lint clean
 
 SPEC ?= suites/quick.yaml
 DB ?= results/mwbench.db
@@ -17,7 +17,7 @@ run: setup
 	  .venv/bin/mwbench report --db $(DB) -o $(REPORT) && echo "open $(abspath $(REPORT))"; \
 	fi; exit $$status
 
-test: setup test-cpp test-python
+test: setup test-cpp test-python test-sanitize
 
 setup:
 	./scripts/setup.sh
@@ -31,8 +31,18 @@ test-cpp:
 test-python:
 	.venv/bin/pytest
 
+# The C++ tests and the drivers' own tests again, built with AddressSanitizer
+# and UBSan (build-asan/): a memory error fails the run. Not for measuring.
+test-sanitize:
+	@[ -f build-asan/build.ninja ] || cmake -S . -B build-asan -G Ninja \
+	  -DCMAKE_BUILD_TYPE=Debug -DMWBENCH_SANITIZE=ON
+	cmake --build build-asan
+	ctest --test-dir build-asan --output-on-failure
+	MWBENCH_BUILD_DIR=build-asan .venv/bin/pytest drivers
+
 lint:
 	.venv/bin/ruff check orchestrator drivers benchmarks
+	clang-format --dry-run --Werror $$(git ls-files '*.cpp' '*.hpp')
 
 clean:
-	rm -rf build .venv
+	rm -rf build build-asan .venv

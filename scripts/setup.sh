@@ -9,7 +9,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 # The system packages mwbench needs, one group per purpose.
-BUILD_PACKAGES=(build-essential cmake ninja-build pkg-config git)
+BUILD_PACKAGES=(build-essential cmake ninja-build pkg-config git clang-format)
 LIBRARY_PACKAGES=(libgtest-dev nlohmann-json3-dev libcli11-dev)
 OMNIORB_PACKAGES=(libomniorb4-dev omniidl omniorb omniorb-nameserver)
 PYTHON_PACKAGES=(python3 python3-venv python3-dev)
