@@ -125,9 +125,10 @@ defaults: {warmup: 200, samples: 3000, repetitions: 3, placement: same-cpu, idle
 experiments:
   - {name: ping, operation: roundtrip, drivers: rawtcp, transports: tcp}
 """
-# Measured here (52 runs of SPEC, 2 vCPUs): repetition medians 13.8-18.8 µs, bimodal around
-# 14 and 18 µs; medians of repetition medians 13.9-18.5 µs, so two idle runs can differ by
-# up to 33% (34% observed between consecutive runs: 0.76-1.28). 50% is beyond that with margin.
+# Measured here (52 runs of SPEC, 2 vCPUs, with CPU-bound processes on CPU 0, as CI may
+# have): repetition medians 13.8-18.8 µs, bimodal around 14 and 18 µs; medians of repetition
+# medians 13.9-18.5 µs, so two runs can differ by up to 33% (0.76-1.28 between consecutive
+# runs). 50% is beyond that with margin.
 # A 30 µs injected delay makes about 44 µs, at least 2.3 times the slowest idle run.
 THRESHOLD_PCT = 50
 DELAY_NS = 30_000

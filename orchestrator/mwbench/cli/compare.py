@@ -55,8 +55,8 @@ def command(base: int, new: int, db: Path | None, threshold: float, confidence: 
 
     Repetitions within one run share that run's drift, so no interval can
     see all of it: choose --threshold beyond the spread you measure between
-    idle runs of the same spec (docs/performance.md; about 35% on a small
-    shared virtual machine, where 5% would flag idle reruns).
+    idle runs of the same spec (benchmarks/drift.py measures it; up to 35% on
+    a small loaded virtual machine, where 5% flags plain reruns).
 
     Exits 0 when nothing regressed, 1 when something did, 2 for a missing
     database, an unknown run, or runs with no cell in common.
