@@ -83,6 +83,17 @@ void check_options(DriverOptions& o, const std::vector<std::string>& pairs, cons
   }
 }
 
+// --threads and --servants: at least 1, at most what the driver declares.
+void check_bound(const char* argument, int value, const std::optional<int>& max,
+                 const char* key, const std::string& driver) {
+  const std::string given = std::string(argument) + " " + std::to_string(value);
+  if (value < 1) bad(given + ": must be at least 1");
+  if (max && value > *max) {
+    bad(given + ": " + driver + " supports at most " + std::to_string(*max) + " (" + key +
+        " in --describe)");
+  }
+}
+
 void check_counts(DriverOptions& o, const std::string& batch) {
   if (batch == "auto") {
     o.batch = std::nullopt;
@@ -98,11 +109,8 @@ void check_counts(DriverOptions& o, const std::string& batch) {
   if (o.role != Role::collocated && o.endpoint_file.empty()) {
     bad("--endpoint-file is required for --role " + std::string(to_string(o.role)));
   }
-  if (o.threads != 1) {
-    bad("--threads " + std::to_string(o.threads) + ": contract version 1 allows only 1");
-  }
-  if (o.servants != 1) {
-    bad("--servants " + std::to_string(o.servants) + ": contract version 1 allows only 1");
+  if (o.memory_limit_mb && *o.memory_limit_mb == 0) {
+    bad("--memory-limit-mb 0: must be a positive number of MiB");
   }
   if (o.priority < 0 || o.priority > 99) {
     bad("--priority " + std::to_string(o.priority) + ": must be 1-99, or 0 for the default policy");
@@ -118,6 +126,7 @@ Arguments parse_arguments(int argc, const char* const* argv, const Description& 
   std::string role, batch = "1";
   std::vector<std::string> pairs;
   int cpu = -1;
+  std::uint64_t memory_mb = 0;
 
   CLI::App app{d.middleware + " driver of mwbench; arguments as in docs/driver-contract.md",
                "mwbench-driver-" + d.driver};
@@ -133,8 +142,12 @@ Arguments parse_arguments(int argc, const char* const* argv, const Description& 
   app.add_option("--output", o.output, "Result file to write");
   auto* cpu_opt = app.add_option("--cpu", cpu, "Pin the process's threads to this CPU");
   app.add_option("--priority", o.priority, "SCHED_FIFO priority 1-99 (0: default policy)");
-  app.add_option("--threads", o.threads, "Client threads (version 1: only 1)");
-  app.add_option("--servants", o.servants, "Servants in the server (version 1: only 1)");
+  app.add_option("--threads", o.threads, "Client threads, each calling in a closed loop")
+      ->capture_default_str();
+  app.add_option("--servants", o.servants, "Servants registered in the server")
+      ->capture_default_str();
+  auto* memory_opt = app.add_option("--memory-limit-mb", memory_mb,
+                                    "Cap the address space (RLIMIT_AS) at this many MiB");
   app.add_option("--option", pairs, "Driver setting KEY=VALUE; may repeat")->take_all();
   app.add_option("--timeout", o.timeout_s, "Seconds the client waits for the server")
       ->capture_default_str();
@@ -151,9 +164,12 @@ Arguments parse_arguments(int argc, const char* const* argv, const Description& 
   if (a.describe) return a;
 
   if (cpu_opt->count() > 0) o.cpu = cpu;
+  if (memory_opt->count() > 0) o.memory_limit_mb = memory_mb;
   check_role_and_cell(o, role, d);
   check_options(o, pairs, d);
   check_counts(o, batch);
+  check_bound("--threads", o.threads, d.max_threads, "max_threads", d.driver);
+  check_bound("--servants", o.servants, d.max_servants, "max_servants", d.driver);
   return a;
 }
 

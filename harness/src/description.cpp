@@ -11,13 +11,16 @@ nlohmann::json Description::to_json() const {
   for (const auto& [mode, transports] : modes) mode_map[mode] = transports;
   nlohmann::json opts = nlohmann::json::object();
   for (const auto& [key, help] : options) opts[key] = help;
-  return {{"contract", kContractVersion},
-          {"driver", driver},
-          {"middleware", middleware},
-          {"middleware_version", middleware_version},
-          {"operations", ops},
-          {"modes", mode_map},
-          {"options", opts}};
+  nlohmann::json out = {{"contract", kContractVersion},
+                        {"driver", driver},
+                        {"middleware", middleware},
+                        {"middleware_version", middleware_version},
+                        {"operations", ops},
+                        {"modes", mode_map},
+                        {"options", opts}};
+  if (max_threads) out["max_threads"] = *max_threads;
+  if (max_servants) out["max_servants"] = *max_servants;
+  return out;
 }
 
 }  // namespace mwbench

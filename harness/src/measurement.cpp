@@ -3,10 +3,14 @@
 
 #include <sys/resource.h>
 
+#include <algorithm>
 #include <chrono>
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <fstream>
+#include <new>
 #include <thread>
 
 #include "mwbench/placement.hpp"
@@ -70,9 +74,22 @@ ResourceUsage LoopProbe::usage() const noexcept {
 
 Measurement::Measurement(const DriverOptions& options, double clock_read_cost_ns)
     : options_(options), read_cost_ns_(clock_read_cost_ns) {
-  // assign() writes every element, which faults every page in now rather than
-  // during the loop.
-  buffer_.assign(options.samples, 0);
+  const auto threads = static_cast<std::uint64_t>(std::max(options.threads, 1));
+  // With several threads, 16 entries (128 bytes, two cache lines) between
+  // two buffers, so that no two threads ever write the same cache line or
+  // the pair the adjacent-line prefetcher fetches together.
+  stride_ = threads == 1 ? options.samples : options.samples + 16;
+  try {
+    // assign() writes every element, which faults every page in now rather
+    // than during the loop.
+    buffer_.assign(stride_ * threads, 0);
+    series_.resize(threads);
+    if (threads > 1) lanes_.resize(threads);
+  } catch (const std::bad_alloc&) {
+    throw std::runtime_error(options.out_of_memory(
+        "sample buffers of " + std::to_string(threads) + " x " + std::to_string(options.samples) +
+        " samples"));
+  }
   if (const char* delay = std::getenv("MWBENCH_INJECT_DELAY_NS"); delay != nullptr) {
     char* end = nullptr;
     const unsigned long long value = std::strtoull(delay, &end, 10);
@@ -82,6 +99,10 @@ Measurement::Measurement(const DriverOptions& options, double clock_read_cost_ns
     }
     injected_delay_ns_ = value;
   }
+}
+
+std::uint64_t Measurement::samples_wanted() const noexcept {
+  return options_.samples * static_cast<std::uint64_t>(std::max(options_.threads, 1));
 }
 
 std::string Measurement::read_endpoint() {
@@ -110,7 +131,10 @@ std::string Measurement::read_endpoint() {
 }
 
 void Measurement::fail(std::string message) {
-  if (failure_.empty()) failure_ = message.empty() ? "call failed" : std::move(message);
+  {
+    std::lock_guard lock(failure_mutex_);
+    if (failure_.empty()) failure_ = message.empty() ? "call failed" : std::move(message);
+  }
   request_stop();
 }
 
@@ -118,8 +142,53 @@ bool Measurement::batch_long_enough(std::uint64_t batch_ns) const noexcept {
   return static_cast<double>(batch_ns) >= 100.0 * read_cost_ns_;
 }
 
+void Measurement::start_run() {
+  if (ran_) throw std::logic_error("Measurement::run() called twice");
+  ran_ = true;
+}
+
+void Measurement::settle_lanes() noexcept {
+  // One batch size for all: the result header has one. The largest any
+  // thread probed makes every thread's batches long enough.
+  batch_ = 1;
+  warmup_done_ = options_.warmup;
+  for (const Lane& lane : lanes_) {
+    batch_ = std::max(batch_, lane.batch);
+    warmup_done_ = std::min(warmup_done_, lane.warmup_done);
+  }
+}
+
 void Measurement::finish(std::uint64_t measured) {
   measured_ = measured;
+  series_[0] = Series{measured, probe_.wall_ns()};
+  measured_wall_ns_ = probe_.wall_ns();
+  std::lock_guard lock(failure_mutex_);
+  if (!failure_.empty()) throw std::runtime_error(failure_);
+}
+
+void Measurement::finish_lanes() {
+  // A thread stopped early leaves a gap after its samples: move the later
+  // series down so that all are contiguous, series after series. Each moves
+  // towards the front, so memmove never overwrites what is still to move.
+  std::uint64_t total = 0;
+  std::uint64_t first_start = UINT64_MAX;
+  std::uint64_t last_end = 0;
+  for (std::size_t t = 0; t < lanes_.size(); ++t) {
+    const Lane& lane = lanes_[t];
+    if (lane.measured > 0 && total != t * stride_) {
+      std::memmove(buffer_.data() + total, buffer_.data() + t * stride_,
+                   lane.measured * sizeof(std::uint64_t));
+    }
+    total += lane.measured;
+    series_[t] = Series{lane.measured, lane.end_ns - lane.start_ns};
+    if (lane.end_ns != 0) {  // the loop ran
+      first_start = std::min(first_start, lane.start_ns);
+      last_end = std::max(last_end, lane.end_ns);
+    }
+  }
+  measured_ = total;
+  measured_wall_ns_ = last_end > first_start ? last_end - first_start : 0;
+  std::lock_guard lock(failure_mutex_);
   if (!failure_.empty()) throw std::runtime_error(failure_);
 }
 

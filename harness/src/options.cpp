@@ -25,4 +25,10 @@ bool DriverOptions::option_flag(const std::string& key, bool fallback) const {
   throw UsageError("--option " + key + "=" + it->second + ": must be 0 or 1");
 }
 
+std::string DriverOptions::out_of_memory(const std::string& what) const {
+  std::string text = what + ": out of memory";
+  if (memory_limit_mb) text += " (--memory-limit-mb " + std::to_string(*memory_limit_mb) + ")";
+  return text;
+}
+
 }  // namespace mwbench

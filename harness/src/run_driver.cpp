@@ -5,8 +5,11 @@
 #include <atomic>
 #include <cstdio>
 #include <iostream>
+#include <new>
+#include <optional>
 
 #include "arguments.hpp"
+#include "memory_limit.hpp"
 #include "mwbench/driver.hpp"
 #include "mwbench/placement.hpp"
 #include "mwbench/result_file.hpp"
@@ -25,6 +28,7 @@ struct RunRecord {
   const detail::LoopProbe* probe = nullptr;
   const nlohmann::json* middleware_config = nullptr;  // written only when recorded
   std::uint64_t injected_delay_ns = 0;                // written only when not 0
+  std::span<const Measurement::Series> series;        // written only with several
 };
 
 nlohmann::json make_header(const Description& d, const DriverOptions& o, const ClockInfo& clock,
@@ -69,6 +73,15 @@ nlohmann::json make_header(const Description& d, const DriverOptions& o, const C
     header["middleware_config"] = *r.middleware_config;
   }
   if (r.injected_delay_ns != 0) header["injected_delay_ns"] = r.injected_delay_ns;
+  if (r.series.size() > 1) {
+    nlohmann::json series = nlohmann::json::array();
+    for (std::size_t t = 0; t < r.series.size(); ++t) {
+      series.push_back({{"name", "thread-" + std::to_string(t + 1)},
+                        {"count", r.series[t].count},
+                        {"wall_ns", r.series[t].wall_ns}});
+    }
+    header["series"] = series;
+  }
   return header;
 }
 
@@ -78,10 +91,14 @@ int serve(Driver& driver, const Description& d, const DriverOptions& o, const st
     std::cerr << prog << ": error: injected fault (--option fault=exit): exiting with status 3\n";
     return 3;
   }
+  if (o.memory_limit_mb) detail::exit_on_failed_allocation(prog, *o.memory_limit_mb);
   ServerContext context(o);
   detail::LoopProbe probe;
   {
-    detail::SignalThread signals([&](int) { context.request_stop(); });
+    detail::SignalThread signals([&](int) {
+      detail::lift_address_space_limit();
+      context.request_stop();
+    });
     probe.start();
     try {
       driver.serve(o, context);
@@ -95,14 +112,18 @@ int serve(Driver& driver, const Description& d, const DriverOptions& o, const st
   }
   // A server keeps no samples; its header records where it ran and what it used.
   if (!o.output.empty()) {
-    write_result_file(o.output, make_header(d, o, clock, {0, 1, 0, 0, &probe, &context.middleware_config()}), {});
+    RunRecord r;
+    r.probe = &probe;
+    r.middleware_config = &context.middleware_config();
+    write_result_file(o.output, make_header(d, o, clock, r), {});
   }
   return 0;
 }
 
 int measure(Driver& driver, const Description& d, const DriverOptions& o, const std::string& prog,
             const ClockInfo& clock) {
-  Measurement m(o, clock.read_cost_ns);
+  Measurement m(o, clock.read_cost_ns);  // says what it could not allocate, if so
+  if (o.memory_limit_mb) detail::exit_on_failed_allocation(prog, *o.memory_limit_mb);
   if (m.injected_delay_ns() != 0) {
     std::cerr << prog << ": warning: MWBENCH_INJECT_DELAY_NS=" << m.injected_delay_ns()
               << ": every call is slowed on purpose\n";
@@ -113,6 +134,7 @@ int measure(Driver& driver, const Description& d, const DriverOptions& o, const 
       // The first signal ends the loop cleanly; a second one, sent because a
       // call is stuck (a hung server), ends the process at once.
       if (stopped_by.exchange(signo) != 0) _exit(1);
+      detail::lift_address_space_limit();
       m.request_stop();
     });
     driver.measure(o, m);
@@ -121,13 +143,14 @@ int measure(Driver& driver, const Description& d, const DriverOptions& o, const 
 
   const auto samples = m.samples();
   if (!o.output.empty()) {
-    const RunRecord r{m.warmup_done(), m.batch_size(), samples.size(), m.probe().wall_ns(),
-                      &m.probe(), &m.middleware_config(), m.injected_delay_ns()};
+    const RunRecord r{m.warmup_done(),      m.batch_size(),          samples.size(),
+                      m.measured_wall_ns(), &m.probe(),              &m.middleware_config(),
+                      m.injected_delay_ns(), m.series()};
     write_result_file(o.output, make_header(d, o, clock, r), samples);
   }
-  if (samples.size() < o.samples) {
+  if (samples.size() < m.samples_wanted()) {
     std::cerr << prog << ": error: stopped by " << detail::signal_name(stopped_by.load())
-              << " after " << samples.size() << " of " << o.samples << " samples"
+              << " after " << samples.size() << " of " << m.samples_wanted() << " samples"
               << (o.output.empty() ? "" : "; the result file holds those measured") << '\n';
     return 1;
   }
@@ -138,6 +161,7 @@ int measure(Driver& driver, const Description& d, const DriverOptions& o, const 
 
 int run_driver(int argc, char** argv, Driver& driver) {
   std::string prog = "mwbench-driver";
+  std::optional<std::uint64_t> memory_limit_mb;  // for the out-of-memory message
   try {
     const Description d = driver.describe();
     prog += "-" + d.driver;
@@ -151,6 +175,8 @@ int run_driver(int argc, char** argv, Driver& driver) {
       return 0;
     }
     const DriverOptions& o = args.options;
+    memory_limit_mb = o.memory_limit_mb;
+    if (o.memory_limit_mb) detail::limit_address_space(*o.memory_limit_mb);
 
     // Before any thread exists, so that every thread the driver or its
     // middleware creates inherits the signal mask, the CPU and the policy.
@@ -164,6 +190,13 @@ int run_driver(int argc, char** argv, Driver& driver) {
   } catch (const UsageError& e) {
     std::cerr << prog << ": error: " << e.what() << '\n';
     return 2;
+  } catch (const std::bad_alloc&) {
+    // Anything that did not say what it was allocating; a driver that knows
+    // (servants activated so far, say) throws its own message instead.
+    std::cerr << prog << ": error: out of memory";
+    if (memory_limit_mb) std::cerr << " (--memory-limit-mb " << *memory_limit_mb << ")";
+    std::cerr << '\n';
+    return 1;
   } catch (const std::exception& e) {
     std::cerr << prog << ": error: " << e.what() << '\n';
     return 1;

@@ -40,6 +40,8 @@ TEST(Arguments, DescribePrintsJson) {
   EXPECT_EQ(out["driver"], "fake");
   EXPECT_EQ(out["operations"]["blob"]["payload"], true);
   EXPECT_EQ(out["modes"]["collocated"], nlohmann::json::array({"inproc"}));
+  EXPECT_EQ(out["max_servants"], 4);
+  EXPECT_FALSE(out.contains("max_threads"));  // absent: unbounded
 }
 
 TEST(Arguments, RoleIsRequired) {
@@ -97,9 +99,16 @@ TEST(Arguments, UnexpectedArgument) {
   expect_usage_error(cell({"--frobnicate"}), {"--frobnicate"});
 }
 
-TEST(Arguments, VersionOneAllowsOneThreadAndServant) {
-  expect_usage_error(cell({"--threads", "2"}), {"--threads 2", "only 1"});
-  expect_usage_error(cell({"--servants", "3"}), {"--servants 3", "only 1"});
+TEST(Arguments, ThreadsAndServantsAreBoundedByTheDescription) {
+  EXPECT_EQ(run_fake(cell({"--threads", "3", "--servants", "4"})).status, 0);
+  expect_usage_error(cell({"--threads", "0"}), {"--threads 0", "at least 1"});
+  expect_usage_error(cell({"--servants", "0"}), {"--servants 0", "at least 1"});
+  expect_usage_error(cell({"--servants", "5"}),
+                     {"--servants 5", "fake supports at most 4", "max_servants"});
+}
+
+TEST(Arguments, MemoryLimitMustBePositive) {
+  expect_usage_error(cell({"--memory-limit-mb", "0"}), {"--memory-limit-mb 0", "positive"});
 }
 
 TEST(Arguments, EndpointFileRequiredForServerAndClient) {

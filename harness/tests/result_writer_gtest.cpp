@@ -30,6 +30,8 @@ TEST(ResultWriter, WritesClientVectorByteForByte) { expect_vector_written("resul
 
 TEST(ResultWriter, WritesServerVectorByteForByte) { expect_vector_written("result-v1-server"); }
 
+TEST(ResultWriter, WritesSeriesVectorByteForByte) { expect_vector_written("result-v1-series"); }
+
 TEST(ResultWriter, RefusesSampleCountThatDoesNotMatch) {
   const nlohmann::json header = {{"sample_count", 3}};
   const std::vector<std::uint64_t> two = {1, 2};

@@ -2,11 +2,14 @@
 // faults, and a clean stop on SIGTERM.
 #include <gtest/gtest.h>
 #include <signal.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
 #include <bit>
+#include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <new>
 #include <thread>
 
 #include "test_driver.hpp"
@@ -131,11 +134,14 @@ class SlowDriver final : public mwbench::Driver {
   }
   void serve(const mwbench::DriverOptions&, mwbench::ServerContext&) override {}
   void measure(const mwbench::DriverOptions&, mwbench::Measurement& m) override {
-    m.run([] { std::this_thread::sleep_for(std::chrono::milliseconds(1)); });
+    m.run_threads([](int) {
+      return [] { std::this_thread::sleep_for(std::chrono::milliseconds(1)); };
+    });
   }
 };
 
-TEST_F(RunDriver, SigtermStopsTheClientAndKeepsItsSamples) {
+// Runs SlowDriver with `extra` arguments and sends SIGTERM 300 ms in.
+mwbench::testing::RunResult run_slow_and_terminate(std::vector<std::string> args) {
   // Block SIGTERM here first, so the sender thread inherits the mask and the
   // only thread that can take the signal is the harness's signal thread.
   sigset_t term, old;
@@ -148,9 +154,7 @@ TEST_F(RunDriver, SigtermStopsTheClientAndKeepsItsSamples) {
   });
 
   SlowDriver driver;
-  std::vector<std::string> args = {"mwbench-driver-fake", "--role", "collocated", "--operation",
-                                   "noop", "--transport", "inproc", "--samples", "100000",
-                                   "--warmup", "0", "--output", path("out")};
+  args.insert(args.begin(), "mwbench-driver-fake");
   std::vector<char*> argv;
   for (auto& a : args) argv.push_back(a.data());
   ::testing::internal::CaptureStderr();
@@ -158,14 +162,154 @@ TEST_F(RunDriver, SigtermStopsTheClientAndKeepsItsSamples) {
   const std::string err = ::testing::internal::GetCapturedStderr();
   sender.join();
   pthread_sigmask(SIG_SETMASK, &old, nullptr);
+  return {status, err};
+}
 
-  EXPECT_EQ(status, 1);
-  EXPECT_NE(err.find("stopped by SIGTERM after"), std::string::npos) << err;
+TEST_F(RunDriver, SigtermStopsTheClientAndKeepsItsSamples) {
+  const auto r = run_slow_and_terminate({"--role", "collocated", "--operation", "noop",
+                                         "--transport", "inproc", "--samples", "100000",
+                                         "--warmup", "0", "--output", path("out")});
+  EXPECT_EQ(r.status, 1);
+  EXPECT_NE(r.err.find("stopped by SIGTERM after"), std::string::npos) << r.err;
   const Parsed p = read_result(path("out"));
   EXPECT_GT(p.samples.size(), 0u);
   EXPECT_LT(p.samples.size(), 100000u);
   EXPECT_EQ(p.header["sample_count"], p.samples.size());
+  EXPECT_FALSE(p.header.contains("series"));
   EXPECT_EQ(p.last, "end");
 }
+
+TEST_F(RunDriver, SigtermStopsEveryThreadAndKeepsTheirSeries) {
+  const auto r = run_slow_and_terminate({"--role", "collocated", "--operation", "noop",
+                                         "--transport", "inproc", "--samples", "100000",
+                                         "--warmup", "0", "--threads", "3", "--output",
+                                         path("out")});
+  EXPECT_EQ(r.status, 1);
+  EXPECT_NE(r.err.find("of 300000 samples"), std::string::npos) << r.err;
+  const Parsed p = read_result(path("out"));
+  ASSERT_EQ(p.header["series"].size(), 3u);
+  std::uint64_t total = 0;
+  for (const auto& s : p.header["series"]) {
+    EXPECT_GT(s["count"].get<std::uint64_t>(), 0u);
+    total += s["count"].get<std::uint64_t>();
+  }
+  EXPECT_EQ(total, p.samples.size());
+  EXPECT_EQ(p.header["sample_count"], p.samples.size());
+}
+
+TEST_F(RunDriver, SeveralThreadsWriteOneSeriesEach) {
+  const auto r = run_fake({"--role", "collocated", "--operation", "noop", "--transport", "inproc",
+                           "--samples", "50", "--warmup", "5", "--threads", "3", "--output",
+                           path("out")});
+  ASSERT_EQ(r.status, 0) << r.err;
+  const Parsed p = read_result(path("out"));
+  const auto& h = p.header;
+  EXPECT_EQ(h["threads"], 3);
+  EXPECT_EQ(h["sample_count"], 150);
+  EXPECT_EQ(p.samples.size(), 150u);
+  ASSERT_EQ(h["series"].size(), 3u);
+  for (int t = 0; t < 3; ++t) {
+    const auto& s = h["series"][t];
+    EXPECT_EQ(s["name"], "thread-" + std::to_string(t + 1));
+    EXPECT_EQ(s["count"], 50);
+    EXPECT_LE(s["wall_ns"].get<std::uint64_t>(), h["measured_wall_ns"].get<std::uint64_t>());
+  }
+}
+
+#if !defined(__SANITIZE_ADDRESS__) && !defined(__SANITIZE_THREAD__)  // no RLIMIT_AS there
+TEST_F(RunDriver, MemoryLimitMakesAnOversizedBufferAClearError) {
+  // In a child process: the limit is for the rest of a process's life.
+  GTEST_FLAG_SET(death_test_style, "threadsafe");
+  EXPECT_EXIT(std::exit(run_fake({"--role", "collocated", "--operation", "noop", "--transport",
+                                  "inproc", "--samples", "100000000", "--memory-limit-mb", "256"},
+                                 true, false)
+                            .status),
+              ::testing::ExitedWithCode(1),
+              "^mwbench-driver-fake: error: sample buffers of 1 x 100000000 samples: out of "
+              "memory \\(--memory-limit-mb 256\\)\n$");
+}
+
+// A driver whose measure() runs out of memory without saying where: it
+// throws std::bad_alloc, or allocates all of --memory-limit-mb at once.
+class GreedyDriver final : public mwbench::Driver {
+ public:
+  explicit GreedyDriver(bool allocate) : allocate_(allocate) {}
+  mwbench::Description describe() const override {
+    return mwbench::testing::FakeDriver().describe();
+  }
+  void serve(const mwbench::DriverOptions&, mwbench::ServerContext&) override {}
+  void measure(const mwbench::DriverOptions& o, mwbench::Measurement&) override {
+    if (!allocate_) throw std::bad_alloc();
+    std::vector<char> hoard(static_cast<std::size_t>(*o.memory_limit_mb) << 20);
+    std::printf("%d\n", hoard[0]);  // not reached: the allocation fails
+  }
+
+ private:
+  bool allocate_;
+};
+
+// A client of 1 ms calls that, once stopped, checks that its cap was lifted.
+class CapCheckingDriver final : public mwbench::Driver {
+ public:
+  mwbench::Description describe() const override {
+    return mwbench::testing::FakeDriver().describe();
+  }
+  void serve(const mwbench::DriverOptions&, mwbench::ServerContext&) override {}
+  void measure(const mwbench::DriverOptions&, mwbench::Measurement& m) override {
+    m.run([] { std::this_thread::sleep_for(std::chrono::milliseconds(1)); });
+    rlimit limit{};
+    getrlimit(RLIMIT_AS, &limit);
+    if (limit.rlim_cur == rlim_t{100000} << 20) throw std::runtime_error("the cap was not lifted");
+  }
+};
+
+// Runs CapCheckingDriver under a cap and stops it with SIGTERM; its status.
+int run_capped_and_terminate() {
+  sigset_t term;
+  sigemptyset(&term);
+  sigaddset(&term, SIGTERM);
+  pthread_sigmask(SIG_BLOCK, &term, nullptr);
+  std::thread sender([] {
+    std::this_thread::sleep_for(std::chrono::milliseconds(300));
+    ::kill(::getpid(), SIGTERM);
+  });
+  CapCheckingDriver driver;
+  std::vector<std::string> args = {"mwbench-driver-fake", "--role", "collocated", "--operation",
+                                   "noop", "--transport", "inproc", "--samples", "100000",
+                                   "--warmup", "0", "--memory-limit-mb", "100000"};
+  std::vector<char*> argv;
+  for (auto& a : args) argv.push_back(a.data());
+  const int status = mwbench::run_driver(static_cast<int>(argv.size()), argv.data(), driver);
+  sender.join();
+  return status;
+}
+
+TEST_F(RunDriver, StopLiftsTheMemoryLimit) {
+  // Stopping may need room the cap does not leave (omniORB starts a thread
+  // to shut down), so a stop lifts it. In a child: the cap is for life.
+  GTEST_FLAG_SET(death_test_style, "threadsafe");
+  EXPECT_EXIT(std::exit(run_capped_and_terminate()), ::testing::ExitedWithCode(1),
+              "stopped by SIGTERM after");
+}
+
+int run_greedy(bool allocate) {
+  GreedyDriver driver(allocate);
+  std::vector<std::string> args = {"mwbench-driver-fake", "--role", "collocated", "--operation",
+                                   "noop", "--transport", "inproc", "--memory-limit-mb", "256"};
+  std::vector<char*> argv;
+  for (auto& a : args) argv.push_back(a.data());
+  return mwbench::run_driver(static_cast<int>(argv.size()), argv.data(), driver);
+}
+
+TEST_F(RunDriver, BadAllocNamesTheMemoryLimit) {
+  // Thrown (run_driver() catches it), or a failed operator new on any thread
+  // (the new_handler ends the process at once): the same line.
+  GTEST_FLAG_SET(death_test_style, "threadsafe");
+  for (const bool allocate : {false, true}) {
+    EXPECT_EXIT(std::exit(run_greedy(allocate)), ::testing::ExitedWithCode(1),
+                "^mwbench-driver-fake: error: out of memory \\(--memory-limit-mb 256\\)\n$");
+  }
+}
+#endif
 
 }  // namespace

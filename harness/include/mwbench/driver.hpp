@@ -13,6 +13,7 @@
 #include <functional>
 #include <map>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -30,9 +31,13 @@ struct Description {
   std::map<std::string, bool> operations;                 // name -> carries a payload
   std::map<std::string, std::vector<std::string>> modes;  // "remote"/"collocated" -> transports
   std::map<std::string, std::string> options;  // allowed --option keys -> one-line help
+  // Bounds of --threads and --servants; nullopt: no bound. A driver whose
+  // measure() calls Measurement::run() (one thread) sets max_threads = 1.
+  std::optional<int> max_threads;
+  std::optional<int> max_servants;
 
-  // The --describe object. Adds "contract" and, beyond the contract's keys,
-  // "options" (key -> help), which readers that do not know it ignore.
+  // The --describe object: "contract" and the fields above, max_threads and
+  // max_servants only when set.
   nlohmann::json to_json() const;
 };
 
@@ -102,7 +107,8 @@ class Driver {
   // fires, then return. Throw (UsageError for bad option values) to fail.
   virtual void serve(const DriverOptions& options, ServerContext& context) = 0;
 
-  // Role client or collocated: set up, then call measurement.run() once.
+  // Role client or collocated: set up, then call measurement.run() (one
+  // thread) or measurement.run_threads() (--threads N) once.
   virtual void measure(const DriverOptions& options, Measurement& measurement) = 0;
 };
 

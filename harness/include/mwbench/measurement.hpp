@@ -1,23 +1,29 @@
 // The measured loop of a client (or collocated) process.
 //
 // A driver's measure() connects to its middleware, then hands the one call it
-// measures to Measurement::run(). The harness owns everything around that call:
-// warm-up, batch size, clock reads, the sample buffer, and the wall time, CPU
-// and resource use of the loop. run() is a template so the call inlines into
-// the loop; the loop itself does no allocation, I/O, logging or locking.
+// measures to Measurement::run(), or, for --threads N, a per-thread setup that
+// returns each thread's call to Measurement::run_threads(). The harness owns
+// everything around that call: warm-up, batch size, clock reads, the sample
+// buffers, and the wall time, CPU and resource use of the loop. Both are
+// templates so the call inlines into the loop; the loop itself does no
+// allocation, I/O, logging or locking.
 #pragma once
 
 #include <algorithm>
 #include <atomic>
 #include <cstdint>
+#include <mutex>
+#include <optional>
 #include <span>
 #include <stdexcept>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include <nlohmann/json.hpp>
 
 #include "mwbench/clock.hpp"
+#include "mwbench/detail/crew.hpp"
 #include "mwbench/options.hpp"
 
 namespace mwbench {
@@ -59,9 +65,9 @@ class LoopProbe {
 
 class Measurement {
  public:
-  // Allocates and touches the sample buffer (options.samples entries) now, so
-  // the loop never takes a page fault on it. run_driver() builds one; tests may
-  // too. `clock_read_cost_ns` sets the auto batch size threshold.
+  // Allocates and touches the sample buffers (--threads × --samples entries)
+  // now, so the loop never takes a page fault on them. run_driver() builds
+  // one; tests may too. `clock_read_cost_ns` sets the auto batch threshold.
   Measurement(const DriverOptions& options, double clock_read_cost_ns);
   Measurement(const Measurement&) = delete;
   Measurement& operator=(const Measurement&) = delete;
@@ -73,17 +79,38 @@ class Measurement {
   // the path on timeout, or when a stop was requested while waiting.
   std::string read_endpoint();
 
-  // Runs the warm-up (--warmup calls), picks the batch size (--batch, or auto:
-  // the smallest power of two whose batch lasts at least 100 clock reads), then
-  // takes --samples samples of batch_size calls each. `call` makes one call.
-  // Returns early, keeping what was measured, after request_stop(). Throws
-  // std::runtime_error after the loop if the call reported fail().
+  // Measures on the calling thread (--threads 1 only; throws
+  // std::logic_error otherwise). Runs the warm-up (--warmup calls), picks
+  // the batch size (--batch, or auto: the smallest power of two whose batch
+  // lasts at least 100 clock reads), then takes --samples samples of
+  // batch_size calls each. `call` makes one call. Returns early, keeping
+  // what was measured, after request_stop(). Throws std::runtime_error after
+  // the loop if the call reported fail().
   template <class Call>
   void run(Call&& call);
 
-  // For use inside the call: reports a correctness failure (an echo that does
-  // not match, say). The loop stops before its next sample and run() throws
-  // with `message`. Only the first failure is kept.
+  // Measures on --threads threads. `setup(thread)` (thread 0 .. N-1) runs on
+  // each measuring thread, outside any timed region, and returns that
+  // thread's call (a callable that owns its connection, buffers, ...):
+  //
+  //   m.run_threads([&](int thread) {
+  //     return [conn = connect(endpoint)]() mutable { conn.call(); };
+  //   });
+  //
+  // Then all threads warm up together (--warmup calls each) and, with
+  // --batch auto, each probes a batch size; all use the largest probed, so
+  // that every thread's batches last long enough. Then all start their
+  // measured loops together, each filling its own buffer (one series per
+  // thread), and wait for the last to end before their calls are
+  // destroyed. With --threads 1 it is run(setup(0)) on the calling thread.
+  // The first exception of any thread (setup or call) stops all of them and
+  // is rethrown here; request_stop() and fail() work as for run().
+  template <class Setup>
+  void run_threads(Setup&& setup);
+
+  // For use inside the call, from any thread: reports a correctness failure
+  // (an echo that does not match, say). The loops stop before their next
+  // sample and run() throws with `message`. Only the first failure is kept.
   void fail(std::string message);
 
   // Records how the middleware was configured (an ORB's options, a QoS
@@ -98,39 +125,79 @@ class Measurement {
   // "injected_delay_ns"; 0 (no variable) leaves the loop untouched.
   std::uint64_t injected_delay_ns() const noexcept { return injected_delay_ns_; }
 
-  // Asks the loop to stop before its next sample. Safe from any thread; the
-  // harness calls it on SIGINT/SIGTERM.
+  // Asks the loops to stop before their next sample. Safe from any thread;
+  // the harness calls it on SIGINT/SIGTERM.
   void request_stop() noexcept { stop_.store(true, std::memory_order_relaxed); }
   bool stop_requested() const noexcept { return stop_.load(std::memory_order_relaxed); }
 
-  // What run() did, for the result file.
+  // One thread's share of the samples.
+  struct Series {
+    std::uint64_t count = 0;    // samples it took
+    std::uint64_t wall_ns = 0;  // from its loop's start to its end
+  };
+
+  // What the run did, for the result file.
   bool ran() const noexcept { return ran_; }
+  // Every sample taken, series after series (thread 1 first).
   std::span<const std::uint64_t> samples() const noexcept {
     return {buffer_.data(), measured_};
   }
+  std::uint64_t samples_wanted() const noexcept;  // --threads × --samples
+  // One entry per thread (one entry for run()).
+  std::span<const Series> series() const noexcept { return series_; }
+  // From the first thread's loop start to the last thread's loop end.
+  std::uint64_t measured_wall_ns() const noexcept { return measured_wall_ns_; }
   std::uint64_t batch_size() const noexcept { return batch_; }
+  // Warm-up calls made (by each thread; the fewest if a stop cut them short).
   std::uint64_t warmup_done() const noexcept { return warmup_done_; }
+  // Process-wide resource use from the start of the loops to the end of the
+  // last one; its CPUs are those of the threads that started and ended them.
   const detail::LoopProbe& probe() const noexcept { return probe_; }
 
   // Upper bound of the auto batch size, in case a call costs nothing.
   static constexpr std::uint64_t kMaxAutoBatch = std::uint64_t{1} << 24;
 
  private:
+  // What one thread of run_threads() did; a cache line each, as the
+  // threads write theirs while the others run.
+  struct alignas(64) Lane {
+    std::uint64_t warmup_done = 0;
+    std::uint64_t batch = 1;
+    std::uint64_t start_ns = 0;
+    std::uint64_t end_ns = 0;
+    std::uint64_t measured = 0;
+  };
+
   template <class Call>
   void measure_loop(Call& call);
   template <class Call>
+  std::uint64_t timed_loop(Call& call, std::uint64_t* out, std::uint64_t wanted,
+                           std::uint64_t batch);
+  template <class Call>
   std::uint64_t choose_batch(Call& call);
+  template <class Setup>
+  void lane(Setup& setup, int thread, detail::Crew& crew);
+  template <class Call>
+  void lane_loops(Call* call, Lane& lane, int thread, detail::Crew& crew);
   // Whether a batch measured at `batch_ns` is long enough for auto batching.
   bool batch_long_enough(std::uint64_t batch_ns) const noexcept;
+  void start_run();
+  void settle_lanes() noexcept;  // the batch size and warm-up of all threads
   void finish(std::uint64_t measured);
+  void finish_lanes();  // series, wall time, samples moved together
 
   const DriverOptions& options_;
   double read_cost_ns_;
+  std::uint64_t stride_ = 0;  // buffer entries per thread
   std::vector<std::uint64_t> buffer_;
+  std::vector<Lane> lanes_;  // run_threads() with more than one thread only
   std::atomic<bool> stop_{false};
+  std::mutex failure_mutex_;  // guards failure_
   std::string failure_;
   bool ran_ = false;
   std::uint64_t measured_ = 0;
+  std::vector<Series> series_;
+  std::uint64_t measured_wall_ns_ = 0;
   std::uint64_t batch_ = 1;
   std::uint64_t warmup_done_ = 0;
   detail::LoopProbe probe_;
@@ -140,46 +207,60 @@ class Measurement {
 
 // ---- implementation of the templates ------------------------------------
 
+namespace detail {
+// The call, slowed by MWBENCH_INJECT_DELAY_NS: a type of its own, so that
+// the normal loop has no trace of it.
 template <class Call>
-void Measurement::run(Call&& call) {
-  if (injected_delay_ns_ == 0) {
-    measure_loop(call);
-    return;
-  }
-  // A separate instantiation, so that the normal loop has no trace of this.
-  const std::uint64_t delay = injected_delay_ns_;
-  auto slowed = [&call, delay] {
+auto slowed(Call& call, std::uint64_t delay) {
+  return [&call, delay] {
     call();
     const std::uint64_t until = now_ns() + delay;
     while (now_ns() < until) {
     }
   };
-  measure_loop(slowed);
+}
+}  // namespace detail
+
+template <class Call>
+void Measurement::run(Call&& call) {
+  if (options_.threads != 1) {
+    throw std::logic_error("--threads " + std::to_string(options_.threads) +
+                           ": the driver measures with Measurement::run(), on one thread; it "
+                           "must use run_threads() or declare max_threads 1");
+  }
+  if (injected_delay_ns_ == 0) {
+    measure_loop(call);
+    return;
+  }
+  auto slow = detail::slowed(call, injected_delay_ns_);
+  measure_loop(slow);
 }
 
 template <class Call>
 void Measurement::measure_loop(Call& call) {
-  if (ran_) throw std::logic_error("Measurement::run() called twice");
-  ran_ = true;
-
+  start_run();
   for (; warmup_done_ < options_.warmup && !stop_requested(); ++warmup_done_) call();
   batch_ = options_.batch ? *options_.batch : choose_batch(call);
 
-  // Locals, so the compiler keeps them in registers across the call.
-  std::uint64_t* const out = buffer_.data();
-  const std::uint64_t wanted = buffer_.size();
-  const std::uint64_t batch = batch_;
-  std::uint64_t n = 0;
-
   probe_.start();
+  const std::uint64_t n = timed_loop(call, buffer_.data(), buffer_.size(), batch_);
+  probe_.stop();
+  finish(n);
+}
+
+template <class Call>
+std::uint64_t Measurement::timed_loop(Call& call, std::uint64_t* const out,
+                                      const std::uint64_t wanted, const std::uint64_t batch) {
+  // Arguments, not members, so the compiler keeps them in registers across
+  // the call.
+  std::uint64_t n = 0;
   for (; n < wanted; ++n) {
     if (stop_.load(std::memory_order_relaxed)) break;
     const std::uint64_t t0 = now_ns();
     for (std::uint64_t k = 0; k < batch; ++k) call();
     out[n] = now_ns() - t0;
   }
-  probe_.stop();
-  finish(n);
+  return n;
 }
 
 template <class Call>
@@ -199,6 +280,56 @@ std::uint64_t Measurement::choose_batch(Call& call) {
     if (batch_long_enough(took[kProbes / 2])) break;
   }
   return batch;
+}
+
+template <class Setup>
+void Measurement::run_threads(Setup&& setup) {
+  if (options_.threads == 1) {
+    auto call = setup(0);
+    run(call);
+    return;
+  }
+  start_run();
+  detail::Crew crew(options_.threads, [this] { request_stop(); });
+  crew.run([&](int thread) { lane(setup, thread, crew); });
+  finish_lanes();
+}
+
+template <class Setup>
+void Measurement::lane(Setup& setup, int thread, detail::Crew& crew) {
+  using Call = std::decay_t<std::invoke_result_t<Setup&, int>>;
+  std::optional<Call> call;  // built on this thread, destroyed on it after the last loop
+  crew.step([&] { call.emplace(setup(thread)); });
+  crew.sync();
+  Call* const own = call ? &*call : nullptr;
+  if (injected_delay_ns_ == 0 || own == nullptr) {
+    lane_loops(own, lanes_[thread], thread, crew);
+  } else {
+    auto slow = detail::slowed(*own, injected_delay_ns_);
+    lane_loops(&slow, lanes_[thread], thread, crew);
+  }
+}
+
+// `call` is null if this thread's setup failed. Then the crew has failed and
+// skips every step, but every thread still passes every sync, so none waits
+// forever for this one.
+template <class Call>
+void Measurement::lane_loops(Call* call, Lane& lane, int thread, detail::Crew& crew) {
+  crew.step([&] {
+    for (; lane.warmup_done < options_.warmup && !stop_requested(); ++lane.warmup_done) (*call)();
+    lane.batch = options_.batch ? *options_.batch : choose_batch(*call);
+  });
+  crew.sync([this] {
+    settle_lanes();
+    probe_.start();
+  });
+  crew.step([&] {
+    std::uint64_t* const out = buffer_.data() + static_cast<std::size_t>(thread) * stride_;
+    lane.start_ns = now_ns();
+    lane.measured = timed_loop(*call, out, options_.samples, batch_);
+    lane.end_ns = now_ns();
+  });
+  crew.sync([this] { probe_.stop(); });
 }
 
 }  // namespace mwbench

@@ -38,15 +38,20 @@ struct DriverOptions {
   std::string output;                      // empty: write no result file
   std::optional<int> cpu;                  // nullopt: unpinned
   int priority = 0;                        // 0: default policy, else SCHED_FIFO 1-99
-  int threads = 1;
+  int threads = 1;                         // client threads (client, collocated)
   int servants = 1;
-  std::map<std::string, std::string> options;  // every --option KEY=VALUE
+  std::optional<std::uint64_t> memory_limit_mb;  // RLIMIT_AS in MiB; nullopt: no cap
+  std::map<std::string, std::string> options;    // every --option KEY=VALUE
   double timeout_s = 10.0;
 
   // The value of --option `key`, or `fallback` when it was not given.
   std::string option(const std::string& key, const std::string& fallback) const;
   // A 0/1 option; throws UsageError naming the key for any other value.
   bool option_flag(const std::string& key, bool fallback) const;
+
+  // "<what>: out of memory (--memory-limit-mb N)", or without the parenthesis
+  // when no limit was given: the one message for an allocation that failed.
+  std::string out_of_memory(const std::string& what) const;
 };
 
 }  // namespace mwbench
