@@ -3,10 +3,11 @@
 // and the POA).
 //
 // This file maps the contract onto the ORB: options to ORB settings, roles to
-// what the ORB does, operations to the one call Measurement::run() times. The
-// ORB itself lives in omniorb_session.*, the servant in omniorb_servant.*.
+// what the ORB does. The ORB itself lives in omniorb_session.*, the servants
+// in omniorb_servant.*, the measured calls in omniorb_calls.*.
 #include <charconv>
 #include <cstdint>
+#include <cstdio>
 #include <optional>
 #include <stdexcept>
 #include <string>
@@ -15,10 +16,10 @@
 #include <nlohmann/json.hpp>
 #include <omniORB4/CORBA.h>
 
-#include "mwbench/clock.hpp"
 #include "mwbench/driver.hpp"
-#include "omniorb_session.hpp"
+#include "omniorb_calls.hpp"
 #include "omniorb_servant.hpp"
+#include "omniorb_session.hpp"
 
 namespace omniorb_driver {
 
@@ -29,7 +30,7 @@ using mwbench::Measurement;
 using mwbench::Role;
 using mwbench::UsageError;
 
-// Room for the GIOP and request headers next to an octets payload.
+// Room for the GIOP and request headers next to a payload.
 constexpr std::uint64_t kGiopOverheadBytes = 1024;
 
 OrbSettings orb_settings(const DriverOptions& options) {
@@ -54,11 +55,27 @@ OrbSettings orb_settings(const DriverOptions& options) {
     }
     settings.pool_size = value;
   }
+  settings.client_threads = options.threads;
+  const std::string connections = options.option("connections", "own");
+  if (connections == "shared") {
+    settings.own_connections = false;
+  } else if (connections != "own") {
+    throw UsageError("--option connections=" + connections + ": must be own or shared");
+  }
   return settings;
 }
 
-// A sequence's length is an unsigned long (32 bits). And a remote octets
-// call is one GIOP message, which omniORB refuses above giopMaxMsgSize
+// target=same|random; a client setting, checked on both ends for its value.
+bool random_target(const DriverOptions& options) {
+  const std::string target = options.option("target", "same");
+  if (target != "same" && target != "random") {
+    throw UsageError("--option target=" + target + ": must be same or random");
+  }
+  return target == "random";
+}
+
+// A sequence's length is an unsigned long (32 bits). And a remote call is
+// one GIOP message each way, which omniORB refuses above giopMaxMsgSize
 // (2 MiB unless configured).
 void check_payload_fits(const DriverOptions& options) {
   const std::string given = "--payload-bytes " + std::to_string(options.payload_bytes);
@@ -78,12 +95,18 @@ void check_payload_fits(const DriverOptions& options) {
   throw std::runtime_error(what + ": " + describe(e));
 }
 
-// The one untimed call before the warm-up: it opens the connection, and a
-// server that never answers (or is gone) fails it within --timeout.
+// The one untimed call before the warm-up, to servant 0: it opens the first
+// connection, checks that the endpoint is a Test::RoundTrip (the references
+// are made without asking), and fails within --timeout if the server never
+// answers (or is gone).
 void first_call(Test::RoundTrip_ptr target, double timeout_s) {
   const auto timeout_ms = static_cast<CORBA::ULong>(timeout_s * 1000.0);
   omniORB::setClientCallTimeout(target, timeout_ms);
   try {
+    if (!target->_is_a(Test::RoundTrip::_PD_repoId)) {
+      throw std::runtime_error(std::string("the endpoint is not a ") +
+                               Test::RoundTrip::_PD_repoId);
+    }
     target->ping();
   } catch (const CORBA::Exception& e) {
     fail_with("first call to the servant failed", e);
@@ -91,28 +114,6 @@ void first_call(Test::RoundTrip_ptr target, double timeout_s) {
   // Back to no timeout: with one, omniORB calls poll() before every send()
   // and every recv() (seen with strace), which is not the call measured.
   omniORB::setClientCallTimeout(target, 0);
-}
-
-void measure_operation(const DriverOptions& options, Measurement& measurement,
-                       Test::RoundTrip_ptr target) {
-  if (options.operation == "roundtrip") {
-    measurement.run([&] {
-      const CORBA::ULongLong sent = mwbench::now_ns();
-      if (target->test_method(sent) != sent) {
-        measurement.fail("test_method returned a value other than the send_time it was given");
-      }
-    });
-  } else if (options.operation == "ping") {
-    measurement.run([&] { target->ping(); });
-  } else {  // octets; run_driver() admits no other operation
-    // Built once: the sequence borrows the buffer (release=false), so no
-    // call allocates or copies it on the client side.
-    const auto length = static_cast<CORBA::ULong>(options.payload_bytes);
-    std::vector<CORBA::Octet> bytes(length);
-    for (CORBA::ULong i = 0; i < length; ++i) bytes[i] = pattern_byte(i);
-    const Test::Octets data(length, length, bytes.data(), false);
-    measurement.run([&] { target->send_octets(data); });
-  }
 }
 
 // The ORB options exactly as given to ORB_init, for the result header.
@@ -129,7 +130,8 @@ class OmniorbDriver final : public mwbench::Driver {
     d.driver = "omniorb";
     d.middleware = "omniORB";
     d.middleware_version = omniORB::versionString();
-    d.operations = {{"roundtrip", false}, {"ping", false}, {"octets", true}};
+    d.operations = {{"roundtrip", false},  {"ping", false},         {"octets", true},
+                    {"octets_out", true},  {"octets_inout", true}, {"records", true}};
     d.modes = {{"remote", {"tcp", "unix"}}, {"collocated", {"inproc"}}};
     d.options = {
         {"threading",
@@ -138,17 +140,25 @@ class OmniorbDriver final : public mwbench::Driver {
         {"pool_size",
          "N: with threading=pool, the most pool threads (maxServerThreadPoolSize; omniORB's "
          "default is 100)"},
+        {"connections",
+         "own|shared: with --threads, one GIOP connection per client thread (the default) or "
+         "one for all, carrying their calls interleaved"},
+        {"target",
+         "same|random: every call to servant 0 (the default), or each to a servant drawn "
+         "uniformly from the --servants (a sequence drawn before measuring)"},
         {"verify",
-         "0|1: the servant checks every octets payload (length and pattern) and fails the "
-         "call on a mismatch; for tests, not for measuring (default 0)"},
+         "0|1: check every payload and reply on both ends, and count each servant's calls; "
+         "for tests, not for measuring (default 0)"},
     };
     return d;
   }
 
   void serve(const DriverOptions& options, mwbench::ServerContext& context) override {
     const OrbSettings settings = orb_settings(options);
-    // Declared before the session so that it outlives the ORB that calls it.
-    RoundTripServant servant(options.option_flag("verify", false), options.payload_bytes);
+    (void)random_target(options);
+    const bool verify = options.option_flag("verify", false);
+    // Declared before the session so that they outlive the ORB that calls them.
+    ServantSet servants(verify, options.payload_bytes);
     try {
       OrbSession session(settings);
       check_payload_fits(options);
@@ -158,44 +168,65 @@ class OmniorbDriver final : public mwbench::Driver {
       // after: omniORB's threads serve calls, not this one, so only this way
       // does --option fault=hang (publish_endpoint() never returns) give a
       // server that never answers. A call that comes early just waits.
-      context.publish_endpoint(session.activate(&servant));
+      context.publish_endpoint(session.activate(servants, options));
       session.dispatch();
       session.run();
     } catch (const CORBA::Exception& e) {
       fail_with("server", e);
     }
-    if (servant.bad_payloads() != 0) {
-      throw std::runtime_error(std::to_string(servant.bad_payloads()) +
-                               " octets payloads failed verification");
+    if (verify) {
+      std::fprintf(stderr, "mwbench-driver-omniorb: %s\n", servants.call_summary().c_str());
+    }
+    if (servants.bad_payloads() != 0) {
+      throw std::runtime_error(std::to_string(servants.bad_payloads()) +
+                               " payloads failed verification");
     }
   }
 
   void measure(const DriverOptions& options, Measurement& measurement) override {
     const OrbSettings settings = orb_settings(options);
     const bool verify = options.option_flag("verify", false);
-    std::optional<RoundTripServant> servant;  // collocated only; outlives the ORB
+    const bool random = random_target(options);
+    std::optional<ServantSet> servants;  // collocated only; outlives the ORB
     try {
       OrbSession session(settings);
       check_payload_fits(options);
       measurement.record_middleware_config(orb_config(session));
-      std::string ior;
+      std::string endpoint;
       if (options.role == Role::collocated) {
-        servant.emplace(verify, options.payload_bytes);
-        ior = session.activate(&*servant);
+        servants.emplace(verify, options.payload_bytes);
+        endpoint = session.activate(*servants, options);
         session.dispatch();
       } else {
-        ior = measurement.read_endpoint();
+        endpoint = measurement.read_endpoint();
       }
-      // Collocated too goes through the stringified reference: omniORB
-      // recognises its own object and binds the reference to the servant.
-      Test::RoundTrip_var target = session.resolve(ior);
-      first_call(target.in(), options.timeout_s);
-      measure_operation(options, measurement, target.in());
+      // Collocated too goes through corbaloc references: omniORB recognises
+      // its own endpoint and object keys and binds them to the servants.
+      const OrbSession::Targets targets = session.resolve(endpoint, options);
+      first_call(targets[0].in(), options.timeout_s);
+      if (random) {
+        const std::vector<std::uint32_t> sequence = random_sequence(targets.size());
+        measure_calls(options, measurement, [&](int thread) {
+          return RandomTargets(targets, sequence, thread, options.threads);
+        });
+      } else {
+        measure_calls(options, measurement, [&](int) { return SameTarget(targets[0].in()); });
+      }
     } catch (const CORBA::BAD_PARAM& e) {
-      if (verify) fail_with("the servant rejected an octets payload (verify=1)", e);
+      if (verify) fail_with("the servant rejected a payload (verify=1)", e);
       fail_with("call failed", e);
+    } catch (const CORBA::COMM_FAILURE& e) {
+      // A server at its address space cap cannot start a thread for a new
+      // connection: omniORB logs that on the server and drops the connection.
+      if (!options.memory_limit_mb) fail_with("call failed", e);
+      fail_with("call failed (with --memory-limit-mb " + std::to_string(*options.memory_limit_mb) +
+                    ", perhaps a server out of address space for a thread: see its log)",
+                e);
     } catch (const CORBA::Exception& e) {
       fail_with("call failed", e);
+    }
+    if (verify && servants) {
+      std::fprintf(stderr, "mwbench-driver-omniorb: %s\n", servants->call_summary().c_str());
     }
   }
 };

@@ -4,10 +4,14 @@
 #include <sys/un.h>
 
 #include <cerrno>
+#include <charconv>
 #include <cstdlib>
 #include <memory>
+#include <new>
 #include <string_view>
 #include <system_error>
+
+#include "omniorb_memory.hpp"
 
 extern char** environ;
 
@@ -61,6 +65,17 @@ OrbSession::OptionList build_options(const OrbSettings& settings,
     case mwbench::Role::client:
       // Only the transport under test, so a fallback cannot go unnoticed.
       options.emplace_back("clientTransportRule", "* " + settings.transport);
+      // A corbaloc reference has no type; by default omniORB would send a
+      // LocateRequest before the first call on each one, so with random
+      // targets many measured calls would be two round trips.
+      options.emplace_back("verifyObjectExistsAndType", "0");
+      // The connections of --threads: omniORB opens one more whenever all
+      // are busy, up to maxGIOPConnectionPerServer. own: one call at a time
+      // on each, so N threads keep N connections; shared: one connection,
+      // which carries the calls of all threads interleaved.
+      options.emplace_back("oneCallPerConnection", settings.own_connections ? "1" : "0");
+      options.emplace_back("maxGIOPConnectionPerServer",
+                           std::to_string(settings.own_connections ? settings.client_threads : 1));
       break;
   }
   if (settings.role != mwbench::Role::client) {
@@ -120,19 +135,66 @@ OrbSession::~OrbSession() {
   } catch (const CORBA::Exception&) {
     // Already destroyed: nothing left to stop.
   }
-  if (!socket_dir_.empty()) {
-    unlink(socket_path_.c_str());  // omniORB removes it itself; this is for a failed start
-    rmdir(socket_dir_.c_str());
-  }
+  remove_socket_dir();
 }
 
-std::string OrbSession::activate(PortableServer::Servant servant) {
-  CORBA::Object_var object = orb_->resolve_initial_references("RootPOA");
+void OrbSession::remove_socket_dir() noexcept {
+  if (socket_dir_.empty()) return;
+  unlink(socket_path_.c_str());  // omniORB removes it itself; this is for a failed start
+  rmdir(socket_dir_.c_str());
+}
+
+std::string OrbSession::activate(ServantSet& servants, const mwbench::DriverOptions& options) {
+  CORBA::Object_var object = orb_->resolve_initial_references("omniINSPOA");
   poa_ = PortableServer::POA::_narrow(object);
-  PortableServer::ObjectId_var id = poa_->activate_object(servant);
-  CORBA::Object_var reference = poa_->id_to_reference(id.in());
-  CORBA::String_var ior = orb_->object_to_string(reference);
-  return ior.in();
+  const auto wanted = static_cast<std::size_t>(options.servants);
+  const MemoryWatch watch(options, "activating", wanted);
+  std::size_t active = 0;
+  try {
+    for (; active < wanted; ++active) {
+      watch.check(active);
+      RoundTripServant& servant = servants.add();
+      PortableServer::ObjectId_var id =
+          PortableServer::string_to_ObjectId(std::to_string(active).c_str());
+      poa_->activate_object_with_id(id.in(), &servant);
+    }
+  } catch (const std::bad_alloc&) {
+    watch.fail_inside_orb(active, [this] { remove_socket_dir(); });
+  } catch (const CORBA::NO_MEMORY&) {
+    watch.fail_inside_orb(active, [this] { remove_socket_dir(); });
+  }
+  PortableServer::ObjectId_var first = PortableServer::string_to_ObjectId("0");
+  return corbaloc_base(first.in());
+}
+
+std::string OrbSession::corbaloc_base(const PortableServer::ObjectId& id) {
+  if (!socket_path_.empty()) return "corbaloc:omniunix:" + socket_path_ + ":/";
+  // TCP: the port the kernel chose is in the object's IOR, in its IIOP
+  // profile; decoded as omniORB's own catior does. "1.2@": without a
+  // version, corbaloc means GIOP 1.0, which is not what the IOR offers.
+  CORBA::Object_var reference = poa_->id_to_reference(id);
+  CORBA::String_var text = orb_->object_to_string(reference);
+  const std::string_view hex(text.in());
+  cdrMemoryStream stream(static_cast<CORBA::ULong>(hex.size() / 2), 0);
+  for (std::size_t i = 4; i + 1 < hex.size(); i += 2) {  // after "IOR:"
+    unsigned byte = 0;
+    std::from_chars(hex.data() + i, hex.data() + i + 2, byte, 16);
+    stream.marshalOctet(static_cast<CORBA::Octet>(byte));
+  }
+  stream.rewindInputPtr();
+  stream.setByteSwapFlag(stream.unmarshalBoolean());
+  IOP::IOR ior;
+  ior.type_id = IOP::IOR::unmarshaltype_id(stream);
+  ior.profiles <<= stream;
+  for (CORBA::ULong i = 0; i < ior.profiles.length(); ++i) {
+    if (ior.profiles[i].tag != IOP::TAG_INTERNET_IOP) continue;
+    IIOP::ProfileBody body;
+    IIOP::unmarshalProfile(ior.profiles[i], body);
+    return "corbaloc::1.2@" + std::string(body.address.host.in()) + ":" +
+           std::to_string(body.address.port) + "/";
+  }
+  throw std::runtime_error("the ORB made a reference without an IIOP profile: " +
+                           std::string(text.in()));
 }
 
 void OrbSession::dispatch() {
@@ -140,18 +202,28 @@ void OrbSession::dispatch() {
   manager->activate();
 }
 
-Test::RoundTrip_var OrbSession::resolve(const std::string& ior) {
-  Test::RoundTrip_var typed;
+OrbSession::Targets OrbSession::resolve(const std::string& base,
+                                        const mwbench::DriverOptions& options) {
+  const auto wanted = static_cast<std::size_t>(options.servants);
+  const MemoryWatch watch(options, "resolving", wanted);
+  Targets targets;
   try {
-    CORBA::Object_var object = orb_->string_to_object(ior.c_str());
-    typed = Test::RoundTrip::_narrow(object);
+    targets.reserve(wanted);
+    for (std::size_t i = 0; i < wanted; ++i) {
+      watch.check(i);
+      CORBA::Object_var object = orb_->string_to_object((base + std::to_string(i)).c_str());
+      // Unchecked: a checked _narrow would ask each servant its type, one
+      // remote call per reference; servant 0 is asked once, in the driver.
+      targets.emplace_back(Test::RoundTrip::_unchecked_narrow(object));
+    }
+  } catch (const std::bad_alloc&) {
+    watch.fail_inside_orb(targets.size(), [this] { remove_socket_dir(); });
+  } catch (const CORBA::NO_MEMORY&) {
+    watch.fail_inside_orb(targets.size(), [this] { remove_socket_dir(); });
   } catch (const CORBA::Exception& e) {
-    throw std::runtime_error("the endpoint is not a usable object reference: " + describe(e));
+    throw std::runtime_error("the endpoint '" + base + "' is not a corbaloc base: " + describe(e));
   }
-  if (CORBA::is_nil(typed)) {
-    throw std::runtime_error(std::string("the endpoint is not a ") + Test::RoundTrip::_PD_repoId);
-  }
-  return typed;
+  return targets;
 }
 
 void OrbSession::run() {

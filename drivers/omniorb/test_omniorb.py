@@ -1,7 +1,8 @@
 """Integration tests of mwbench-driver-omniorb: real server and client processes.
 
 Run from the repository root after building:  python3 -m pytest drivers/omniorb
-The driver is looked up in $MWBENCH_BUILD_DIR (default <repo>/build).
+The driver is looked up in $MWBENCH_BUILD_DIR (default <repo>/build). Servants,
+threads and the memory limit are in test_omniorb_scaling.py.
 """
 
 import json
@@ -9,103 +10,20 @@ import os
 import signal
 import subprocess
 import time
-from pathlib import Path
 
 import pytest
-
-REPO = Path(__file__).resolve().parents[2]
-BUILD = Path(os.environ.get("MWBENCH_BUILD_DIR", REPO / "build"))
-DRIVER = BUILD / "drivers" / "omniorb" / "mwbench-driver-omniorb"
-
-# Few calls: these tests check behaviour, not speed.
-QUICK = ["--samples", "200", "--warmup", "20"]
+from omniorb_processes import (
+    DRIVER,
+    QUICK,
+    Server,
+    collocated,
+    listening_tcp_addresses,
+    read_result,
+    run_client,
+    run_pair,
+)
 
 pytestmark = pytest.mark.skipif(not DRIVER.exists(), reason=f"{DRIVER} not built")
-
-
-def read_result(path):
-    lines = Path(path).read_text().splitlines()
-    assert lines[0] == "mwbench-result 1"
-    header = json.loads(lines[1])
-    samples = [int(x) for x in lines[2:-1]]
-    assert lines[-1] == "end"
-    assert len(samples) == header["sample_count"]
-    return header, samples
-
-
-def listening_tcp_addresses(pid):
-    """Local addresses of the TCP sockets `pid` listens on, as 'a.b.c.d:port'."""
-    inodes = set()
-    for fd in Path(f"/proc/{pid}/fd").iterdir():
-        try:
-            target = os.readlink(fd)
-        except OSError:
-            continue
-        if target.startswith("socket:["):
-            inodes.add(target[8:-1])
-    found = []
-    for table in ("tcp", "tcp6"):
-        for line in Path(f"/proc/{pid}/net/{table}").read_text().splitlines()[1:]:
-            fields = line.split()
-            local, state, inode = fields[1], fields[3], fields[9]
-            if state != "0A" or inode not in inodes:  # 0A: LISTEN
-                continue
-            addr, port = local.split(":")
-            if table == "tcp":
-                ip = ".".join(str(int(addr[i : i + 2], 16)) for i in (6, 4, 2, 0))
-            else:
-                ip = "ipv6:" + addr
-            found.append(f"{ip}:{int(port, 16)}")
-    return found
-
-
-class Server:
-    """A driver server process, started and waited for as the orchestrator does."""
-
-    def __init__(self, tmp_path, args, env=None):
-        self.endpoint = tmp_path / "endpoint"
-        self.output = tmp_path / "server.result"
-        self.proc = subprocess.Popen(
-            [DRIVER, "--role", "server", "--endpoint-file", self.endpoint,
-             "--output", self.output, *args],
-            stderr=subprocess.PIPE, text=True, env=env)
-        deadline = time.monotonic() + 10
-        while not self.endpoint.exists():
-            if self.proc.poll() is not None:
-                pytest.fail(f"server exited {self.proc.returncode}: {self.proc.stderr.read()}")
-            if time.monotonic() > deadline:
-                self.proc.kill()
-                pytest.fail("server published no endpoint within 10 s")
-            time.sleep(0.01)
-
-    def stop(self):
-        """SIGTERM, as the orchestrator sends it; returns (exit status, stderr)."""
-        self.proc.send_signal(signal.SIGTERM)
-        try:
-            _, err = self.proc.communicate(timeout=10)
-        except subprocess.TimeoutExpired:
-            self.proc.kill()
-            pytest.fail("server did not exit within 10 s of SIGTERM")
-        return self.proc.returncode, err
-
-
-def run_client(tmp_path, server, args):
-    output = tmp_path / "client.result"
-    done = subprocess.run(
-        [DRIVER, "--role", "client", "--endpoint-file", server.endpoint,
-         "--output", output, "--timeout", "5", *args],
-        capture_output=True, text=True, timeout=60)
-    return done, output
-
-
-def run_pair(tmp_path, args):
-    """Server and client with the same arguments; both must succeed."""
-    server = Server(tmp_path, args)
-    client, output = run_client(tmp_path, server, [*args, *QUICK])
-    status, err = server.stop()
-    assert client.returncode == 0, client.stderr
-    assert status == 0, err
-    return read_result(output)
 
 
 def test_describe_reports_omniorb_version():
@@ -114,7 +32,12 @@ def test_describe_reports_omniorb_version():
     assert d["middleware"] == "omniORB"
     assert d["middleware_version"].startswith("4.")
     assert d["modes"] == {"remote": ["tcp", "unix"], "collocated": ["inproc"]}
-    assert set(d["options"]) >= {"threading", "pool_size", "verify"}
+    assert set(d["options"]) >= {"threading", "pool_size", "verify", "connections", "target"}
+    assert d["operations"] == {
+        "roundtrip": {"payload": False}, "ping": {"payload": False},
+        "octets": {"payload": True}, "octets_out": {"payload": True},
+        "octets_inout": {"payload": True}, "records": {"payload": True}}
+    assert "max_threads" not in d and "max_servants" not in d
 
 
 @pytest.mark.parametrize("transport", ["tcp", "unix"])
@@ -187,6 +110,51 @@ def test_collocated_octets_verified(tmp_path, size):
     assert done.returncode == 0, done.stderr
 
 
+def test_endpoint_is_a_corbaloc_base(tmp_path):
+    server = Server(tmp_path, ["--operation", "ping", "--transport", "tcp"])
+    endpoint = server.endpoint.read_text().strip()
+    assert server.stop()[0] == 0
+    assert endpoint.startswith("corbaloc::1.2@127.0.0.1:") and endpoint.endswith("/")
+
+
+@pytest.mark.parametrize("size", [0, 1, 4096, 65536])
+@pytest.mark.parametrize("transport", ["tcp", "unix"])
+@pytest.mark.parametrize("operation", ["octets_out", "octets_inout", "records"])
+def test_remote_payload_operations_verified(tmp_path, operation, transport, size):
+    # verify=1: the servant checks what arrives, the client what comes back.
+    header, samples = run_pair(tmp_path, [
+        "--operation", operation, "--transport", transport,
+        "--payload-bytes", str(size), "--option", "verify=1"])
+    assert header["operation"] == operation and header["payload_bytes"] == size
+    assert len(samples) == 200
+
+
+@pytest.mark.parametrize("size", [0, 1, 4096, 65536])
+@pytest.mark.parametrize("operation", ["octets_out", "octets_inout", "records"])
+def test_collocated_payload_operations_verified(operation, size):
+    done = collocated(["--operation", operation, "--payload-bytes", str(size),
+                       "--option", "verify=1", *QUICK])
+    assert done.returncode == 0, done.stderr
+
+
+@pytest.mark.parametrize(("operation", "message"), [
+    ("octets_out", "octets_out request for 4095 bytes, expected 4096"),
+    ("octets_inout", "octets_inout payload of 4095 bytes, expected 4096"),
+    ("records", "records: 127 records, expected 128"),
+])
+def test_payload_mismatch_fails_loudly(tmp_path, operation, message):
+    server = Server(tmp_path, ["--operation", operation, "--transport", "tcp",
+                               "--payload-bytes", "4096", "--option", "verify=1"])
+    client, _ = run_client(tmp_path, server, [
+        "--operation", operation, "--transport", "tcp", "--payload-bytes", "4095",
+        "--option", "verify=1", *QUICK])
+    status, err = server.stop()
+    assert client.returncode == 1
+    assert "rejected a payload (verify=1)" in client.stderr
+    assert status == 1
+    assert message in err
+
+
 def test_octets_mismatch_fails_loudly(tmp_path):
     # The server expects 4096 bytes; a client sending 4095 must fail, and so
     # must the server when it stops.
@@ -197,7 +165,7 @@ def test_octets_mismatch_fails_loudly(tmp_path):
         "--option", "verify=1", *QUICK])
     status, err = server.stop()
     assert client.returncode == 1
-    assert "rejected an octets payload" in client.stderr
+    assert "rejected a payload (verify=1)" in client.stderr
     assert status == 1
     assert "octets payload of 4095 bytes, expected 4096" in err
 

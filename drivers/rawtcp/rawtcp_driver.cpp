@@ -1,36 +1,26 @@
 // mwbench-driver-rawtcp: blocking ping-pong over plain sockets, the baseline
 // every middleware is compared with. It does what a middleware must do at
-// least (send a request, wait for the reply) and nothing else.
+// least (send a request, wait for the reply) and nothing else. The wire
+// format is in rawtcp_protocol.hpp, the serving side in rawtcp_server.*.
 //
-// Wire format, per operation (one request, one reply):
-//   roundtrip  8-byte send timestamp; the server echoes the 8 bytes.
-//   ping       1 byte; the server echoes it.
-//   octets     4-byte length (network order) + payload; the server replies
-//              1 status byte (1 ok, 0 payload mismatch when verify=1).
-#include <arpa/inet.h>
+// With --threads N each client thread has a connection of its own, served by
+// a server thread of its own. There are no servants: max_servants is 1.
 #include <sys/utsname.h>
 
+#include <cerrno>
 #include <cstdint>
-#include <iostream>
-#include <mutex>
+#include <string>
 #include <vector>
 
 #include "mwbench/driver.hpp"
+#include "rawtcp_protocol.hpp"
+#include "rawtcp_server.hpp"
 #include "rawtcp_transport.hpp"
 
 namespace {
 
 using mwbench::DriverOptions;
 using namespace rawtcp;
-
-constexpr std::uint8_t kPingByte = 'p';
-constexpr std::uint8_t kStatusOk = 1;
-constexpr std::uint8_t kStatusMismatch = 0;
-constexpr std::size_t kMaxPayload = std::size_t{1} << 30;  // refuse absurd lengths
-
-// The octets payload: position modulo a prime, so a chunk delivered twice or
-// in the wrong place does not still match.
-inline std::uint8_t pattern_byte(std::size_t i) { return static_cast<std::uint8_t>(i % 251); }
 
 [[noreturn]] void throw_server_closed() {
   throw std::runtime_error("the server closed the connection");
@@ -41,66 +31,28 @@ std::string kernel_release() {
   return ::uname(&u) == 0 ? u.release : "unknown";
 }
 
-// A wrong octets payload with verify=1: fatal, unlike a client going away.
-class PayloadMismatch : public std::runtime_error {
- public:
-  using std::runtime_error::runtime_error;
-};
-
-// Serves one connection until the client closes it between two messages.
-void serve_connection(int fd, const DriverOptions& o, bool verify, std::vector<std::uint8_t>& buf) {
-  if (o.operation == "roundtrip") {
-    std::uint64_t stamp;
-    while (recv_all(fd, &stamp, sizeof stamp)) send_all(fd, &stamp, sizeof stamp);
-  } else if (o.operation == "ping") {
-    std::uint8_t byte;
-    while (recv_all(fd, &byte, 1)) send_all(fd, &byte, 1);
-  } else {  // octets
-    std::uint32_t length_be;
-    while (recv_all(fd, &length_be, sizeof length_be)) {
-      const std::size_t length = ntohl(length_be);
-      if (length > kMaxPayload) {
-        throw std::runtime_error("octets: client announced " + std::to_string(length) + " bytes");
-      }
-      if (length > buf.size()) buf.resize(length);  // only if the client sends more than expected
-      if (length > 0 && !recv_all(fd, buf.data(), length)) {
-        throw std::runtime_error("peer closed the connection in the middle of a message");
-      }
-      std::size_t bad = length;
-      if (verify) {
-        for (bad = 0; bad < length && buf[bad] == pattern_byte(bad);) ++bad;
-      }
-      const std::uint8_t status = bad == length ? kStatusOk : kStatusMismatch;
-      send_all(fd, &status, 1);
-      if (status != kStatusOk) {
-        throw PayloadMismatch("octets: payload mismatch at byte " + std::to_string(bad) +
-                                 " of " + std::to_string(length) + " (verify=1): expected " +
-                                 std::to_string(pattern_byte(bad)) + ", got " +
-                                 std::to_string(buf[bad]));
-      }
-    }
+// octets_out and octets_inout, on the client: the reply's length, then its
+// bytes into `buf`. A length other than the one asked for breaks the
+// protocol (the next reply would not line up), so it ends the measurement.
+void recv_reply(int fd, std::vector<std::uint8_t>& buf, std::size_t expected) {
+  std::size_t length = 0;
+  if (!recv_length(fd, length)) throw_server_closed();
+  if (length != expected) {
+    throw std::runtime_error("reply of " + std::to_string(length) + " bytes, expected " +
+                             std::to_string(expected));
   }
+  recv_payload(fd, buf, length);
 }
 
-// Shows the open connection to the stop callback while it lives, so that
-// the callback never shuts down a descriptor that was closed (and reused).
-class ActiveConnection {
- public:
-  ActiveConnection(std::mutex& mutex, int& slot, int fd) : mutex_(mutex), slot_(slot) {
-    std::lock_guard lock(mutex_);
-    slot_ = fd;
+// With verify=1, on the client: the reply is the server's pattern.
+void check_reply(mwbench::Measurement& m, const std::string& operation,
+                 const std::vector<std::uint8_t>& buf, std::size_t length) {
+  const std::size_t bad = first_difference(buf, length, reply_byte);
+  if (bad != length) {
+    m.fail(operation + ": reply differs from the server's pattern at byte " + std::to_string(bad) +
+           " of " + std::to_string(length) + " (verify=1)");
   }
-  ~ActiveConnection() {
-    std::lock_guard lock(mutex_);
-    slot_ = -1;
-  }
-  ActiveConnection(const ActiveConnection&) = delete;
-  ActiveConnection& operator=(const ActiveConnection&) = delete;
-
- private:
-  std::mutex& mutex_;
-  int& slot_;
-};
+}
 
 class RawTcpDriver final : public mwbench::Driver {
  public:
@@ -109,12 +61,18 @@ class RawTcpDriver final : public mwbench::Driver {
     d.driver = "rawtcp";
     d.middleware = "Linux sockets";
     d.middleware_version = kernel_release();
-    d.operations = {{"roundtrip", false}, {"ping", false}, {"octets", true}};
+    d.operations = {{"roundtrip", false},
+                    {"ping", false},
+                    {"octets", true},
+                    {"octets_out", true},
+                    {"octets_inout", true}};
     d.modes = {{"remote", {"tcp", "uds"}}};
     d.options = {
         {"nodelay", "TCP_NODELAY on this end: 1 (default) or 0 to let Nagle batch; tcp only"},
-        {"verify", "server checks each octets payload byte, fails on mismatch: 0 (default) or 1"},
+        {"verify",
+         "check every payload byte on both ends and fail on a mismatch: 0 (default) or 1"},
     };
+    d.max_servants = 1;
     return d;
   }
 
@@ -122,16 +80,14 @@ class RawTcpDriver final : public mwbench::Driver {
     const bool nodelay = o.option_flag("nodelay", true);
     const bool verify = o.option_flag("verify", false);
     Listener listener = listen_on(o.transport);
-    std::vector<std::uint8_t> buf(o.payload_bytes);
+    // A wrong payload (verify=1) stops the server as SIGTERM would.
+    ConnectionSet connections([&context] { context.request_stop(); });
 
-    // The stop callback shuts the sockets down, which wakes a blocked accept()
-    // or recv(); the mutex keeps it from touching a descriptor being closed.
-    std::mutex mutex;
-    int connection = -1;
+    // The stop callback shuts the sockets down, which wakes a blocked
+    // accept() and every recv().
     const mwbench::ScopedStopCallback stop(context, [&] {
-      std::lock_guard lock(mutex);
       ::shutdown(listener.socket.fd(), SHUT_RDWR);
-      if (connection >= 0) ::shutdown(connection, SHUT_RDWR);
+      connections.shut_down();
     });
     context.publish_endpoint(listener.endpoint);
 
@@ -142,60 +98,67 @@ class RawTcpDriver final : public mwbench::Driver {
         if (errno == EINTR || errno == ECONNABORTED) continue;
         throw_errno("accept");
       }
-      const Socket conn(fd);
-      const ActiveConnection active(mutex, connection, fd);  // cleared before conn closes
-      if (context.stop_requested()) break;  // the callback may have missed this socket
+      Socket conn(fd);
       set_nodelay(fd, nodelay);
-      try {
-        serve_connection(fd, o, verify, buf);
-      } catch (const PayloadMismatch&) {
-        throw;  // verify=1 asked for a loud failure
-      } catch (const std::exception& e) {
-        // A client that dies mid-call must not take the server down.
-        if (context.stop_requested()) break;
-        std::cerr << "mwbench-driver-rawtcp: warning: connection ended: " << e.what() << '\n';
-      }
+      connections.serve(std::move(conn), [&o, verify](int c) { serve_connection(c, o, verify); });
     }
+    connections.join();
   }
 
   void measure(const DriverOptions& o, mwbench::Measurement& m) override {
     const bool nodelay = o.option_flag("nodelay", true);
-    (void)o.option_flag("verify", false);  // a server setting; checked here for its value only
-    Socket sock = connect_to(m.read_endpoint());
-    set_nodelay(sock.fd(), nodelay);
-    const int fd = sock.fd();
+    const bool verify = o.option_flag("verify", false);
+    const std::string endpoint = m.read_endpoint();
+    // Each thread's connection, opened by that thread before the barrier.
+    auto connect = [&] {
+      Socket sock = connect_to(endpoint);
+      set_nodelay(sock.fd(), nodelay);
+      return sock;
+    };
 
     if (o.operation == "roundtrip") {
-      m.run([&] {
-        const std::uint64_t sent = mwbench::now_ns();
-        send_all(fd, &sent, sizeof sent);
-        std::uint64_t echo;
-        if (!recv_all(fd, &echo, sizeof echo)) throw_server_closed();
-        if (echo != sent) m.fail("roundtrip: server echoed a different timestamp");
+      m.run_threads([&](int) {
+        return [&m, sock = connect()] {
+          const int fd = sock.fd();
+          const std::uint64_t sent = mwbench::now_ns();
+          send_all(fd, &sent, sizeof sent);
+          std::uint64_t echo;
+          if (!recv_all(fd, &echo, sizeof echo)) throw_server_closed();
+          if (echo != sent) m.fail("roundtrip: server echoed a different timestamp");
+        };
       });
     } else if (o.operation == "ping") {
-      m.run([&] {
-        const std::uint8_t sent = kPingByte;
-        send_all(fd, &sent, 1);
-        std::uint8_t echo;
-        if (!recv_all(fd, &echo, 1)) throw_server_closed();
-        if (echo != sent) m.fail("ping: server echoed a different byte");
+      m.run_threads([&](int) {
+        return [&m, sock = connect()] {
+          const int fd = sock.fd();
+          const std::uint8_t sent = kPingByte;
+          send_all(fd, &sent, 1);
+          std::uint8_t echo;
+          if (!recv_all(fd, &echo, 1)) throw_server_closed();
+          if (echo != sent) m.fail("ping: server echoed a different byte");
+        };
       });
-    } else {  // octets
-      // Length and payload in one buffer, built once: one send() per call,
-      // as a middleware would marshal into one message.
-      std::vector<std::uint8_t> message(sizeof(std::uint32_t) + o.payload_bytes);
-      const std::uint32_t length_be = htonl(static_cast<std::uint32_t>(o.payload_bytes));
-      std::memcpy(message.data(), &length_be, sizeof length_be);
-      for (std::size_t i = 0; i < o.payload_bytes; ++i) {
-        message[sizeof length_be + i] = pattern_byte(i);
-      }
-
-      m.run([&] {
-        send_all(fd, message.data(), message.size());
-        std::uint8_t status;
-        if (!recv_all(fd, &status, 1)) throw_server_closed();
-        if (status != kStatusOk) m.fail("octets: the server found a payload mismatch (verify=1)");
+    } else if (o.operation == "octets") {
+      m.run_threads([&](int) {
+        return [&m, sock = connect(), message = framed(o.payload_bytes, pattern_byte)] {
+          send_all(sock.fd(), message.data(), message.size());
+          std::uint8_t status;
+          if (!recv_all(sock.fd(), &status, 1)) throw_server_closed();
+          if (status != kStatusOk) m.fail("octets: the server found a payload mismatch (verify=1)");
+        };
+      });
+    } else {  // octets_out, octets_inout
+      const bool inout = o.operation == "octets_inout";
+      const std::size_t size = o.payload_bytes;
+      m.run_threads([&](int) {
+        // out: the request is the length alone; inout: length and payload.
+        return [&m, &o, verify, size, sock = connect(),
+                request = inout ? framed(size, pattern_byte) : length_prefix(size),
+                reply = std::vector<std::uint8_t>(size)]() mutable {
+          send_all(sock.fd(), request.data(), request.size());
+          recv_reply(sock.fd(), reply, size);
+          if (verify) check_reply(m, o.operation, reply, size);
+        };
       });
     }
   }

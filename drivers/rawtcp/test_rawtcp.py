@@ -67,6 +67,25 @@ def run_client(tmp_path, server, operation, transport, payload=0, *extra, sample
     return proc, output
 
 
+def connections_to(pid, port):
+    """ESTABLISHED TCP connections of `pid` to 127.0.0.1:`port`."""
+    inodes = set()
+    for fd in Path(f"/proc/{pid}/fd").iterdir():
+        try:
+            target = os.readlink(fd)
+        except OSError:
+            continue
+        if target.startswith("socket:["):
+            inodes.add(target[8:-1])
+    count = 0
+    for line in Path(f"/proc/{pid}/net/tcp").read_text().splitlines()[1:]:
+        fields = line.split()
+        remote, state, inode = fields[2], fields[3], fields[9]
+        if state == "01" and inode in inodes and int(remote.split(":")[1], 16) == port:
+            count += 1
+    return count
+
+
 def read_result(path):
     """A minimal reader of the result file (the full one is the orchestrator's)."""
     lines = path.read_text().split("\n")
@@ -85,6 +104,8 @@ def test_describe():
     assert d["contract"] == 1 and d["driver"] == "rawtcp"
     assert d["operations"]["octets"] == {"payload": True}
     assert d["modes"] == {"remote": ["tcp", "uds"]}
+    assert d["operations"]["octets_out"] == d["operations"]["octets_inout"] == {"payload": True}
+    assert d["max_servants"] == 1 and "max_threads" not in d
 
 
 @pytest.mark.parametrize("transport", ["tcp", "uds"])
@@ -120,6 +141,84 @@ def test_octets_payload_arrives_intact(tmp_path, transport, payload):
     assert header["payload_bytes"] == payload and header["sample_count"] == 50
     status, err = server.stop()
     assert status == 0, err
+
+
+@pytest.mark.parametrize("transport", ["tcp", "uds"])
+@pytest.mark.parametrize("payload", [0, 1, 4096, 65536])
+@pytest.mark.parametrize("operation", ["octets_out", "octets_inout"])
+def test_replies_arrive_intact(tmp_path, operation, transport, payload):
+    # verify=1: the server checks the request, the client the reply.
+    server = Server(tmp_path, operation, transport, payload, "--option", "verify=1")
+    client, output = run_client(tmp_path, server, operation, transport, payload,
+                                "--option", "verify=1", samples=50)
+    assert client.returncode == 0, client.stderr
+    assert read_result(output)[0]["sample_count"] == 50
+    status, err = server.stop()
+    assert status == 0, err
+
+
+def test_octets_out_reply_is_the_servers_pattern(tmp_path):
+    server = Server(tmp_path, "octets_out", "tcp", 600)
+    port = int(server.endpoint.rsplit(":", 1)[1])
+    with socket.create_connection(("127.0.0.1", port)) as s:
+        s.sendall(struct.pack("!I", 600))
+        reply = b""
+        while len(reply) < 604:
+            reply += s.recv(604 - len(reply))
+    assert struct.unpack("!I", reply[:4]) == (600,)
+    assert reply[4:] == bytes(250 - i % 251 for i in range(600))
+    assert server.stop()[0] == 0
+
+
+def test_inout_verify_fails_loudly_on_a_wrong_payload(tmp_path):
+    server = Server(tmp_path, "octets_inout", "tcp", 16, "--option", "verify=1")
+    port = int(server.endpoint.rsplit(":", 1)[1])
+    with socket.create_connection(("127.0.0.1", port)) as s:
+        s.sendall(struct.pack("!I", 16) + bytes(16))  # zeros, not the pattern
+        assert s.recv(1) == b""  # no reply: the server gave up on the connection
+    assert server.proc.wait(timeout=10) == 1
+    assert "octets_inout: payload mismatch at byte 1 of 16" in server.proc.stderr.read()
+
+
+@pytest.mark.parametrize("threads", [1, 2, 4])
+@pytest.mark.parametrize("operation", ["roundtrip", "octets_inout"])
+def test_threads_write_one_series_each(tmp_path, operation, threads):
+    payload = 0 if operation == "roundtrip" else 1000
+    server = Server(tmp_path, operation, "tcp", payload, "--option", "verify=1")
+    client, output = run_client(tmp_path, server, operation, "tcp", payload,
+                                "--threads", str(threads), "--option", "verify=1", samples=100)
+    assert client.returncode == 0, client.stderr
+    header, samples = read_result(output)
+    assert len(samples) == 100 * threads
+    if threads > 1:
+        assert [s["count"] for s in header["series"]] == [100] * threads
+    assert server.stop()[0] == 0
+
+
+def test_one_connection_per_thread(tmp_path):
+    server = Server(tmp_path, "ping", "tcp")
+    port = int(server.endpoint.rsplit(":", 1)[1])
+    client = subprocess.Popen(
+        cell_args("client", "ping", "tcp", 0, "--endpoint-file", str(server.endpoint_file),
+                  "--threads", "3", "--samples", "1000000", "--warmup", "0"),
+        stderr=subprocess.PIPE, text=True)
+    seen, deadline = 0, time.monotonic() + 10
+    while seen != 3 and time.monotonic() < deadline:
+        time.sleep(0.05)
+        seen = connections_to(client.pid, port)
+    client.send_signal(signal.SIGTERM)
+    client.communicate(timeout=10)
+    assert server.stop()[0] == 0
+    assert seen == 3
+
+
+def test_servants_are_not_supported(tmp_path):
+    proc = subprocess.run(
+        cell_args("client", "ping", "tcp", 0, "--endpoint-file", str(tmp_path / "e"),
+                  "--servants", "2"),
+        capture_output=True, text=True)
+    assert proc.returncode == 2
+    assert "--servants 2: rawtcp supports at most 1" in proc.stderr
 
 
 def test_verify_fails_loudly_on_a_wrong_payload(tmp_path):

@@ -1,0 +1,137 @@
+"""Processes of mwbench-driver-omniorb for its tests: started and read as the orchestrator does.
+
+The driver is looked up in $MWBENCH_BUILD_DIR (default <repo>/build). Standard
+library only; imported by test_omniorb*.py, which pytest runs from this folder.
+"""
+
+import json
+import os
+import signal
+import subprocess
+import time
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[2]
+BUILD = Path(os.environ.get("MWBENCH_BUILD_DIR", REPO / "build"))
+DRIVER = BUILD / "drivers" / "omniorb" / "mwbench-driver-omniorb"
+
+
+def sanitized_build():
+    """Whether the build has AddressSanitizer, under which --memory-limit-mb is refused."""
+    info = BUILD / "mwbench-build.json"
+    return info.exists() and json.loads(info.read_text()).get("sanitize") == "ON"
+
+
+# Few calls: these tests check behaviour, not speed.
+QUICK = ["--samples", "200", "--warmup", "20"]
+
+def read_result(path):
+    lines = Path(path).read_text().splitlines()
+    assert lines[0] == "mwbench-result 1"
+    header = json.loads(lines[1])
+    samples = [int(x) for x in lines[2:-1]]
+    assert lines[-1] == "end"
+    assert len(samples) == header["sample_count"]
+    return header, samples
+
+
+def socket_inodes(pid):
+    """Inodes of the sockets `pid` has open."""
+    inodes = set()
+    for fd in Path(f"/proc/{pid}/fd").iterdir():
+        try:
+            target = os.readlink(fd)
+        except OSError:
+            continue
+        if target.startswith("socket:["):
+            inodes.add(target[8:-1])
+    return inodes
+
+
+def listening_tcp_addresses(pid):
+    """Local addresses of the TCP sockets `pid` listens on, as 'a.b.c.d:port'."""
+    inodes = socket_inodes(pid)
+    found = []
+    for table in ("tcp", "tcp6"):
+        for line in Path(f"/proc/{pid}/net/{table}").read_text().splitlines()[1:]:
+            fields = line.split()
+            local, state, inode = fields[1], fields[3], fields[9]
+            if state != "0A" or inode not in inodes:  # 0A: LISTEN
+                continue
+            addr, port = local.split(":")
+            if table == "tcp":
+                ip = ".".join(str(int(addr[i : i + 2], 16)) for i in (6, 4, 2, 0))
+            else:
+                ip = "ipv6:" + addr
+            found.append(f"{ip}:{int(port, 16)}")
+    return found
+
+
+class Server:
+    """A driver server process, started and waited for as the orchestrator does."""
+
+    def __init__(self, tmp_path, args, env=None):
+        self.endpoint = tmp_path / "endpoint"
+        self.output = tmp_path / "server.result"
+        self.proc = subprocess.Popen(
+            [DRIVER, "--role", "server", "--endpoint-file", self.endpoint,
+             "--output", self.output, *args],
+            stderr=subprocess.PIPE, text=True, env=env)
+        deadline = time.monotonic() + 10
+        while not self.endpoint.exists():
+            if self.proc.poll() is not None:
+                pytest.fail(f"server exited {self.proc.returncode}: {self.proc.stderr.read()}")
+            if time.monotonic() > deadline:
+                self.proc.kill()
+                pytest.fail("server published no endpoint within 10 s")
+            time.sleep(0.01)
+
+    def stop(self):
+        """SIGTERM, as the orchestrator sends it; returns (exit status, stderr)."""
+        self.proc.send_signal(signal.SIGTERM)
+        try:
+            _, err = self.proc.communicate(timeout=10)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            pytest.fail("server did not exit within 10 s of SIGTERM")
+        return self.proc.returncode, err
+
+
+def run_client(tmp_path, server, args):
+    output = tmp_path / "client.result"
+    done = subprocess.run(
+        [DRIVER, "--role", "client", "--endpoint-file", server.endpoint,
+         "--output", output, "--timeout", "5", *args],
+        capture_output=True, text=True, timeout=60)
+    return done, output
+
+
+def run_pair(tmp_path, args):
+    """Server and client with the same arguments; both must succeed."""
+    server = Server(tmp_path, args)
+    client, output = run_client(tmp_path, server, [*args, *QUICK])
+    status, err = server.stop()
+    assert client.returncode == 0, client.stderr
+    assert status == 0, err
+    return read_result(output)
+
+
+def collocated(args, timeout=60):
+    """A collocated run with `args` (and no result file); returns the completed process."""
+    return subprocess.run(
+        [DRIVER, "--role", "collocated", "--transport", "inproc", *args],
+        capture_output=True, text=True, timeout=timeout)
+
+
+def established_connections(pid, port):
+    """TCP connections of `pid` to 127.0.0.1:`port` that are ESTABLISHED."""
+    inodes = socket_inodes(pid)
+    count = 0
+    for line in Path(f"/proc/{pid}/net/tcp").read_text().splitlines()[1:]:
+        fields = line.split()
+        remote, state, inode = fields[2], fields[3], fields[9]
+        if state == "01" and inode in inodes and int(remote.split(":")[1], 16) == port:
+            count += 1
+    return count

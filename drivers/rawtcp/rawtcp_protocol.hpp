@@ -1,0 +1,87 @@
+// The rawtcp wire format: the least a middleware must send for each
+// operation, with nothing of its own around it.
+//
+// Per operation, one request and one reply:
+//   roundtrip     8-byte send timestamp; the server echoes the 8 bytes.
+//   ping          1 byte; the server echoes it.
+//   octets        4-byte length (network order) + payload; the server replies
+//                 1 status byte (1 ok, 0 payload mismatch when verify=1).
+//   octets_out    4-byte length asked for; the server replies 4-byte length
+//                 + that many bytes.
+//   octets_inout  4-byte length + payload; the server replies 4-byte length
+//                 + as many bytes of its own.
+// Payloads carry pattern_byte() from the client and reply_byte() from the
+// server, as in the omniORB driver, so verify=1 can check both directions.
+#pragma once
+
+#include <arpa/inet.h>
+
+#include <cstdint>
+#include <cstring>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "rawtcp_transport.hpp"
+
+namespace rawtcp {
+
+inline constexpr std::uint8_t kPingByte = 'p';
+inline constexpr std::uint8_t kStatusOk = 1;
+inline constexpr std::uint8_t kStatusMismatch = 0;
+inline constexpr std::size_t kMaxPayload = std::size_t{1} << 30;  // refuse absurd lengths
+
+// Byte `i` of a client's payload: position modulo a prime, so a chunk
+// delivered twice or in the wrong place does not still match.
+inline std::uint8_t pattern_byte(std::size_t i) { return static_cast<std::uint8_t>(i % 251); }
+// Byte `i` of a server's payload: the pattern descending, so an echo of the
+// request does not pass for a reply.
+inline std::uint8_t reply_byte(std::size_t i) { return static_cast<std::uint8_t>(250 - i % 251); }
+
+// `length` as 4 bytes in network order, then room for `payload` bytes.
+inline std::vector<std::uint8_t> length_prefix(std::size_t length, std::size_t payload = 0) {
+  std::vector<std::uint8_t> message(sizeof(std::uint32_t) + payload);
+  const std::uint32_t length_be = htonl(static_cast<std::uint32_t>(length));
+  std::memcpy(message.data(), &length_be, sizeof length_be);
+  return message;
+}
+
+// A 4-byte length and `length` bytes of byte(i), in one buffer: sent with one
+// send() per call, as a middleware sends one marshalled message.
+template <class Byte>
+std::vector<std::uint8_t> framed(std::size_t length, Byte byte) {
+  std::vector<std::uint8_t> message = length_prefix(length, length);
+  for (std::size_t i = 0; i < length; ++i) message[sizeof(std::uint32_t) + i] = byte(i);
+  return message;
+}
+
+// Reads a 4-byte length. Returns false if the peer closed the connection
+// before it (a clean end between messages); throws above kMaxPayload.
+inline bool recv_length(int fd, std::size_t& length) {
+  std::uint32_t length_be;
+  if (!recv_all(fd, &length_be, sizeof length_be)) return false;
+  length = ntohl(length_be);
+  if (length > kMaxPayload) {
+    throw std::runtime_error("peer announced " + std::to_string(length) + " bytes");
+  }
+  return true;
+}
+
+// Receives `length` bytes into `buf`, grown only if it is too small.
+inline void recv_payload(int fd, std::vector<std::uint8_t>& buf, std::size_t length) {
+  if (length > buf.size()) buf.resize(length);
+  if (length > 0 && !recv_all(fd, buf.data(), length)) {
+    throw std::runtime_error("peer closed the connection in the middle of a message");
+  }
+}
+
+// The index of the first of `length` bytes of `buf` that differs from
+// byte(i), or `length` if none does.
+template <class Byte>
+std::size_t first_difference(const std::vector<std::uint8_t>& buf, std::size_t length, Byte byte) {
+  std::size_t at = 0;
+  while (at < length && buf[at] == byte(at)) ++at;
+  return at;
+}
+
+}  // namespace rawtcp
