@@ -13,11 +13,13 @@ BUILD_PACKAGES=(build-essential cmake ninja-build pkg-config git clang-format)
 LIBRARY_PACKAGES=(libgtest-dev nlohmann-json3-dev libcli11-dev)
 OMNIORB_PACKAGES=(libomniorb4-dev omniidl omniorb omniorb-nameserver)
 PYTHON_PACKAGES=(python3 python3-venv python3-dev)
+# The `background: cpu:N` factor burns CPUs with stress-ng.
+LOAD_PACKAGES=(stress-ng)
 # The report's browser test; instruction counts; HdrHistogram's Java tools,
 # which read the logs of `mwbench export --format hdr` in the tests.
 TEST_PACKAGES=(chromium valgrind openjdk-17-jre-headless maven)
 PACKAGES=("${BUILD_PACKAGES[@]}" "${LIBRARY_PACKAGES[@]}" "${OMNIORB_PACKAGES[@]}"
-          "${PYTHON_PACKAGES[@]}" "${TEST_PACKAGES[@]}")
+          "${PYTHON_PACKAGES[@]}" "${LOAD_PACKAGES[@]}" "${TEST_PACKAGES[@]}")
 
 missing=()
 for package in "${PACKAGES[@]}"; do

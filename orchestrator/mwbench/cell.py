@@ -1,15 +1,18 @@
 """Running one cell: start the driver processes, collect the result, judge it.
 
 Remote cells run a server and a client process; collocated cells run one
-process. Every failure becomes a `failed` record with the reason and the tail
-of the processes' error output, never an exception that would stop the run;
-only Ctrl-C propagates, after the children have been stopped.
+process. A background load (background.py), when the cell asks for one, runs
+from after the server's endpoint is published until the client has ended.
+Every failure becomes a `failed` record with the reason and the tail of the
+processes' error output, never an exception that would stop the run; only
+Ctrl-C propagates, after the children have been stopped.
 """
 
 import tempfile
 import time
 from pathlib import Path
 
+from .background import BackgroundLoad
 from .drivers import DriverInfo
 from .matrix import Cell
 from .placement import IdleHold, assign_cpus
@@ -29,6 +32,8 @@ def run_cell(cell: Cell, driver: DriverInfo) -> CellRecord:
         status="failed",
         client_cpu=cpus.client_cpu,
         server_cpu=cpus.server_cpu if cell.mode == "remote" else None,
+        role=cell.role,
+        notes=list(cell.notes),
     )
     started = time.monotonic()
     with tempfile.TemporaryDirectory(prefix="mwbench-cell-") as scratch, \
@@ -36,15 +41,22 @@ def run_cell(cell: Cell, driver: DriverInfo) -> CellRecord:
         record.idle_hold_held = hold.held
         if hold.problem:
             record.notes.append(hold.problem)
+        load = BackgroundLoad(cell.background, cell.timeout_s, Path(scratch))
         try:
             if cell.mode == "collocated":
-                measured = _run_collocated(cell, driver, Path(scratch), cpus.client_cpu)
+                measured = _run_collocated(cell, driver, Path(scratch), cpus.client_cpu, load)
                 server_header = None
             else:
-                measured, server_header = _run_remote(cell, driver, Path(scratch), cpus)
+                measured, server_header = _run_remote(cell, driver, Path(scratch), cpus, load)
             _judge(record, cell, measured, server_header)
         except (ChildFailure, ResultFileError) as failure:
             record.error = str(failure)
+            if cell.memory_limit_mb:
+                record.error += (f"\n(the driver processes were capped at {cell.memory_limit_mb}"
+                                 " MiB of address space: memory_limit_mb in the spec)")
+        finally:
+            load.stop()
+        record.load_generator = load.record
     record.duration_s = time.monotonic() - started
     return record
 
@@ -71,26 +83,34 @@ def _argv(cell: Cell, driver: DriverInfo, role: str, scratch: Path, cpu: int | N
         argv += ["--threads", str(cell.threads)]
     if cell.servants is not None:
         argv += ["--servants", str(cell.servants)]
+    if cell.memory_limit_mb is not None:
+        argv += ["--memory-limit-mb", str(cell.memory_limit_mb)]
     for key, value in cell.options:
         argv += ["--option", f"{key}={value}"]
     return argv
 
 
-def _run_collocated(cell: Cell, driver: DriverInfo, scratch: Path, cpu: int | None) -> ResultFile:
+def _run_collocated(cell: Cell, driver: DriverInfo, scratch: Path, cpu: int | None,
+                    load: BackgroundLoad) -> ResultFile:
+    load.start()
     child = Child("collocated", _argv(cell, driver, "collocated", scratch, cpu), scratch)
     try:
         _expect_success(child, child.wait(cell.timeout_s))
+        load.check("during the measurement")
+        load.stop()
         return read_result_file(scratch / "collocated.result")
     finally:
         child.kill()
 
 
-def _run_remote(cell: Cell, driver: DriverInfo, scratch: Path, cpus) -> tuple[ResultFile, dict]:
+def _run_remote(cell: Cell, driver: DriverInfo, scratch: Path, cpus,
+                load: BackgroundLoad) -> tuple[ResultFile, dict]:
     server = Child("server", _argv(cell, driver, "server", scratch, cpus.server_cpu), scratch)
     client = None
     try:
         _with_tail(server, lambda: server.wait_for_file(scratch / "endpoint",
                                                          SERVER_START_TIMEOUT_S))
+        load.start()
         client = Child("client", _argv(cell, driver, "client", scratch, cpus.client_cpu), scratch)
         try:
             status = client.wait(cell.timeout_s)
@@ -99,6 +119,8 @@ def _run_remote(cell: Cell, driver: DriverInfo, scratch: Path, cpus) -> tuple[Re
         if status != 0:
             raise ChildFailure(_tails(f"{client.describe_exit()} ({_state(server)})",
                                       client, server))
+        load.check("during the measurement")
+        load.stop()
         measured = read_result_file(scratch / "client.result")
         server.stop()
         server_header = _server_header(server, scratch / "server.result")
@@ -152,8 +174,12 @@ def _judge(record: CellRecord, cell: Cell, measured: ResultFile, server_header: 
     record.samples_ns = measured.samples_ns
     if measured.samples_ns.size == 0:
         raise ResultFileError("the driver wrote no samples")
-    if measured.samples_ns.size < cell.samples:
-        record.notes.append(f"only {measured.samples_ns.size} of {cell.samples} samples measured")
+    wanted = cell.samples * (cell.threads or 1)  # `--samples` is per client thread
+    if measured.samples_ns.size < wanted:
+        record.notes.append(f"only {measured.samples_ns.size} of {wanted} samples measured")
+    if (cell.threads or 1) > 1 and "series" not in header:
+        record.notes.append("the driver wrote no per-thread series: the threads' samples "
+                            "cannot be told apart")
     calls = int(measured.samples_ns.size) * measured.batch_size
     record.stats = summarize(measured.per_call_ns(), calls,
                              int(header.get("measured_wall_ns", 0))).as_dict()

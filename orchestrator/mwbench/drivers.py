@@ -30,6 +30,8 @@ class DriverInfo:
     operations: dict = field(default_factory=dict)  # name -> {"payload": bool}
     modes: dict = field(default_factory=dict)  # mode -> [transports]
     options: dict = field(default_factory=dict)  # key -> help text
+    max_threads: int | None = None  # bound on --threads; None: no bound
+    max_servants: int | None = None  # bound on --servants; None: no bound
 
     def transports(self, mode: str) -> list[str]:
         return list(self.modes.get(mode, []))
@@ -82,6 +84,8 @@ def describe(name: str) -> DriverInfo:
         operations=data.get("operations", {}),
         modes=data.get("modes", {}),
         options=data.get("options", {}),
+        max_threads=data.get("max_threads"),
+        max_servants=data.get("max_servants"),
     )
 
 

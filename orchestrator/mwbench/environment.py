@@ -12,7 +12,7 @@ import platform
 import subprocess
 from pathlib import Path
 
-from . import __version__, paths
+from . import __version__, machine_load, paths
 
 MIDDLEWARE_PACKAGES = (
     "libomniorb4-dev", "omniorb", "omniidl", "omniorb-nameserver",
@@ -31,6 +31,7 @@ def collect() -> dict:
         "build": _build_info(),
         "git": _git(),
         "middleware_packages": _package_versions(MIDDLEWARE_PACKAGES),
+        "machine_load": machine_load.snapshot(),
         "python": {
             "version": platform.python_version(),
             "packages": {name: _python_package(name) for name in PYTHON_PACKAGES},

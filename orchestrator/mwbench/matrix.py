@@ -2,9 +2,11 @@
 
 Every list-valued factor multiplies the matrix. Combinations a driver cannot
 run (a transport it lacks, a payload on an operation without one, two CPUs for
-a single-threaded collocated cell) are skipped and listed with the reason;
-names nobody knows (a driver, an operation, a transport, an option) are
-errors, raised before anything runs.
+a single-threaded collocated cell, more threads or servants than its
+`--describe` allows) are skipped and listed with the reason; names nobody
+knows (a driver, an operation, a transport, an option) are errors, raised
+before anything runs. A cell with more busy threads than the machine has CPUs
+is run, and carries a note saying so (crowding.py has the rule).
 """
 
 import dataclasses
@@ -12,8 +14,9 @@ import itertools
 import os
 from dataclasses import dataclass, field
 
+from .crowding import busy_threads, crowding_note
 from .drivers import DriverInfo
-from .spec import Spec, effective_settings
+from .spec import BACKGROUND_NONE, Spec, effective_settings
 
 COLLOCATED_TRANSPORT = "inproc"
 HARNESS_OPTIONS = {"fault"}  # reserved by the harness for every driver (contract, section 2)
@@ -42,6 +45,10 @@ class Cell:
     samples: int
     batch: int | str
     timeout_s: float
+    background: str = BACKGROUND_NONE
+    role: str | None = None  # the experiment's role in the combined-factor estimate
+    memory_limit_mb: int | None = None
+    notes: tuple[str, ...] = ()  # known before the cell runs (crowding)
 
     def factors(self) -> dict:
         """The identifying factors, with the store's column names."""
@@ -58,6 +65,7 @@ class Cell:
             "servants": self.servants,
             "threads": self.threads,
             "options": dict(self.options) or None,
+            "background": self.background,
             "repetition": self.repetition,
         }
 
@@ -66,7 +74,12 @@ class Cell:
         if self.payload_bytes:
             parts.append(f"{self.payload_bytes}B")
         parts.append(self.placement)
+        for name in ("servants", "threads"):
+            if getattr(self, name) is not None:
+                parts.append(f"{name}={getattr(self, name)}")
         parts.extend(f"{key}={value}" for key, value in self.options)
+        if self.background != BACKGROUND_NONE:
+            parts.append(f"background={self.background}")
         return " ".join(parts)
 
 
@@ -161,10 +174,16 @@ def _expand_driver(experiment, settings: dict, driver: DriverInfo, matrix: Matri
                 factors = itertools.product(
                     settings["payload_bytes"], settings["placement"], settings["idle_hold"],
                     settings["priority"], settings["servants"], settings["threads"],
-                    itertools.product(*option_values),
+                    settings["background"], itertools.product(*option_values),
                 )
-                for payload, placement, idle_hold, priority, servants, threads, values in factors:
-                    what = f"{mode} {transport} {operation} {payload}B {placement}"
+                for (payload, placement, idle_hold, priority, servants, threads, background,
+                     values) in factors:
+                    what = f"{mode} {transport} {operation} {payload}B {placement}" + "".join(
+                        f" {name}={value}" for name, value in
+                        (("servants", servants), ("threads", threads)) if value is not None)
+                    if bound := _beyond_bounds(driver, servants, threads):
+                        skip(what, bound)
+                        continue
                     if payload and not has_payload:
                         skip(what, f"operation {operation} carries no payload")
                         continue
@@ -174,6 +193,8 @@ def _expand_driver(experiment, settings: dict, driver: DriverInfo, matrix: Matri
                     if placement == "cross-cpu" and (os.cpu_count() or 1) < 2:
                         skip(what, "cross-cpu needs two CPUs")
                         continue
+                    crowded = crowding_note(busy_threads(mode, threads, background),
+                                            os.cpu_count() or 1)
                     matrix.cells.append(Cell(
                         experiment=experiment.name, driver=driver.name, mode=mode,
                         transport=transport, operation=operation, payload_bytes=payload,
@@ -182,8 +203,22 @@ def _expand_driver(experiment, settings: dict, driver: DriverInfo, matrix: Matri
                         options=tuple(zip(option_keys, values, strict=True)),
                         repetition=1, warmup=settings["warmup"],
                         samples=settings["samples"], batch=settings["batch"],
-                        timeout_s=settings["timeout_s"],
+                        timeout_s=settings["timeout_s"], background=background,
+                        role=experiment.role, memory_limit_mb=settings["memory_limit_mb"],
+                        notes=(crowded,) if crowded else (),
                     ))
+
+
+def _beyond_bounds(driver: DriverInfo, servants: int | None, threads: int | None) -> str | None:
+    """Why the driver cannot run this many servants or threads (`--describe`), or None."""
+    if servants is not None and driver.max_servants is not None \
+            and servants > driver.max_servants:
+        return (f"{driver.name} registers at most {driver.max_servants} servant(s) "
+                f"(max_servants in --describe); asked for {servants}")
+    if threads is not None and driver.max_threads is not None and threads > driver.max_threads:
+        return (f"{driver.name} runs at most {driver.max_threads} client thread(s) "
+                f"(max_threads in --describe); asked for {threads}")
+    return None
 
 
 def _transports(mode: str, requested: list[str] | None, driver: DriverInfo, skip) -> list[str]:

@@ -7,6 +7,7 @@ and every error names the file, the line and the key, and says what is allowed.
 The format is documented in docs/spec.md.
 """
 
+import re
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
@@ -17,6 +18,32 @@ from ruamel.yaml.error import YAMLError
 
 Placement = Literal["same-cpu", "cross-cpu", "unpinned"]
 Mode = Literal["remote", "collocated"]
+# What an experiment contributes to the combined-factor estimate (estimate.py).
+Role = Literal["simple", "size", "servants", "threads", "mixture"]
+BACKGROUND_NONE = "none"
+_BACKGROUND = re.compile(r"cpu:([1-9][0-9]*)")
+
+
+def background_workers(value: str) -> int:
+    """CPU-burning workers of a `background` value: 0 for `none`, N for `cpu:N`."""
+    if value == BACKGROUND_NONE:
+        return 0
+    match = _BACKGROUND.fullmatch(value)
+    if match is None:
+        raise ValueError(f"background {value!r} is not valid: use none, or cpu:N with N >= 1 "
+                         "(N CPU-burning stress-ng workers during the measurement)")
+    return int(match.group(1))
+
+
+def _background(value: Any) -> str:
+    # YAML reads `none` as a string; a bare number or `cpu: 2` is a mistake worth naming.
+    if not isinstance(value, str):
+        raise ValueError(f"background {value!r} is not valid: use none, or cpu:N with N >= 1")
+    background_workers(value)
+    return value
+
+
+Background = Annotated[str, BeforeValidator(_background)]
 
 
 def _as_list(value: Any) -> Any:
@@ -38,6 +65,7 @@ class Settings(BaseModel):
     repetitions: int | None = Field(None, ge=1)
     batch: int | Literal["auto"] | None = None
     timeout_s: float | None = Field(None, gt=0)
+    memory_limit_mb: int | None = Field(None, ge=1)
     placement: Factor(Placement) | None = None
     idle_hold: Factor(bool) | None = None
     priority: Factor(Annotated[int, Field(ge=0, le=99)]) | None = None
@@ -47,11 +75,13 @@ class Settings(BaseModel):
     modes: Factor(Mode) | None = None
     transports: Factor(str) | None = None
     options: dict[str, Factor(str | int)] | None = None
+    background: Factor(Background) | None = None
 
 
 class Experiment(Settings):
     name: str = Field(pattern=r"^[A-Za-z0-9][A-Za-z0-9_.-]*$")
     description: str | None = None
+    role: Role | None = None
     operation: Factor(str)
     drivers: Factor(str)
 
@@ -81,6 +111,8 @@ BUILTIN_DEFAULTS = {
     "modes": ["remote"],
     "transports": None,  # every transport the driver supports
     "options": {},
+    "background": [BACKGROUND_NONE],
+    "memory_limit_mb": None,  # no cap on the drivers' address space
 }
 
 
@@ -112,9 +144,51 @@ def load_spec(path: Path) -> tuple[Spec, str]:
     if not isinstance(document, dict):
         raise SpecError(f"{path}: a spec is a mapping with keys suite, defaults, experiments")
     try:
-        return Spec.model_validate(_plain(document)), text
+        spec = Spec.model_validate(_plain(document))
     except ValidationError as error:
         raise SpecError(_describe_errors(path, document, error)) from None
+    _check_roles(path, document, spec)
+    return spec, text
+
+
+# The reference point each role's sweep must contain: the estimate subtracts it.
+_ROLE_NEEDS = {"size": ("payload_bytes", 0), "servants": ("servants", 1),
+               "threads": ("threads", 1)}
+
+
+def _check_roles(path: Path, document: CommentedMap, spec: Spec) -> None:
+    """A role's experiment must measure what the estimate will look up in it.
+
+    `simple` is one call with no payload, one servant and one thread; a sweep
+    must include its reference point (size 0, one servant, one thread), since
+    the estimate is built from differences to it. Checked here, with the
+    line, rather than discovered when someone asks for an estimate.
+    """
+    problems = []
+    for index, experiment in enumerate(spec.experiments):
+        if experiment.role is None:
+            continue
+        settings = effective_settings(spec, experiment)
+        values = {name: [1 if v is None else v for v in settings[name]]
+                  for name in ("payload_bytes", "servants", "threads")}
+        if experiment.role == "simple":
+            wrong = [f"{name} {values[name]}" for name, one in
+                     (("payload_bytes", 0), ("servants", 1), ("threads", 1))
+                     if values[name] != [one]]
+            if wrong:
+                problems.append((index, f"role simple is one call with payload_bytes 0, one "
+                                        f"servant and one thread; this experiment has "
+                                        f"{', '.join(wrong)}"))
+        elif experiment.role in _ROLE_NEEDS:
+            name, reference = _ROLE_NEEDS[experiment.role]
+            if reference not in values[name]:
+                problems.append((index, f"role {experiment.role} needs {name} {reference} in "
+                                        "its sweep (the estimate subtracts it); it has "
+                                        f"{values[name]}"))
+    if problems:
+        raise SpecError("\n".join(
+            f"{path}:{_line_of(document, ['experiments', index, 'role'])}: "
+            f"experiments[{index}].role: {text}" for index, text in problems))
 
 
 def _plain(node: Any) -> Any:
@@ -152,6 +226,8 @@ def _message(item: dict, location: list) -> str:
         return f"unknown key; allowed keys here: {allowed}"
     if item["type"] == "missing":
         return "required key is missing"
+    if item["type"] == "value_error":
+        return str(item["ctx"]["error"])  # our own message, without pydantic's prefix
     return item["msg"]
 
 

@@ -5,8 +5,9 @@ crash or Ctrl-C loses nothing already measured. Raw samples are kept
 (zlib-compressed little-endian int64, exactly as the driver wrote them) so
 that every statistic, plot or export can be recomputed later.
 
-The schema carries a version; a database of a newer schema is refused rather
-than misread.
+The schema carries a version (store_schema.py): an older database is
+migrated in place when it is opened, a newer one is refused rather than
+misread.
 """
 
 import json
@@ -18,90 +19,14 @@ from pathlib import Path
 
 import numpy as np
 
-SCHEMA_VERSION = 1
+from . import store_schema
+from .spec import BACKGROUND_NONE
+from .store_schema import FACTOR_COLUMNS, SCHEMA_VERSION, STAT_COLUMNS
+
 SAMPLE_ENCODING = "zlib-int64le"
 
-# The factors that identify a cell within a run; export and compare rely on them.
-FACTOR_COLUMNS = (
-    "experiment",
-    "driver",
-    "transport",
-    "mode",
-    "operation",
-    "payload_bytes",
-    "placement",
-    "idle_hold",
-    "priority",
-    "servants",
-    "threads",
-    "options",
-    "repetition",
-)
-STAT_COLUMNS = (
-    "samples",
-    "min_us",
-    "p25_us",
-    "p50_us",
-    "p75_us",
-    "p90_us",
-    "p99_us",
-    "p999_us",
-    "max_us",
-    "mean_us",
-    "std_us",
-    "throughput_per_s",
-)
-
-_SCHEMA = f"""
-CREATE TABLE schema_info (version INTEGER NOT NULL);
-CREATE TABLE runs (
-    id INTEGER PRIMARY KEY,
-    suite TEXT NOT NULL,
-    spec_path TEXT NOT NULL,
-    spec_text TEXT NOT NULL,
-    environment TEXT NOT NULL,      -- JSON, as `mwbench env --json` prints it
-    mwbench_version TEXT NOT NULL,
-    started_utc TEXT NOT NULL,
-    finished_utc TEXT,
-    status TEXT NOT NULL            -- running | finished | interrupted
-);
-CREATE TABLE cells (
-    id INTEGER PRIMARY KEY,
-    run_id INTEGER NOT NULL REFERENCES runs(id),
-    experiment TEXT NOT NULL,
-    driver TEXT NOT NULL,
-    transport TEXT,
-    mode TEXT,
-    operation TEXT NOT NULL,
-    payload_bytes INTEGER,
-    placement TEXT,
-    idle_hold INTEGER,              -- requested (factor)
-    idle_hold_held INTEGER,         -- actually held during the cell
-    priority INTEGER,
-    servants INTEGER,
-    threads INTEGER,
-    options TEXT,                   -- JSON object, or NULL
-    repetition INTEGER NOT NULL,
-    client_cpu INTEGER,
-    server_cpu INTEGER,
-    status TEXT NOT NULL,           -- ok | failed
-    error TEXT,
-    batch_size INTEGER,
-    {", ".join(f"{c} REAL" for c in STAT_COLUMNS)},
-    measurer_header TEXT,           -- JSON header of the client or collocated result file
-    server_header TEXT,             -- JSON header of the server result file, if any
-    notes TEXT,                     -- JSON list of warnings about this cell
-    started_utc TEXT NOT NULL,
-    duration_s REAL NOT NULL
-);
-CREATE INDEX cells_by_run ON cells(run_id);
-CREATE TABLE samples (
-    cell_id INTEGER PRIMARY KEY REFERENCES cells(id),
-    encoding TEXT NOT NULL,
-    count INTEGER NOT NULL,
-    data BLOB NOT NULL
-);
-"""
+__all__ = ["FACTOR_COLUMNS", "SCHEMA_VERSION", "STAT_COLUMNS", "CellRecord", "Store",
+           "StoreError"]
 
 
 class StoreError(Exception):
@@ -125,6 +50,8 @@ class CellRecord:
     measurer_header: dict | None = None
     server_header: dict | None = None
     notes: list[str] = field(default_factory=list)
+    role: str | None = None  # the experiment's role in the combined-factor estimate
+    load_generator: dict | None = None  # {"argv": [...], "version": ...} of the background load
     samples_ns: np.ndarray | None = None
     started_utc: str = field(default_factory=utc_now)
     duration_s: float = 0.0
@@ -168,16 +95,20 @@ class Store:
         if not has_schema:
             if not create:
                 raise StoreError(f"{self.path}: not an mwbench database (no schema_info table)")
-            with self._db:
-                self._db.executescript(_SCHEMA)
-                self._db.execute("INSERT INTO schema_info VALUES (?)", (SCHEMA_VERSION,))
+            store_schema.create(self._db)
             return
         (version,) = self._db.execute("SELECT version FROM schema_info").fetchone()
-        if version != SCHEMA_VERSION:
+        if version > SCHEMA_VERSION:
             raise StoreError(
                 f"{self.path}: database schema version {version}; this mwbench uses "
-                f"version {SCHEMA_VERSION}"
+                f"version {SCHEMA_VERSION} (a newer mwbench wrote it)"
             )
+        if version < SCHEMA_VERSION:
+            try:
+                store_schema.migrate(self._db, version)
+            except sqlite3.DatabaseError as error:
+                raise StoreError(f"{self.path}: cannot migrate schema version {version} to "
+                                 f"{SCHEMA_VERSION}: {error}") from None
 
     # --- runs -------------------------------------------------------------
 
@@ -221,6 +152,7 @@ class Store:
         """Store one cell and its samples in one transaction."""
         factors = dict(cell.factors)
         factors["options"] = json.dumps(factors["options"]) if factors.get("options") else None
+        factors["background"] = factors.get("background") or BACKGROUND_NONE
         stats = cell.stats or {}
         columns = {
             "run_id": run_id,
@@ -235,6 +167,8 @@ class Store:
             "measurer_header": _json_or_none(cell.measurer_header),
             "server_header": _json_or_none(cell.server_header),
             "notes": json.dumps(cell.notes),
+            "role": cell.role,
+            "load_generator": _json_or_none(cell.load_generator),
             "started_utc": cell.started_utc,
             "duration_s": cell.duration_s,
         }

@@ -27,3 +27,97 @@ def in_tmp(tmp_path, monkeypatch):
 def mwbench_exe() -> str:
     exe = Path(os.sys.executable).parent / "mwbench"
     return str(exe) if exe.exists() else shutil.which("mwbench")
+
+
+# Factors of a stored cell that a test does not care about.
+BASE_FACTORS = dict(experiment="e", driver="omniorb", transport="tcp", mode="remote",
+                    operation="ping", payload_bytes=0, placement="same-cpu", idle_hold=True,
+                    priority=0, servants=None, threads=None, options=None, background="none",
+                    repetition=1)
+_CELL_KEYS = ("role", "error", "notes", "load_generator", "measurer_header")
+
+
+def store_cells(path: Path, cells: list[dict], environment: dict | None = None) -> int:
+    """A finished run of known cells; returns its id.
+
+    Each cell is a dict of factor overrides plus, optionally: `role`; `error`
+    (the cell failed); `samples_ns` (raw samples, from which every statistic
+    is computed as a run would); or just `p50_us` (for tests that need the
+    median alone); `wall_ns` (the measured loop, for the throughput); and
+    `notes`, `load_generator`, `measurer_header`.
+    """
+    import numpy as np
+
+    from mwbench.stats import summarize
+    from mwbench.store import CellRecord, Store
+
+    store = Store.create_or_open(path)
+    run_id = store.begin_run("known", "known.yaml", "suite: known\n", environment or {}, "0.1.0")
+    for cell in cells:
+        factors = {**BASE_FACTORS, **{k: v for k, v in cell.items() if k in BASE_FACTORS}}
+        extra = {k: cell[k] for k in _CELL_KEYS if k in cell}
+        record = CellRecord(factors=factors, status="failed" if "error" in cell else "ok",
+                            batch_size=1, **extra)
+        if "samples_ns" in cell:
+            samples = np.asarray(cell["samples_ns"], dtype=np.int64)
+            record.samples_ns = samples
+            record.stats = summarize(samples.astype(float), samples.size,
+                                     cell.get("wall_ns", int(samples.sum()))).as_dict()
+        elif "p50_us" in cell:
+            record.stats = {"samples": 1, "p50_us": cell["p50_us"]}
+        store.add_cell(run_id, record)
+    store.end_run(run_id, "finished")
+    store.close()
+    return run_id
+
+
+def known_estimate_cells() -> list[dict]:
+    """A run small enough to check the estimate on paper (medians in µs per call).
+
+        simple                    20.0
+        size     0 B: 21.0   1024 B: 22.0   4096 B: 25.0   65536 B: 80.0   (octets)
+                 0 B: 99.0   4096 B: 99.0                                  (octets_out)
+        servants 1: 20.5   10: 20.6   100: 21.0   1000: 22.5   100000: failed (cell 12)
+        threads  1: 20.0   2: 38.0   4: 76.0                (connections=own)
+                 1: 20.0   2: 30.0                          (connections=shared)
+    """
+    OWN, SHARED = {"connections": "own"}, {"connections": "shared"}  # noqa: N806
+    cells = [{"experiment": "simple", "role": "simple", "p50_us": 20.0}]
+    cells += [{"experiment": "marshalling", "role": "size", "operation": "octets",
+               "payload_bytes": size, "p50_us": value}
+              for size, value in ((0, 21.0), (1024, 22.0), (4096, 25.0), (65536, 80.0))]
+    cells += [{"experiment": "marshalling", "role": "size", "operation": "octets_out",
+               "payload_bytes": size, "p50_us": 99.0} for size in (0, 4096)]
+    cells += [{"experiment": "dispatcher", "role": "servants", "servants": count,
+               "p50_us": value}
+              for count, value in ((1, 20.5), (10, 20.6), (100, 21.0), (1000, 22.5))]
+    cells.append({"experiment": "dispatcher", "role": "servants", "servants": 100000,
+                  "error": "server exited with status 1 before publishing its endpoint\n"
+                           "mwbench-driver-omniorb: error: out of memory"})
+    cells += [{"experiment": "parallelism", "role": "threads", "threads": count,
+               "options": OWN, "p50_us": value} for count, value in ((1, 20.0), (2, 38.0),
+                                                                     (4, 76.0))]
+    cells += [{"experiment": "parallelism", "role": "threads", "threads": count,
+               "options": SHARED, "p50_us": value} for count, value in ((1, 20.0), (2, 30.0))]
+    cells.append({"experiment": "other", "p50_us": 500.0})  # no role: never an input
+    return cells
+
+
+def version_1_database(path):
+    """A database exactly as mwbench 0.1.0 wrote it, with one run and one cell."""
+    import sqlite3
+
+    from mwbench.store_schema import V1_SCHEMA
+
+    connection = sqlite3.connect(path)
+    connection.executescript(V1_SCHEMA)
+    connection.execute("INSERT INTO schema_info VALUES (1)")
+    connection.execute("INSERT INTO runs VALUES (1, 'quick', 's.yaml', 'suite: quick', '{}', "
+                       "'0.1.0', '2024-01-01T00:00:00+00:00', NULL, 'finished')")
+    connection.execute(
+        "INSERT INTO cells (run_id, experiment, driver, transport, mode, operation, "
+        "payload_bytes, placement, idle_hold, priority, repetition, status, p50_us, notes, "
+        "started_utc, duration_s) VALUES (1, 'ping', 'rawtcp', 'tcp', 'remote', 'roundtrip', "
+        "0, 'same-cpu', 1, 0, 1, 'ok', 14.5, '[]', '2024-01-01T00:00:01+00:00', 1.0)")
+    connection.commit()
+    connection.close()

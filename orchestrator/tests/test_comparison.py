@@ -4,6 +4,7 @@ import numpy as np
 import pytest
 import scipy.stats
 
+from conftest import version_1_database
 from mwbench.comparison import (
     CLUSTER,
     SAMPLES,
@@ -210,3 +211,18 @@ def test_runs_without_common_cells_are_refused(store):
     failed = add_run(store, "one", [({}, 1, None)])
     with pytest.raises(NoCommonCells, match="share 1 configurations, but none succeeded"):
         compare(load_run(store, base), load_run(store, failed), Settings())
+
+
+def test_a_run_from_a_version_1_database_matches_a_new_run(tmp_path):
+    # Old cells ran without background load: after the migration they match new cells
+    # with `background: none`, so a comparison across the upgrade still finds them.
+    path = tmp_path / "old.db"
+    version_1_database(path)
+    store = Store.open_existing(path)
+    new_run = store.begin_run("quick", "s.yaml", "suite: quick", {}, "0.2.0")
+    store.add_cell(new_run, CellRecord(
+        factors={**FACTORS, "background": "none", "repetition": 1}, status="ok", batch_size=1,
+        samples_ns=np.array([14000, 15000, 16000])))
+    old, new = load_run(store, 1), load_run(store, new_run)
+    assert list(old.configurations) == list(new.configurations)
+    assert old.configurations[next(iter(old.configurations))].factors["background"] == "none"

@@ -111,3 +111,54 @@ def test_experiments_repeat_as_often_as_each_asks():
     matrix = expand(two, DRIVERS)
     assert [(c.experiment, c.repetition) for c in matrix.cells] == [
         ("e", 1), ("f", 1), ("e", 2)]
+
+
+BOUNDED = DriverInfo(
+    name="rawtcp", program=Path("rawtcp"), available=True, middleware="sockets",
+    operations={"ping": {"payload": False}}, modes={"remote": ["tcp"]},
+    max_threads=4, max_servants=1,
+)
+
+
+def test_threads_and_servants_beyond_the_drivers_bounds_are_skipped_with_the_reason():
+    matrix = expand(spec(drivers="rawtcp", operation="ping", servants=[1, 10],
+                         threads=[1, 8]), {"rawtcp": BOUNDED})
+    assert factors(matrix, "servants", "threads") == [(1, 1)]
+    reasons = sorted(s.reason for s in matrix.skipped)
+    assert reasons == [
+        "rawtcp registers at most 1 servant(s) (max_servants in --describe); asked for 10",
+        "rawtcp registers at most 1 servant(s) (max_servants in --describe); asked for 10",
+        "rawtcp runs at most 4 client thread(s) (max_threads in --describe); asked for 8"]
+    assert "servants=10 threads=8" in {s.what.split("same-cpu ")[1] for s in matrix.skipped}
+
+
+def test_background_multiplies_the_matrix_and_is_a_factor():
+    matrix = expand(spec(drivers="omniorb", transports="tcp", background=["none", "cpu:2"]),
+                    DRIVERS)
+    assert factors(matrix, "background") == [("none",), ("cpu:2",)]
+    assert matrix.cells[1].label().endswith("background=cpu:2")
+
+
+def test_crowded_cells_carry_a_note_with_the_count(monkeypatch):
+    monkeypatch.setattr("os.cpu_count", lambda: 2)
+    matrix = expand(spec(drivers="omniorb", transports="tcp", modes=["remote", "collocated"],
+                         threads=[1, 2], background=["none", "cpu:1"]), DRIVERS)
+    notes = {(c.mode, c.threads, c.background): c.notes for c in matrix.cells}
+    assert notes[("remote", 1, "none")] == ()  # a client and its server thread take turns
+    assert notes[("collocated", 2, "none")] == ()  # no server thread
+    assert notes[("remote", 2, "none")] == (
+        "crowded: 4 busy threads (2 client + 2 server + 0 background) exceed the machine's 2 "
+        "CPUs; threads wait for a CPU as well as for the middleware",)
+    assert notes[("remote", 1, "cpu:1")][0].startswith("crowded: 3 busy threads (1 client + "
+                                                       "1 server + 1 background)")
+    assert notes[("collocated", 2, "cpu:1")][0].startswith("crowded: 3 busy threads")
+
+
+def test_role_and_memory_limit_reach_the_cells():
+    matrix = expand(Spec.model_validate({
+        "suite": "t", "defaults": {"memory_limit_mb": 256},
+        "experiments": [{"name": "e", "operation": "roundtrip", "drivers": "omniorb",
+                         "transports": "tcp", "role": "simple"}]}), DRIVERS)
+    (cell,) = matrix.cells
+    assert cell.role == "simple" and cell.memory_limit_mb == 256
+    assert "role" not in cell.factors() and cell.factors()["background"] == "none"

@@ -129,3 +129,82 @@ def test_other_invalid_specs(tmp_path, text, fragment):
 def test_missing_file_is_named(tmp_path):
     with pytest.raises(SpecError, match="absent.yaml: cannot read the spec"):
         load_spec(tmp_path / "absent.yaml")
+
+
+def test_background_memory_limit_and_role_load(tmp_path):
+    spec, _ = load_spec(write(tmp_path, """\
+        suite: s
+        defaults: {memory_limit_mb: 512}
+        experiments:
+          - {name: e, operation: ping, drivers: omniorb, background: [none, "cpu:2"],
+             role: servants, servants: [1, 10]}
+        """))
+    settings = effective_settings(spec, spec.experiments[0])
+    assert settings["background"] == ["none", "cpu:2"]
+    assert settings["memory_limit_mb"] == 512
+    assert spec.experiments[0].role == "servants"
+
+
+def test_background_and_memory_limit_default_to_none(tmp_path):
+    spec, _ = load_spec(write(tmp_path, VALID))
+    settings = effective_settings(spec, spec.experiments[0])
+    assert settings["background"] == ["none"]
+    assert settings["memory_limit_mb"] is None
+
+
+@pytest.mark.parametrize("value", ['"cpu:0"', '"cpu:x"', "busy", "3", '"cpu:"'])
+def test_bad_background_names_the_line_and_what_is_allowed(tmp_path, value):
+    path = write(tmp_path, f"""\
+        suite: s
+        experiments:
+          - name: e
+            operation: ping
+            drivers: rawtcp
+            background: [none, {value}]
+        """)
+    with pytest.raises(SpecError) as error:
+        load_spec(path)
+    message = str(error.value)
+    assert f"{path}:6: experiments[0].background[1]: background" in message
+    assert "is not valid: use none, or cpu:N with N >= 1" in message
+    assert "Value error" not in message
+
+
+@pytest.mark.parametrize("experiment, fragment", [
+    ("{name: e, operation: ping, drivers: omniorb, role: simple, threads: [1, 2]}",
+     "role simple is one call with payload_bytes 0, one servant and one thread; this "
+     "experiment has threads [1, 2]"),
+    ("{name: e, operation: octets, drivers: omniorb, role: size, payload_bytes: [64, 128]}",
+     "role size needs payload_bytes 0 in its sweep (the estimate subtracts it); it has "
+     "[64, 128]"),
+    ("{name: e, operation: ping, drivers: omniorb, role: servants, servants: [10, 100]}",
+     "role servants needs servants 1 in its sweep"),
+    ("{name: e, operation: ping, drivers: omniorb, role: threads, threads: 4}",
+     "role threads needs threads 1 in its sweep"),
+    ("{name: e, operation: ping, drivers: omniorb, role: sizes}",
+     "Input should be 'simple', 'size', 'servants', 'threads' or 'mixture'"),
+])
+def test_a_role_must_measure_what_the_estimate_looks_up(tmp_path, experiment, fragment):
+    path = write(tmp_path, f"suite: s\nexperiments:\n  - {experiment}\n")
+    with pytest.raises(SpecError) as error:
+        load_spec(path)
+    assert f"{path}:3: experiments[0].role: {fragment}" in str(error.value)
+
+
+def test_memory_limit_must_be_positive(tmp_path):
+    path = write(tmp_path, """\
+        suite: s
+        defaults: {memory_limit_mb: 0}
+        experiments:
+          - {name: e, operation: ping, drivers: rawtcp}
+        """)
+    with pytest.raises(SpecError, match=r"spec\.yaml:2: defaults\.memory_limit_mb: Input should "
+                                        r"be greater than or equal to 1"):
+        load_spec(path)
+
+
+def test_the_built_in_suites_are_valid():
+    from conftest import REPO
+
+    for path in sorted((REPO / "suites").glob("*.yaml")):
+        load_spec(path)

@@ -5,6 +5,7 @@ import sqlite3
 import numpy as np
 import pytest
 
+from conftest import version_1_database
 from mwbench.store import SCHEMA_VERSION, CellRecord, Store, StoreError
 
 
@@ -76,3 +77,55 @@ def test_a_file_that_is_not_a_database_is_refused(tmp_path):
     path.write_text("not sqlite at all, just text " * 100)
     with pytest.raises(StoreError, match="not an mwbench database"):
         Store.open_existing(path)
+
+
+def columns(connection, table):
+    return [(row[1], row[2], row[3], row[4]) for row in
+            connection.execute(f"PRAGMA table_info({table})")]
+
+
+def test_a_version_1_database_is_migrated_when_opened(tmp_path):
+    path = tmp_path / "old.db"
+    version_1_database(path)
+    store = Store.open_existing(path)
+    (old,) = store.cells(1)
+    assert old["background"] == "none"  # it ran without background load
+    assert old["role"] is None and old["load_generator"] is None and old["p50_us"] == 14.5
+    store.add_cell(1, CellRecord(factors=factors(background="cpu:2"), status="ok",
+                                 role="simple", load_generator={"argv": ["stress-ng"]}))
+    store.close()
+    connection = sqlite3.connect(path)
+    assert connection.execute("SELECT version FROM schema_info").fetchone() == (SCHEMA_VERSION,)
+    assert connection.execute("SELECT background, role FROM cells ORDER BY id").fetchall() == [
+        ("none", None), ("cpu:2", "simple")]
+
+
+def test_a_migrated_database_has_the_columns_of_a_fresh_one(tmp_path):
+    version_1_database(tmp_path / "old.db")
+    Store.open_existing(tmp_path / "old.db").close()
+    Store.create_or_open(tmp_path / "new.db").close()
+    old, new = sqlite3.connect(tmp_path / "old.db"), sqlite3.connect(tmp_path / "new.db")
+    for table in ("runs", "cells", "samples", "schema_info"):
+        assert columns(old, table) == columns(new, table)
+
+
+def test_a_failed_migration_leaves_the_database_at_its_version(tmp_path, monkeypatch):
+    from mwbench import store_schema
+
+    path = tmp_path / "old.db"
+    version_1_database(path)
+    broken = (*store_schema.MIGRATIONS[1], "ALTER TABLE nowhere ADD COLUMN x")
+    monkeypatch.setitem(store_schema.MIGRATIONS, 1, broken)
+    with pytest.raises(StoreError, match="cannot migrate schema version 1 to 2"):
+        Store.open_existing(path)
+    connection = sqlite3.connect(path)
+    assert connection.execute("SELECT version FROM schema_info").fetchone() == (1,)
+    assert "background" not in [c[0] for c in columns(connection, "cells")]
+
+
+def test_cells_without_a_background_are_stored_as_none(tmp_path):
+    store = Store.create_or_open(tmp_path / "m.db")
+    run_id = store.begin_run("s", "p", "t", {}, "v")
+    without = {k: v for k, v in factors().items() if k != "background"}
+    store.add_cell(run_id, CellRecord(factors=without, status="ok"))
+    assert store.cells(run_id)[0]["background"] == "none"

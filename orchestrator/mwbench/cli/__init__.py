@@ -2,7 +2,7 @@
 
 import click
 
-from . import compare, env, export, list, report, run
+from . import compare, env, estimate, export, list, report, run
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -17,10 +17,12 @@ def main() -> None:
       mwbench run suites/quick.yaml    # measure; results go to results/mwbench.db
       mwbench report -o report.html    # figures, disclosure and baseline ratios
       mwbench compare 1 2              # is run 2 slower than run 1? exits 1 if so
+      mwbench estimate --payload-bytes 4096 --servants 100 --threads 4
+                                       # combined-factor estimate from a run's sweeps
       mwbench export --format csv      # every cell of the latest run
     """
 
 
 for verb in (env.command, list.command, run.command, report.command, compare.command,
-             export.command):
+             estimate.command, export.command):
     main.add_command(verb)

@@ -4,7 +4,7 @@ import json
 
 import click
 
-from .. import environment
+from .. import environment, machine_load
 
 
 @click.command("env")
@@ -22,7 +22,11 @@ def command(as_json: bool) -> None:
         click.echo(json.dumps(facts, indent=2))
         return
     for section, content in facts.items():
-        if isinstance(content, dict):
+        if section == "machine_load":
+            click.echo(f"{section}:\n  loadavg: {content['loadavg']}")
+            for line in machine_load.describe(content) or ["no other process busy"]:
+                click.echo(f"  {line}")
+        elif isinstance(content, dict):
             click.echo(f"{section}:")
             for key, value in _flatten(content):
                 click.echo(f"  {key}: {'-' if value is None else value}")

@@ -41,6 +41,10 @@ def command() -> None:
             console.print(f"[red]{driver.name} is not available[/]: {driver.reason}")
         for key, text in driver.options.items():
             console.print(f"  {driver.name} --option {key}: {text}")
+        for what, bound in (("client threads", driver.max_threads),
+                            ("servants", driver.max_servants)):
+            if bound is not None:
+                console.print(f"  {driver.name} runs at most {bound} {what}")
 
     suites = Table(title="Built-in suites")
     suites.add_column("file")

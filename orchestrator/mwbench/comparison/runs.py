@@ -110,4 +110,6 @@ def extra_factors(factors: dict) -> list[str]:
             extra.append(f"{name} {factors[name]}")
     for key, value in sorted((factors.get("options") or {}).items()):
         extra.append(f"{key}={value}")
+    if factors.get("background") not in (None, "none"):
+        extra.append(f"background {factors['background']}")
     return extra

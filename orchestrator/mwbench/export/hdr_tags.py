@@ -7,6 +7,7 @@ fixed order, separated by "/":
 
     run<id>/<experiment>/<driver>/<mode>/<transport>/<operation>/<payload>B/
     <placement>/<hold|nohold>/<options>/rep<n>[/prio=<n>][/servants=<n>][/threads=<n>]
+    [/background=<value>]
 
 for example `run3/ping/rawtcp/remote/tcp/roundtrip/0B/same-cpu/hold/-/rep1`.
 Options are `key=value` joined by "+", "-" when there are none. A factor the
@@ -14,10 +15,13 @@ cell does not use is "-". Every name and value is percent-encoded (RFC 3986
 unreserved characters stay as they are), so "/", "+", "=", "," and spaces in
 a value cannot break the split and `parse_tag` gives the factors back. The run
 id is part of the tag, so tags stay unique when several runs share one log;
-the trailing factors appear only when a cell sets them, to keep tags short.
+the trailing factors appear only when a cell sets them (background: when it
+is not `none`), to keep tags short and the tags of older cells unchanged.
 """
 
 from urllib.parse import quote, unquote
+
+from ..spec import BACKGROUND_NONE
 
 NONE = "-"
 
@@ -40,6 +44,8 @@ def cell_tag(run_id: int, factors: dict) -> str:
     for name in ("servants", "threads"):
         if factors.get(name) is not None:
             parts.append(f"{name}={factors[name]}")
+    if factors.get("background") not in (None, BACKGROUND_NONE):
+        parts.append(f"background={_text(factors['background'])}")
     return "/".join(parts)
 
 
@@ -58,11 +64,14 @@ def parse_tag(tag: str) -> dict:
             (unquote(k), unquote(v)) for k, v in (item.split("=") for item in options.split("+"))
         ),
         "repetition": int(repetition.removeprefix("rep")),
-        "priority": 0, "servants": None, "threads": None,
+        "priority": 0, "servants": None, "threads": None, "background": BACKGROUND_NONE,
     }
     for item in extra:
         name, value = item.split("=")
-        factors["priority" if name == "prio" else name] = int(value)
+        if name == "background":
+            factors[name] = unquote(value)
+        else:
+            factors["priority" if name == "prio" else name] = int(value)
     return factors
 
 

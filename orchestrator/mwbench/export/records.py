@@ -2,7 +2,9 @@
 
 `cell_records` gives one summary record per cell, with the keys of the export
 contract (README, "Reading results"): the run and its factors, the statistics,
-the status and error. Factors a cell does not use are None. `cell_factors`
+the status and error (plus, since schema 2, the experiment's estimate `role`
+and the background `load_generator`). Factors a cell does not use are None;
+`background` is `none` for a cell measured without background load. `cell_factors`
 gives just the identifying factors of a stored row, decoded the same way, so
 the per-sample formats label their rows exactly as the summaries do.
 """
@@ -15,6 +17,7 @@ from ..store import FACTOR_COLUMNS, STAT_COLUMNS, Store
 EXPORT_KEYS = (
     "run_id", "suite", "cell_id", *FACTOR_COLUMNS, "idle_hold_held", "client_cpu", "server_cpu",
     "middleware", "middleware_version", "batch_size", *STAT_COLUMNS, "status", "error", "notes",
+    "role", "load_generator",
 )
 
 
@@ -30,6 +33,8 @@ def cell_records(store: Store, run_ids: list[int]) -> list[dict]:
             record["notes"] = json.loads(row["notes"]) if row["notes"] else []
             record["middleware"] = header.get("middleware")
             record["middleware_version"] = header.get("middleware_version")
+            record["load_generator"] = (json.loads(row["load_generator"])
+                                        if row["load_generator"] else None)
             if record["samples"] is not None:
                 record["samples"] = int(record["samples"])
             records.append({key: record.get(key) for key in EXPORT_KEYS})

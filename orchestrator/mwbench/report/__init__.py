@@ -13,8 +13,11 @@ import jinja2
 
 from .. import __version__
 from ..store import Store
-from . import disclosure, figures, tables
+from . import disclosure, factors, figures, tables
 from .data import SWEPT_FACTORS, Run, load_run
+
+# Beyond this many configurations, a box or percentile line each is unreadable.
+MAX_DRAWN = 40
 
 
 def build_report(store: Store, run_ids: list[int]) -> str:
@@ -39,6 +42,7 @@ def _run_view(run: Run) -> dict:
         "facts": disclosure.facts(run),
         "warnings": disclosure.warnings(run),
         "baseline": tables.baseline_rows(run),
+        "factors": factors.sections(run),
         "experiments": [_experiment_view(run, e) for e in run.experiments],
     }
 
@@ -46,7 +50,7 @@ def _run_view(run: Run) -> dict:
 def _experiment_view(run: Run, experiment) -> dict:
     ok = [c for c in experiment.configurations if c.ok]
     view = {"experiment": experiment, "figures": [], "summary": [], "failed": experiment.failed,
-            "anchor": f"run{run.id}-{experiment.name}"}
+            "anchor": f"run{run.id}-{experiment.name}", "note": None}
     if not ok:
         return view
     view["summary"] = tables.summary_rows(experiment)
@@ -55,31 +59,12 @@ def _experiment_view(run: Run, experiment) -> dict:
     # Collocated calls are a hundred times shorter than remote ones: one scale
     # for both would flatten one of them, so each mode gets its own figure.
     modes = sorted({c.factors["mode"] for c in ok}, key=lambda mode: mode != "remote")
-    for mode in modes:
-        members = [c for c in ok if c.factors["mode"] == mode]
-        suffix = f" ({mode})" if len(modes) > 1 else ""
-        view["figures"].append({
-            "id": f"{view['anchor']}-box-{mode}", "kind": "box",
-            "title": f"Distribution per configuration, and throughput{suffix}",
-            "svg": figures.box_and_throughput(members),
-            "shows": "The time per call of each configuration: the box holds the middle half "
-                     "of the calls, the red line is the median, the whiskers reach the 1st and "
-                     "99th percentiles; on the right, calls per second of the measured loop.",
-            "limits": "Calls slower than p99 are not drawn (the percentile figure shows them). "
-                      "Throughput is that of one client waiting for each reply, not the "
-                      "capacity of the server.",
-        })
-    view["figures"].append({
-        "id": f"{view['anchor']}-percentiles", "kind": "percentiles",
-        "title": "Percentile distribution",
-        "svg": figures.percentile_distribution(ok),
-        "shows": "The time within which the given share of calls completed; each tick to the "
-                 "right is ten times rarer, so the slowest calls are not hidden.",
-        "limits": f"The far tail rests on few calls (the smallest configuration has {samples} "
-                  "samples, so its last percentiles are single calls)"
-                  + ("; batched cells time groups of calls, which averages the tail away."
-                     if batched else "."),
-    })
+    if len(ok) > MAX_DRAWN:
+        view["note"] = (f"{len(ok)} configurations: too many to draw one box or percentile "
+                        "line each; the table above and the figures against the swept factors "
+                        "show them.")
+    else:
+        view["figures"] += _distribution_figures(view["anchor"], ok, modes, samples, batched)
     for factor in SWEPT_FACTORS:
         if factor not in experiment.varying():
             continue
@@ -97,3 +82,34 @@ def _experiment_view(run: Run, experiment) -> dict:
                           "need not be linear.",
             })
     return view
+
+
+def _distribution_figures(anchor: str, ok: list, modes: list[str], samples: int,
+                          batched: bool) -> list[dict]:
+    found = []
+    for mode in modes:
+        members = [c for c in ok if c.factors["mode"] == mode]
+        suffix = f" ({mode})" if len(modes) > 1 else ""
+        found.append({
+            "id": f"{anchor}-box-{mode}", "kind": "box",
+            "title": f"Distribution per configuration, and throughput{suffix}",
+            "svg": figures.box_and_throughput(members),
+            "shows": "The time per call of each configuration: the box holds the middle half "
+                     "of the calls, the red line is the median, the whiskers reach the 1st and "
+                     "99th percentiles; on the right, calls per second of the measured loop.",
+            "limits": "Calls slower than p99 are not drawn (the percentile figure shows them). "
+                      "Throughput is that of the client threads together, each waiting for "
+                      "its reply, not the capacity of the server.",
+        })
+    found.append({
+        "id": f"{anchor}-percentiles", "kind": "percentiles",
+        "title": "Percentile distribution",
+        "svg": figures.percentile_distribution(ok),
+        "shows": "The time within which the given share of calls completed; each tick to the "
+                 "right is ten times rarer, so the slowest calls are not hidden.",
+        "limits": f"The far tail rests on few calls (the smallest configuration has {samples} "
+                  "samples, so its last percentiles are single calls)"
+                  + ("; batched cells time groups of calls, which averages the tail away."
+                     if batched else "."),
+    })
+    return found

@@ -15,7 +15,7 @@ from ..store import Store
 
 # Factors a reader tells configurations apart by, in the order labels use them.
 LABEL_FACTORS = ("driver", "mode", "transport", "operation", "payload_bytes", "placement",
-                 "idle_hold", "priority", "servants", "threads", "options")
+                 "idle_hold", "priority", "servants", "threads", "options", "background")
 # Factors that are swept (numeric), drawn as lines against their value.
 SWEPT_FACTORS = ("payload_bytes", "servants", "threads")
 
@@ -41,11 +41,25 @@ class Experiment:
     name: str
     configurations: list[Configuration]
     failed: list[dict]  # failed cells, as store rows
+    role: str | None = None  # its role in the combined-factor estimate, from the spec
 
     def varying(self) -> list[str]:
         """The label factors that take more than one value in this experiment."""
         return [name for name in LABEL_FACTORS
                 if len({_key(c.factors[name]) for c in self.configurations}) > 1]
+
+    def series(self, factor: str) -> list[tuple[str, list[Configuration]]]:
+        """Lines along `factor`: configurations equal in every other factor, sorted by it,
+        each line named by the other factors that vary (only lines of two points or more)."""
+        others = [name for name in self.varying() if name != factor]
+        lines: dict[tuple, list[Configuration]] = {}
+        for c in self.configurations:
+            if c.ok and c.factors[factor] is not None:
+                key = tuple(_key(c.factors[name]) for name in LABEL_FACTORS if name != factor)
+                lines.setdefault(key, []).append(c)
+        return [(label(members[0].factors, others) if others else "all",
+                 sorted(members, key=lambda c: _order(c.factors[factor])))
+                for members in lines.values() if len(members) > 1]
 
 
 @dataclass
@@ -65,6 +79,12 @@ class Run:
     def failed_cells(self) -> list[dict]:
         return [cell for cell in self.cells if cell["status"] != "ok"]
 
+    def sweeping(self, role: str) -> list[Experiment]:
+        """The experiments that measure a factor for the estimate (`role`), or, in a run
+        without such an experiment, all of them: a section then reads every sweep of it."""
+        chosen = [e for e in self.experiments if e.role == role]
+        return chosen or self.experiments
+
 
 def load_run(store: Store, run_id: int) -> Run:
     row = store.run(run_id)
@@ -73,7 +93,7 @@ def load_run(store: Store, run_id: int) -> Run:
     configurations: dict[tuple, Configuration] = {}
     for cell in cells:
         experiment = experiments.setdefault(cell["experiment"],
-                                            Experiment(cell["experiment"], [], []))
+                                            Experiment(cell["experiment"], [], [], cell["role"]))
         if cell["status"] != "ok":
             experiment.failed.append(cell)
             continue
@@ -117,6 +137,8 @@ def label(factors: dict, names: list[str]) -> str:
             parts.extend(f"{k}={v}" for k, v in value.items())
         elif name in ("servants", "threads", "priority"):
             parts.append(f"{name} {value}")
+        elif name == "background":
+            parts.append("no background" if value == "none" else f"background {value}")
         else:
             parts.append(str(value))
     return " ".join(parts) or "all"
@@ -129,10 +151,18 @@ def _cell_dict(row) -> dict:
     cell["idle_hold_held"] = (None if cell["idle_hold_held"] is None
                               else bool(cell["idle_hold_held"]))
     cell["notes"] = json.loads(cell["notes"]) if cell["notes"] else []
-    for key in ("measurer_header", "server_header"):
+    for key in ("measurer_header", "server_header", "load_generator"):
         cell[key] = json.loads(cell[key]) if cell[key] else None
     return cell
 
 
 def _key(value):
     return json.dumps(value, sort_keys=True) if isinstance(value, dict) else value
+
+
+def _order(value):
+    """Sort key of a swept value: numbers by size; `none` before `cpu:1` before `cpu:10`."""
+    if isinstance(value, str) and ":" in value:
+        kind, _, count = value.partition(":")
+        return (1, kind, int(count) if count.isdigit() else 0)
+    return (0, "", value) if isinstance(value, (int, float)) else (0, str(value), 0)

@@ -4,9 +4,11 @@ In the spirit of a full-disclosure report: everything needed to reproduce a
 figure (machine, kernel, CPU governor and idle driver, compiler, middleware
 versions, commit, the spec itself) and every condition that weakens it
 (placement left to the scheduler, no idle hold, more busy threads than CPUs,
-failed cells, calls slowed on purpose).
+other processes busy on the machine, failed cells, calls slowed on purpose).
 """
 
+from .. import machine_load
+from ..crowding import busy_threads
 from .data import Run
 
 
@@ -26,6 +28,7 @@ def facts(run: Run) -> list[tuple[str, str]]:
                     f"{(machine.get('memory_kb') or 0) // 1024} MiB, "
                     f"{machine.get('virtualization') or 'bare metal'}"),
         ("kernel", env.get("kernel", {}).get("release", "?")),
+        ("load at start", _load(env.get("machine_load"))),
         ("CPU governor", machine.get("cpu_governor") or "not exposed"),
         ("cpuidle", f"{machine.get('cpuidle_driver')} (governor "
                     f"{machine.get('cpuidle_governor')})"),
@@ -57,10 +60,19 @@ def warnings(run: Run) -> list[str]:
     if lost:
         found.append(f"{lost} cells asked for the idle hold but could not take it "
                      "(/dev/cpu_dma_latency not writable).")
-    crowded = sum(1 for c in cells if (c["threads"] or 1) > cpus > 0)
+    crowded = [c for c in cells
+               if busy_threads(c["mode"], c["threads"], c["background"]).total > cpus > 0]
     if crowded:
-        found.append(f"{crowded} cells ran more busy client threads than the machine's {cpus} "
-                     "CPUs: threads wait for a CPU as well as for the middleware.")
+        found.append(f"{len(crowded)} cells had more busy threads than the machine's {cpus} "
+                     "CPUs, counting client threads, the server threads serving them (one "
+                     "per client thread in a remote cell) and background-load workers: "
+                     "threads wait for a CPU as well as for the middleware. Experiments: "
+                     f"{', '.join(dict.fromkeys(c['experiment'] for c in crowded))}; each "
+                     "such cell's notes give its count.")
+    if busy := machine_load.describe(run.environment.get("machine_load") or {}):
+        found.append("Other processes were using CPU when the run started, and compete with "
+                     "the cells that run on the same CPUs (same-cpu placement pins both ends "
+                     "to CPU 0): " + "; ".join(busy) + ".")
     failed = run.failed_cells
     if failed and len(failed) == len(cells):
         found.append(f"Every cell of this run failed ({len(failed)}): there is nothing to plot. "
@@ -75,3 +87,11 @@ def warnings(run: Run) -> list[str]:
     if run.status != "finished":
         found.append(f"The run is {run.status}: it did not measure every cell of its spec.")
     return found
+
+
+def _load(load: dict | None) -> str:
+    if not load or load.get("loadavg") is None:
+        return "not recorded"
+    busy = len(load.get("busy_processes", []))
+    return (f"load average {', '.join(f'{x:.2f}' for x in load['loadavg'])} (1, 5, 15 min); "
+            f"{busy or 'no'} other process{'es' if busy != 1 else ''} busy")

@@ -1,0 +1,96 @@
+"""The report's reading of single factors, after the Open CORBA Benchmarking suite.
+
+Each module turns the sweeps of a run into a section, when the run has them:
+marshalling (time against payload, as a linear fit), dispatcher (time
+against registered servants, and which shape of a poor object map, if any),
+parallelism (per-thread time and system rate against threads), background
+(the round trip under CPU load) and estimates (the combined-factor estimate
+against the mixture experiment). A section works on whatever run has its
+factor swept, not only on suites/ocb.yaml: it reads the experiments whose
+role is its factor (size, servants, threads) when the run has them, so that
+the sweeps of a mixture or a background experiment do not crowd the reading,
+and every experiment that sweeps the factor otherwise.
+"""
+
+from ..data import Run
+from . import background, dispatcher, estimates, marshalling, parallelism
+
+
+def sections(run: Run) -> list[dict]:
+    """The sections this run has data for, in the order of the paper."""
+    found = []
+    anchor = f"run{run.id}"
+    if rows := marshalling.fits(run):
+        found.append({
+            "id": f"{anchor}-marshalling", "kind": "marshalling", "title": "Marshalling",
+            "rows": rows, "notes": marshalling.type_notes(rows),
+            "figures": [_figure(
+                f"{anchor}-marshalling-fit", "Time per call against payload, with the linear "
+                "fits", marshalling.figure(rows),
+                "The median time per call at each measured payload (points) and the "
+                "least-squares line through them (dashed), one per driver and operation; the "
+                "slope is the cost of the data in µs per KiB.",
+                "The fit is unweighted over medians; with sizes in powers of two the largest "
+                "sizes set the slope. Beyond a size the machine's caches hold, or across a "
+                "buffer or segment size, the cost need not stay linear (R² below 0.99 says "
+                "so).")],
+        })
+    if items := dispatcher.series(run):
+        found.append({
+            "id": f"{anchor}-dispatcher", "kind": "dispatcher", "title": "Dispatcher",
+            "lines": items,
+            "figures": [_figure(
+                f"{anchor}-dispatcher-{index}", f"{item['experiment']}: {item['series']}",
+                dispatcher.figure(item),
+                "Time per call for each number of registered servants: box p25–p75, red line "
+                "the median, whiskers at the minimum and maximum call, dash at p99.",
+                "The maximum is a single call and may be a preemption rather than the map; "
+                "read it with the p99 and the verdict's rank test.")
+                for index, item in enumerate(items)],
+        })
+    if items := parallelism.series(run):
+        found.append({
+            "id": f"{anchor}-parallelism", "kind": "parallelism", "title": "Parallelism",
+            "lines": items,
+            "figures": [_figure(
+                f"{anchor}-parallelism-threads", "Per-thread time and system rate against "
+                "client threads", parallelism.figure(items),
+                "Left: the median time per call as the threads see it. Right: calls per "
+                "second of all threads together, the system's invocation rate. Hollow "
+                "points: more busy threads than CPUs.",
+                "Pinned placements put every thread of an end on one CPU, so there the rate "
+                "cannot grow with threads; with unpinned ends it can, up to the CPU count.")],
+        })
+    if items := background.series(run):
+        found.append({
+            "id": f"{anchor}-background", "kind": "background", "title": "Background load",
+            "lines": items, "versions": background.versions(run),
+            "figures": [_figure(
+                f"{anchor}-background-load", "Time per call under background CPU load",
+                background.figure(items),
+                "The median time per call (bar, with p25–p75) and p99 (dash) with no "
+                "background load and with N stress-ng CPU workers running beside the cell.",
+                "The workers are left to the scheduler while the cell's ends may be pinned: "
+                "where a worker lands decides the effect, so a load of fewer workers than "
+                "CPUs can fall anywhere between no effect and a shared CPU.")],
+        })
+    if summary := estimates.table(run):
+        figures = []
+        if any(row["estimated"] is not None for row in summary["rows"]):
+            figures.append(_figure(
+                f"{anchor}-estimate-scatter", "Estimated against measured",
+                estimates.figure(summary),
+                "Each point is one combination of the mixture experiment: its measured median "
+                "against the estimate from the single-factor sweeps; the dotted lines are ±10%.",
+                "The estimate assumes the factors do not interact; where they exhaust a "
+                "shared resource (hollow: more busy threads than CPUs) it is not expected "
+                "to hold."))
+        found.append({"id": f"{anchor}-estimate", "kind": "estimate",
+                      "title": "Combined-factor estimate", "summary": summary,
+                      "figures": figures})
+    return found
+
+
+def _figure(figure_id: str, title: str, svg: str, shows: str, limits: str) -> dict:
+    return {"id": figure_id, "kind": "factor", "title": title, "svg": svg, "shows": shows,
+            "limits": limits}

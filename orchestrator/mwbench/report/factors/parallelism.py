@@ -1,0 +1,83 @@
+"""Parallelism: the time each thread waits per call, and the rate of the whole system.
+
+Two numbers per thread count, as in the Open CORBA Benchmarking suite: the
+invocation time a thread sees (the median over the calls of all threads),
+which grows whenever a thread waits for another; and the invocation rate
+of the system (all calls of all threads over the measured wall time), which
+grows while the machine has parallelism to give and falls slowly after.
+How evenly the threads were served is the spread of their own medians.
+
+Points with more busy threads than the machine's CPUs (crowding.py has the
+rule) are drawn hollow: there, threads also wait for a CPU.
+"""
+
+import numpy as np
+from matplotlib.ticker import EngFormatter
+
+from ...crowding import busy_threads
+from ..data import Configuration, Run
+from ..figures import plt, to_svg
+
+
+def series(run: Run) -> list[dict]:
+    cpus = run.environment.get("machine", {}).get("cpu_count") or 0
+    found = []
+    for experiment in run.sweeping("threads"):
+        for name, members in experiment.series("threads"):
+            points = [_point(c, cpus) for c in members]
+            found.append({"experiment": experiment.name, "series": name, "points": points})
+    return found
+
+
+def _point(c: Configuration, cpus: int) -> dict:
+    f = c.factors
+    busy = busy_threads(f["mode"], f["threads"], f["background"])
+    medians = _thread_medians(c)
+    return {
+        "threads": f["threads"], "per_thread_us": c.percentile(50), "p99_us": c.percentile(99),
+        "rate": float(np.median(c.throughput_per_s)) if c.throughput_per_s else None,
+        "busy": busy.total, "crowded": 0 < cpus < busy.total,
+        "thread_medians": (min(medians), max(medians)) if medians else None,
+    }
+
+
+def _thread_medians(c: Configuration) -> list[float]:
+    """Each thread's own median, from the series of each repetition's result header."""
+    medians, offset = [], 0
+    for cell in c.cells:
+        series = (cell["measurer_header"] or {}).get("series") or []
+        count = int(cell["samples"] or 0)
+        start = offset
+        for s in series:
+            part = c.per_call_us[start:start + s["count"]]
+            if part.size:
+                medians.append(float(np.median(part)))
+            start += s["count"]
+        offset += count
+    return medians
+
+
+def figure(found: list[dict]) -> str:
+    shown, (times, rates) = plt.subplots(1, 2, figsize=(10, 3.8))
+    for item in found:
+        x = [p["threads"] for p in item["points"]]
+        line, = times.plot(x, [p["per_thread_us"] for p in item["points"]], linewidth=1,
+                           label=f"{item['experiment']}: {item['series']}")
+        rates.plot(x, [p["rate"] or np.nan for p in item["points"]], linewidth=1,
+                   color=line.get_color())
+        for p in item["points"]:
+            face = "white" if p["crowded"] else line.get_color()
+            times.plot(p["threads"], p["per_thread_us"], marker="o", markersize=5,
+                       markerfacecolor=face, color=line.get_color())
+            if p["rate"]:
+                rates.plot(p["threads"], p["rate"], marker="o", markersize=5,
+                           markerfacecolor=face, color=line.get_color())
+    times.set_xlabel("client threads")
+    times.set_ylabel("µs per call seen by a thread (median)")
+    rates.set_xlabel("client threads")
+    rates.set_ylabel("calls/s of the whole system")
+    rates.yaxis.set_major_formatter(EngFormatter())
+    # Beside the figure, not over it: a thread sweep easily has ten lines.
+    rates.legend(*times.get_legend_handles_labels(), fontsize=7, loc="upper left",
+                 bbox_to_anchor=(1.02, 1.0), borderaxespad=0)
+    return to_svg(shown)

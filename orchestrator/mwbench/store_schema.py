@@ -1,0 +1,136 @@
+"""The store's SQL schema, its version, and the migrations between versions.
+
+A database records its schema version. Opening an older one migrates it in
+place, one version at a time, each step in one transaction, so a database
+written by any earlier mwbench keeps working; a newer one is refused rather
+than misread. A fresh database is built the same way (version 1, then every
+migration), so a migrated database and a fresh one have exactly the same
+tables and columns, and the migrations are exercised by every run.
+
+Version 2 (the Open CORBA Benchmarking suite) adds to `cells`:
+- `background`: the background-load factor (`none` or `cpu:N`). Every cell
+  measured before it existed ran without background load, so migrated rows
+  read `none`, which also lets `compare` match an old run with a new one;
+- `role`: the experiment's role in the combined-factor estimate, or NULL;
+- `load_generator`: JSON {argv, version} of the background-load process.
+"""
+
+import sqlite3
+
+SCHEMA_VERSION = 2
+
+# The factors that identify a cell within a run; export and compare rely on them.
+FACTOR_COLUMNS = (
+    "experiment",
+    "driver",
+    "transport",
+    "mode",
+    "operation",
+    "payload_bytes",
+    "placement",
+    "idle_hold",
+    "priority",
+    "servants",
+    "threads",
+    "options",
+    "background",
+    "repetition",
+)
+STAT_COLUMNS = (
+    "samples",
+    "min_us",
+    "p25_us",
+    "p50_us",
+    "p75_us",
+    "p90_us",
+    "p99_us",
+    "p999_us",
+    "max_us",
+    "mean_us",
+    "std_us",
+    "throughput_per_s",
+)
+
+# Version 1 exactly as mwbench 0.1.0 created it: frozen, the base of every migration.
+V1_SCHEMA = f"""
+CREATE TABLE schema_info (version INTEGER NOT NULL);
+CREATE TABLE runs (
+    id INTEGER PRIMARY KEY,
+    suite TEXT NOT NULL,
+    spec_path TEXT NOT NULL,
+    spec_text TEXT NOT NULL,
+    environment TEXT NOT NULL,      -- JSON, as `mwbench env --json` prints it
+    mwbench_version TEXT NOT NULL,
+    started_utc TEXT NOT NULL,
+    finished_utc TEXT,
+    status TEXT NOT NULL            -- running | finished | interrupted
+);
+CREATE TABLE cells (
+    id INTEGER PRIMARY KEY,
+    run_id INTEGER NOT NULL REFERENCES runs(id),
+    experiment TEXT NOT NULL,
+    driver TEXT NOT NULL,
+    transport TEXT,
+    mode TEXT,
+    operation TEXT NOT NULL,
+    payload_bytes INTEGER,
+    placement TEXT,
+    idle_hold INTEGER,              -- requested (factor)
+    idle_hold_held INTEGER,         -- actually held during the cell
+    priority INTEGER,
+    servants INTEGER,
+    threads INTEGER,
+    options TEXT,                   -- JSON object, or NULL
+    repetition INTEGER NOT NULL,
+    client_cpu INTEGER,
+    server_cpu INTEGER,
+    status TEXT NOT NULL,           -- ok | failed
+    error TEXT,
+    batch_size INTEGER,
+    {", ".join(f"{c} REAL" for c in STAT_COLUMNS)},
+    measurer_header TEXT,           -- JSON header of the client or collocated result file
+    server_header TEXT,             -- JSON header of the server result file, if any
+    notes TEXT,                     -- JSON list of warnings about this cell
+    started_utc TEXT NOT NULL,
+    duration_s REAL NOT NULL
+);
+CREATE INDEX cells_by_run ON cells(run_id);
+CREATE TABLE samples (
+    cell_id INTEGER PRIMARY KEY REFERENCES cells(id),
+    encoding TEXT NOT NULL,
+    count INTEGER NOT NULL,
+    data BLOB NOT NULL
+);
+"""
+
+# MIGRATIONS[n] takes a database from version n to n + 1.
+MIGRATIONS: dict[int, tuple[str, ...]] = {
+    1: (
+        "ALTER TABLE cells ADD COLUMN background TEXT NOT NULL DEFAULT 'none'",
+        "ALTER TABLE cells ADD COLUMN role TEXT",
+        "ALTER TABLE cells ADD COLUMN load_generator TEXT",
+    ),
+}
+
+
+def create(connection: sqlite3.Connection) -> None:
+    """A fresh database at SCHEMA_VERSION: version 1, then every migration."""
+    with connection:
+        connection.executescript(V1_SCHEMA)
+        connection.execute("INSERT INTO schema_info VALUES (1)")
+    migrate(connection, 1)
+
+
+def migrate(connection: sqlite3.Connection, version: int) -> None:
+    """Bring a database of `version` (<= SCHEMA_VERSION) up to SCHEMA_VERSION."""
+    while version < SCHEMA_VERSION:
+        connection.execute("BEGIN")
+        try:
+            for statement in MIGRATIONS[version]:
+                connection.execute(statement)
+            connection.execute("UPDATE schema_info SET version = ?", (version + 1,))
+        except BaseException:
+            connection.rollback()
+            raise
+        connection.commit()
+        version += 1

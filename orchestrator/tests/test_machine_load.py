@@ -1,0 +1,43 @@
+"""Other work on the machine: a busy process is found, named, and warned about."""
+
+import subprocess
+import sys
+
+from mwbench import machine_load
+from mwbench.report.data import Run
+from mwbench.report.disclosure import facts, warnings
+
+
+def test_a_busy_process_is_listed_with_its_affinity_and_nice():
+    # Started through a shell that exits at once, so the burner is no child of this
+    # process: to the snapshot it is other work, as any process outside mwbench's tree.
+    burner = subprocess.Popen(["sh", "-c", f"exec nice -n 5 {sys.executable} -c "
+                                           "'while True: pass' & echo $!"],
+                              stdout=subprocess.PIPE, text=True)
+    pid = int(burner.stdout.readline())
+    try:
+        load = machine_load.snapshot(sample_s=0.4)
+        (found,) = [p for p in load["busy_processes"] if p["pid"] == pid]
+        assert found["cpu_share"] >= machine_load.BUSY_SHARE
+        assert found["nice"] == 5 and found["cpus_allowed"]
+        assert "while True: pass" in found["command"]
+        assert len(load["loadavg"]) == 3
+    finally:
+        subprocess.run(["kill", str(pid)], check=False)
+        burner.wait()
+
+
+def test_busy_processes_become_a_warning_and_a_fact():
+    load = {"loadavg": [2.0, 1.5, 1.0], "sample_s": 0.5, "busy_processes": [
+        {"pid": 42, "command": "python3 -c while True: pass", "cpu_share": 0.5, "nice": -20,
+         "cpus_allowed": "0"}]}
+    run = Run(id=1, suite="s", spec_path="s.yaml", spec_text="", environment={
+        "machine": {"cpu_count": 2}, "machine_load": load}, status="finished",
+        started_utc="", finished_utc="", experiments=[], cells=[])
+    (warning,) = warnings(run)
+    assert warning == ("Other processes were using CPU when the run started, and compete with "
+                       "the cells that run on the same CPUs (same-cpu placement pins both ends "
+                       "to CPU 0): pid 42 `python3 -c while True: pass` used 50% of a CPU "
+                       "(CPUs 0, nice -20).")
+    assert ("load at start", "load average 2.00, 1.50, 1.00 (1, 5, 15 min); 1 other process "
+                             "busy") in facts(run)

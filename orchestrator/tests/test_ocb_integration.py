@@ -1,0 +1,150 @@
+"""The Open CORBA Benchmarking parts of `mwbench run`, end to end with real processes.
+
+Background load with the real stress-ng (recorded with the cell, gone after
+Ctrl-C), client threads with their series, and a servant count beyond a
+memory limit failing its cell while the run goes on. Each spec is tiny: the
+point is the plumbing, not the numbers.
+"""
+
+import json
+import signal
+import sqlite3
+import subprocess
+import textwrap
+import time
+
+import pytest
+
+from conftest import driver_built, mwbench_exe
+from mwbench.drivers import describe
+
+
+@pytest.fixture(autouse=True)
+def _drivers_are_built():
+    for name in ("rawtcp", "omniorb"):
+        if not driver_built(name):
+            pytest.fail(f"driver {name} is not built: run `make test`, which builds it first")
+
+
+def needs(what: str) -> None:
+    """Fail (not skip) when the built omniorb driver lacks what this test exercises."""
+    info = describe("omniorb")
+    program = subprocess.run([str(info.program), "--help"], capture_output=True, text=True,
+                             timeout=10)
+    have = {"threads": "connections" in info.options,
+            "servants": "target" in info.options and "--memory-limit-mb" in program.stdout}
+    if not have[what]:
+        pytest.fail(f"the built omniorb driver does not offer {what} yet: rebuild it")
+
+
+def run(tmp_path, spec_text):
+    spec = tmp_path / "spec.yaml"
+    spec.write_text(textwrap.dedent(spec_text))
+    db = tmp_path / "m.db"
+    completed = subprocess.run([mwbench_exe(), "run", str(spec), "--db", str(db)],
+                               capture_output=True, text=True, timeout=300, check=False)
+    return completed, db
+
+
+def export(db):
+    out = subprocess.run([mwbench_exe(), "export", "--db", str(db), "--format", "json"],
+                         capture_output=True, text=True, check=True)
+    return json.loads(out.stdout)
+
+
+def test_background_load_runs_with_the_cell_and_is_recorded(tmp_path):
+    completed, db = run(tmp_path, """\
+        suite: loaded
+        defaults: {warmup: 50, samples: 300}
+        experiments:
+          - {name: ping, operation: roundtrip, drivers: rawtcp, transports: tcp,
+             background: [none, "cpu:1"]}
+        """)
+    assert completed.returncode == 0, completed.stdout + completed.stderr
+    idle, loaded = export(db)
+    assert idle["background"] == "none" and idle["load_generator"] is None
+    assert loaded["background"] == "cpu:1" and loaded["status"] == "ok"
+    argv = loaded["load_generator"]["argv"]
+    assert argv[0].endswith("stress-ng") and argv[1:3] == ["--cpu", "1"]
+    assert loaded["load_generator"]["version"].startswith("stress-ng, version")
+    assert any(note.startswith("crowded: 3 busy threads (1 client + 1 server + 1 background)")
+               for note in loaded["notes"])
+    assert "background=cpu:1" in completed.stdout or "background cpu:1" in completed.stdout
+
+
+def test_ctrl_c_during_a_loaded_cell_leaves_no_load_behind(tmp_path):
+    spec = tmp_path / "spec.yaml"
+    # A timeout no other test uses, to find this cell's stress-ng by its command line.
+    spec.write_text("""\
+suite: long
+defaults: {warmup: 10, timeout_s: 37}
+experiments:
+  - {name: long, operation: roundtrip, drivers: rawtcp, transports: tcp, samples: 50000000,
+     background: "cpu:1"}
+""")
+    pattern = "stress-ng --cpu 1 --timeout 97s"
+    db = tmp_path / "m.db"
+    process = subprocess.Popen([mwbench_exe(), "run", str(spec), "--db", str(db)],
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline and not _running(pattern):
+        time.sleep(0.1)
+    assert _running(pattern), "the background load never started"
+    time.sleep(0.5)
+    process.send_signal(signal.SIGINT)
+    out, err = process.communicate(timeout=30)
+    assert process.returncode == 130, out + err
+    time.sleep(0.2)
+    assert not _running(pattern), "stress-ng was left running"
+    connection = sqlite3.connect(db)
+    assert connection.execute("SELECT count(*) FROM cells").fetchone()[0] == 0
+
+
+def _running(pattern: str) -> bool:
+    found = subprocess.run(["pgrep", "-f", pattern], capture_output=True, text=True)
+    return bool(found.stdout.strip())
+
+
+def test_threads_store_their_series_and_the_systems_rate(tmp_path):
+    needs("threads")
+    completed, db = run(tmp_path, """\
+        suite: threads
+        defaults: {warmup: 50, samples: 400}
+        experiments:
+          - {name: parallel, operation: ping, drivers: omniorb, transports: tcp,
+             threads: [1, 3], options: {connections: [own, shared]}}
+        """)
+    assert completed.returncode == 0, completed.stdout + completed.stderr
+    cells = export(db)
+    connection = sqlite3.connect(db)
+    for cell in cells:
+        assert cell["status"] == "ok", cell["error"]
+        header = json.loads(connection.execute(
+            "SELECT measurer_header FROM cells WHERE id = ?", (cell["cell_id"],)).fetchone()[0])
+        calls = header["sample_count"] * header["batch_size"]
+        assert cell["throughput_per_s"] == pytest.approx(calls / header["measured_wall_ns"] * 1e9)
+        if cell["threads"] == 3:
+            assert [s["name"] for s in header["series"]] == ["thread-1", "thread-2", "thread-3"]
+            assert sum(s["count"] for s in header["series"]) == cell["samples"]
+
+
+def test_a_servant_count_beyond_the_memory_limit_fails_its_cell_and_the_run_goes_on(tmp_path):
+    needs("servants")
+    completed, db = run(tmp_path, """\
+        suite: limited
+        defaults: {warmup: 50, samples: 300}
+        experiments:
+          - {name: dispatcher, operation: ping, drivers: omniorb, transports: tcp,
+             servants: [10, 100000], memory_limit_mb: 64}
+          - {name: after, operation: ping, drivers: omniorb, transports: tcp}
+        """)
+    assert completed.returncode == 1, completed.stdout + completed.stderr
+    small, large, after = export(db)
+    assert small["status"] == "ok" and after["status"] == "ok"
+    assert large["status"] == "failed" and large["servants"] == 100000
+    # 10 servants fit in 64 MiB of address space, 100,000 do not (about 120 MiB); the
+    # server says how far it got, and the cell says what capped it.
+    assert "server exited with status 1 before publishing its endpoint" in large["error"]
+    assert "out of memory (--memory-limit-mb 64)" in large["error"]
+    assert ("the driver processes were capped at 64 MiB of address space: memory_limit_mb in "
+            "the spec") in large["error"]
