@@ -31,3 +31,26 @@ def test_ratios_match_transport_family_and_placement():
 def test_failed_baseline_gives_no_ratio():
     cells = [(factors("rawtcp", "tcp"), None), (factors("omniorb", "tcp"), 12.0)]
     assert median_ratios(cells) == [None, None]
+
+
+def test_threads_and_background_are_conditions_of_the_baseline():
+    def cell(driver, threads=None, background=None, experiment="e"):
+        return {**factors(driver, "tcp"), "threads": threads, "background": background,
+                "experiment": experiment}
+    cells = [
+        (cell("rawtcp", threads=8), 100.0),
+        (cell("rawtcp", background="cpu:2"), 40.0),
+        (cell("rawtcp", threads=1), 10.0),
+        (cell("omniorb"), 12.0),               # unset threads = 1, unset background = none
+        (cell("omniorb", threads=8), 120.0),
+        (cell("omniorb", background="cpu:2"), 48.0),
+    ]
+    assert median_ratios(cells)[3:] == [1.2, 1.2, 1.2]
+
+
+def test_a_baseline_of_the_same_experiment_is_preferred():
+    def cell(driver, experiment):
+        return {**factors(driver, "tcp"), "experiment": experiment}
+    cells = [(cell("rawtcp", "simple"), 10.0), (cell("rawtcp", "sweep"), 20.0),
+             (cell("omniorb", "sweep"), 24.0), (cell("omniorb", "other"), 12.0)]
+    assert median_ratios(cells)[2:] == [1.2, 1.2]
