@@ -55,8 +55,9 @@ def command(base: int, new: int, db: Path | None, threshold: float, confidence: 
 
     Repetitions within one run share that run's drift, so no interval can
     see all of it: choose --threshold beyond the spread you measure between
-    idle runs of the same spec (benchmarks/drift.py measures it; up to 35% on
-    a small loaded virtual machine, where 5% flags plain reruns).
+    idle runs of the same spec (benchmarks/drift.py measures it; 34% for
+    remote cells on a small idle virtual machine, where 5% flags one plain
+    rerun pair in six).
 
     Exits 0 when nothing regressed, 1 when something did, 2 for a missing
     database, an unknown run, or runs with no cell in common.

@@ -9,13 +9,14 @@ within them when both sides have at least two repetitions, over raw samples
 otherwise, which then cannot see the drift between runs and says so.
 
 The repetitions of one run are not independent of each other: on a shared
-machine they tend to share its state. On the reference machine, under load
-(docs/performance.md), a rawtcp round trip sat near either 14 or 18 µs, and
-in 33 of 52 one-second runs of 3 repetitions all three sat in the same state
-(16 expected, were they independent). The interval therefore still
-understates the drift between runs, and the threshold must cover what
-remains: there, reruns differed by up to 33%, and at a 5% threshold 15% of
-pairs were flagged.
+machine they tend to share its state. On the reference machine
+(docs/performance.md) a rawtcp round trip sits near either 14 or 18 µs per
+process, and in 33 of 52 one-second runs of 3 repetitions all three sat in
+the same state (16 expected, were they independent; measured with the
+machine loaded, whose run-to-run spread was the same as idle). The interval therefore
+still understates the drift between runs, and the threshold must cover what
+remains: idle reruns differed by up to 34%, and at a 5% threshold one pair
+in six was flagged.
 
 A configuration has regressed only when the slowdown is both large and
 certain: ratio > 1 + threshold and the interval's lower bound above 1. An
