@@ -1,7 +1,8 @@
 """Processes of mwbench-driver-omniorb for its tests: started and read as the orchestrator does.
 
 The driver is looked up in $MWBENCH_BUILD_DIR (default <repo>/build). Standard
-library only; imported by test_omniorb*.py, which pytest runs from this folder.
+library only; imported by test_omniorb*.py, which pytest runs from this folder. What
+every driver's tests share is in ../driver_processes.py.
 """
 
 import json
@@ -12,6 +13,7 @@ import time
 from pathlib import Path
 
 import pytest
+from driver_processes import read_result, socket_inodes
 
 REPO = Path(__file__).resolve().parents[2]
 BUILD = Path(os.environ.get("MWBENCH_BUILD_DIR", REPO / "build"))
@@ -26,29 +28,6 @@ def sanitized_build():
 
 # Few calls: these tests check behaviour, not speed.
 QUICK = ["--samples", "200", "--warmup", "20"]
-
-def read_result(path):
-    lines = Path(path).read_text().splitlines()
-    assert lines[0] == "mwbench-result 1"
-    header = json.loads(lines[1])
-    samples = [int(x) for x in lines[2:-1]]
-    assert lines[-1] == "end"
-    assert len(samples) == header["sample_count"]
-    return header, samples
-
-
-def socket_inodes(pid):
-    """Inodes of the sockets `pid` has open."""
-    inodes = set()
-    for fd in Path(f"/proc/{pid}/fd").iterdir():
-        try:
-            target = os.readlink(fd)
-        except OSError:
-            continue
-        if target.startswith("socket:["):
-            inodes.add(target[8:-1])
-    return inodes
-
 
 def listening_tcp_addresses(pid):
     """Local addresses of the TCP sockets `pid` listens on, as 'a.b.c.d:port'."""
@@ -123,15 +102,3 @@ def collocated(args, timeout=60):
     return subprocess.run(
         [DRIVER, "--role", "collocated", "--transport", "inproc", *args],
         capture_output=True, text=True, timeout=timeout)
-
-
-def established_connections(pid, port):
-    """TCP connections of `pid` to 127.0.0.1:`port` that are ESTABLISHED."""
-    inodes = socket_inodes(pid)
-    count = 0
-    for line in Path(f"/proc/{pid}/net/tcp").read_text().splitlines()[1:]:
-        fields = line.split()
-        remote, state, inode = fields[2], fields[3], fields[9]
-        if state == "01" and inode in inodes and int(remote.split(":")[1], 16) == port:
-            count += 1
-    return count

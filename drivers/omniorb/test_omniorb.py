@@ -12,13 +12,13 @@ import subprocess
 import time
 
 import pytest
+from driver_processes import read_result
 from omniorb_processes import (
     DRIVER,
     QUICK,
     Server,
     collocated,
     listening_tcp_addresses,
-    read_result,
     run_client,
     run_pair,
 )

@@ -9,13 +9,12 @@ import subprocess
 import time
 
 import pytest
+from driver_processes import established_connections, read_result
 from omniorb_processes import (
     DRIVER,
     QUICK,
     Server,
     collocated,
-    established_connections,
-    read_result,
     run_client,
     sanitized_build,
 )

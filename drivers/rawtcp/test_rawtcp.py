@@ -14,6 +14,7 @@ import time
 from pathlib import Path
 
 import pytest
+from driver_processes import established_connections, read_result
 
 REPO = Path(__file__).resolve().parents[2]
 BUILD = Path(os.environ.get("MWBENCH_BUILD_DIR", REPO / "build"))
@@ -65,37 +66,6 @@ def run_client(tmp_path, server, operation, transport, payload=0, *extra, sample
         capture_output=True, text=True, timeout=60,
     )
     return proc, output
-
-
-def connections_to(pid, port):
-    """ESTABLISHED TCP connections of `pid` to 127.0.0.1:`port`."""
-    inodes = set()
-    for fd in Path(f"/proc/{pid}/fd").iterdir():
-        try:
-            target = os.readlink(fd)
-        except OSError:
-            continue
-        if target.startswith("socket:["):
-            inodes.add(target[8:-1])
-    count = 0
-    for line in Path(f"/proc/{pid}/net/tcp").read_text().splitlines()[1:]:
-        fields = line.split()
-        remote, state, inode = fields[2], fields[3], fields[9]
-        if state == "01" and inode in inodes and int(remote.split(":")[1], 16) == port:
-            count += 1
-    return count
-
-
-def read_result(path):
-    """A minimal reader of the result file (the full one is the orchestrator's)."""
-    lines = path.read_text().split("\n")
-    assert lines[0] == "mwbench-result 1"
-    header = json.loads(lines[1])
-    count = header["sample_count"]
-    samples = [int(s) for s in lines[2:2 + count]]
-    assert lines[2 + count:] == ["end", ""], "missing end line or wrong sample count"
-    assert all(s >= 0 for s in samples)
-    return header, samples
 
 
 def test_describe():
@@ -205,7 +175,7 @@ def test_one_connection_per_thread(tmp_path):
     seen, deadline = 0, time.monotonic() + 10
     while seen != 3 and time.monotonic() < deadline:
         time.sleep(0.05)
-        seen = connections_to(client.pid, port)
+        seen = established_connections(client.pid, port)
     client.send_signal(signal.SIGTERM)
     client.communicate(timeout=10)
     assert server.stop()[0] == 0

@@ -7,27 +7,17 @@
 #include "mwbench/measurement.hpp"
 
 #include "alloc_counter.hpp"
+#include "measured_calls.hpp"
 
 namespace {
 
 using mwbench::DriverOptions;
 using mwbench::Measurement;
+using mwbench::testing::spin;
 
 DriverOptions options(std::uint64_t samples, std::uint64_t warmup,
                       std::optional<std::uint64_t> batch) {
-  DriverOptions o;
-  o.role = mwbench::Role::collocated;
-  o.samples = samples;
-  o.warmup = warmup;
-  o.batch = batch;
-  return o;
-}
-
-// Busy-waits `ns` nanoseconds: a call of known cost.
-void spin(std::uint64_t ns) {
-  const std::uint64_t until = mwbench::now_ns() + ns;
-  while (mwbench::now_ns() < until) {
-  }
+  return mwbench::testing::collocated_options(1, samples, warmup, batch);
 }
 
 TEST(Measurement, FixedBatchTakesEverySample) {

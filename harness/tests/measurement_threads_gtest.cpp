@@ -16,28 +16,15 @@
 #include "mwbench/measurement.hpp"
 
 #include "alloc_counter.hpp"
+#include "measured_calls.hpp"
 
 namespace {
 
 using mwbench::DriverOptions;
 using mwbench::Measurement;
+using mwbench::testing::spin;
 
-DriverOptions options(int threads, std::uint64_t samples, std::uint64_t warmup,
-                      std::optional<std::uint64_t> batch) {
-  DriverOptions o;
-  o.role = mwbench::Role::collocated;
-  o.threads = threads;
-  o.samples = samples;
-  o.warmup = warmup;
-  o.batch = batch;
-  return o;
-}
-
-void spin(std::uint64_t ns) {
-  const std::uint64_t until = mwbench::now_ns() + ns;
-  while (mwbench::now_ns() < until) {
-  }
-}
+constexpr auto options = mwbench::testing::collocated_options;
 
 TEST(MeasurementThreads, EveryThreadTakesItsOwnSeries) {
   const auto o = options(4, 500, 10, 2);

@@ -13,15 +13,13 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
-from .. import paths
 from ..comparison import DEFAULT_SEED, Comparison, NoCommonCells, Settings, cautions, compare
 from ..comparison.records import records
 from ..comparison.runs import describe_factors, extra_factors, load_run, placement_text
-from ..store import Store, StoreError
 from .console import make_console
+from .stored import read_store
 
 EXIT_REGRESSION = 1
-EXIT_BAD_INPUT = 2
 _STYLE = {"regression": "red", "improvement": "green", "not significant": "yellow"}
 
 
@@ -70,15 +68,10 @@ def command(base: int, new: int, db: Path | None, threshold: float, confidence: 
       mwbench compare 1 2 --db ci.db --threshold 40   # in CI: status 1 fails the job
     """
     settings = Settings(threshold=threshold / 100.0, confidence=confidence, seed=seed)
-    try:
-        store = Store.open_existing(db or paths.default_db())
-        try:
-            comparison = compare(load_run(store, base), load_run(store, new), settings)
-        finally:
-            store.close()
-    except (StoreError, NoCommonCells) as error:
-        click.echo(f"mwbench compare: {error}", err=True)
-        sys.exit(EXIT_BAD_INPUT)
+    comparison = read_store(
+        "compare", db,
+        lambda store: compare(load_run(store, base), load_run(store, new), settings),
+        errors=(NoCommonCells,))
     if as_json:
         click.echo(json.dumps(records(comparison), indent=2))
     else:

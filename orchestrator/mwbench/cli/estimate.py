@@ -1,16 +1,13 @@
 """`mwbench estimate`: the combined-factor estimate of one combination, from a stored run."""
 
 import json
-import sys
 from pathlib import Path
 
 import click
 
-from .. import paths
 from ..estimate import Estimate, EstimateError, Selection, estimate, run_cells
-from ..store import Store, StoreError
-
-EXIT_BAD_INPUT = 2
+from ..store import Store
+from .stored import read_store
 
 
 def _option(_context, _parameter, values: tuple[str, ...]) -> dict:
@@ -68,17 +65,12 @@ def command(db: Path | None, run_id: int | None, payload_bytes: int, servants: i
     """
     selection = Selection(driver=driver, transport=transport, placement=placement,
                           operation=operation, options=options)
-    try:
-        store = Store.open_existing(db or paths.default_db())
-        try:
-            run_id = run_id or store.latest_run_id()
-            result = estimate(run_cells(store, run_id), payload_bytes, servants, threads,
-                              selection)
-        finally:
-            store.close()
-    except (StoreError, EstimateError) as error:
-        click.echo(f"mwbench estimate: {error}", err=True)
-        sys.exit(EXIT_BAD_INPUT)
+    def read(store: Store) -> tuple[int, Estimate]:
+        stored_run = run_id or store.latest_run_id()
+        return stored_run, estimate(run_cells(store, stored_run), payload_bytes, servants,
+                                    threads, selection)
+
+    run_id, result = read_store("estimate", db, read, errors=(EstimateError,))
     if as_json:
         click.echo(json.dumps(_record(run_id, result), indent=2))
     else:

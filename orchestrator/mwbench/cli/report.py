@@ -1,12 +1,10 @@
 """`mwbench report`: the stored runs as one self-contained HTML file."""
 
-import sys
 from pathlib import Path
 
 import click
 
-from .. import paths
-from ..store import Store, StoreError
+from .stored import read_store
 
 
 @click.command("report")
@@ -29,15 +27,8 @@ def command(db: Path | None, run_ids: tuple[int, ...], output: Path) -> None:
     """
     from ..report import build_report  # matplotlib is slow to import: only for this verb
 
-    try:
-        store = Store.open_existing(db or paths.default_db())
-        try:
-            html = build_report(store, list(run_ids) or [store.latest_run_id()])
-        finally:
-            store.close()
-    except StoreError as error:
-        click.echo(f"mwbench report: {error}", err=True)
-        sys.exit(2)
+    html = read_store("report", db,
+                      lambda store: build_report(store, list(run_ids) or [store.latest_run_id()]))
     output.parent.mkdir(parents=True, exist_ok=True)
     output.write_text(html, encoding="utf-8")
     click.echo(f"report written to {output}")

@@ -1,0 +1,1 @@
+"""Puts drivers/ on the import path, so each driver's tests share driver_processes.py."""

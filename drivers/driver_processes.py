@@ -1,0 +1,46 @@
+"""What every driver's tests need of a driver process: its result file and its sockets.
+
+Standard library only. pytest puts this folder on the import path through
+drivers/conftest.py, so `drivers/<name>/test_<name>.py` imports it by name.
+"""
+
+import json
+import os
+from pathlib import Path
+
+
+def read_result(path):
+    """A minimal, strict reader of a result file (the full one is the orchestrator's)."""
+    lines = Path(path).read_text().split("\n")
+    assert lines[0] == "mwbench-result 1"
+    header = json.loads(lines[1])
+    count = header["sample_count"]
+    samples = [int(s) for s in lines[2:2 + count]]
+    assert lines[2 + count:] == ["end", ""], "missing end line or wrong sample count"
+    assert all(s >= 0 for s in samples)
+    return header, samples
+
+
+def socket_inodes(pid):
+    """Inodes of the sockets `pid` has open."""
+    inodes = set()
+    for fd in Path(f"/proc/{pid}/fd").iterdir():
+        try:
+            target = os.readlink(fd)
+        except OSError:
+            continue
+        if target.startswith("socket:["):
+            inodes.add(target[8:-1])
+    return inodes
+
+
+def established_connections(pid, port):
+    """TCP connections of `pid` to 127.0.0.1:`port` that are ESTABLISHED."""
+    inodes = socket_inodes(pid)
+    count = 0
+    for line in Path(f"/proc/{pid}/net/tcp").read_text().splitlines()[1:]:
+        fields = line.split()
+        remote, state, inode = fields[2], fields[3], fields[9]
+        if state == "01" and inode in inodes and int(remote.split(":")[1], 16) == port:
+            count += 1
+    return count
