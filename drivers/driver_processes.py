@@ -1,7 +1,7 @@
 """What every driver's tests need of a driver process: its result file and its sockets.
 
-Standard library only. pytest puts this folder on the import path through
-drivers/conftest.py, so `drivers/<name>/test_<name>.py` imports it by name.
+Standard library only. pytest puts this folder on the import path (`pythonpath`
+in pyproject.toml), so `drivers/<name>/test_<name>.py` imports it by name.
 """
 
 import json

@@ -1,1 +1,0 @@
-"""Puts drivers/ on the import path, so each driver's tests share driver_processes.py."""
