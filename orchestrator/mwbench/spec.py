@@ -82,6 +82,8 @@ class Experiment(Settings):
     name: str = Field(pattern=r"^[A-Za-z0-9][A-Za-z0-9_.-]*$")
     description: str | None = None
     role: Role | None = None
+    # Two or three factors analysed as a 2^k design (report/factors/factorial.py).
+    factorial: list[str] | None = None
     operation: Factor(str)
     drivers: Factor(str)
 
@@ -137,6 +139,11 @@ def load_spec(path: Path) -> tuple[Spec, str]:
         text = path.read_text(encoding="utf-8")
     except OSError as error:
         raise SpecError(f"{path}: cannot read the spec: {error.strerror}") from None
+    return parse_spec(text, path), text
+
+
+def parse_spec(text: str, path: Path | str) -> Spec:
+    """Validate a spec's text (a file's, or one stored with a run); `path` names it in errors."""
     try:
         document = YAML(typ="rt").load(text)
     except YAMLError as error:
@@ -148,7 +155,8 @@ def load_spec(path: Path) -> tuple[Spec, str]:
     except ValidationError as error:
         raise SpecError(_describe_errors(path, document, error)) from None
     _check_roles(path, document, spec)
-    return spec, text
+    _check_factorial(path, document, spec)
+    return spec
 
 
 # The reference point each role's sweep must contain: the estimate subtracts it.
@@ -189,6 +197,80 @@ def _check_roles(path: Path, document: CommentedMap, spec: Spec) -> None:
         raise SpecError("\n".join(
             f"{path}:{_line_of(document, ['experiments', index, 'role'])}: "
             f"experiments[{index}].role: {text}" for index, text in problems))
+
+
+# The factors a `factorial` may name, as cells and exports name them, and the spec key
+# each is listed under; a driver option is named `options.KEY`.
+FACTORIAL_KEYS = {"driver": "drivers", "operation": "operation", "mode": "modes",
+                  "transport": "transports", "payload_bytes": "payload_bytes",
+                  "placement": "placement", "idle_hold": "idle_hold", "priority": "priority",
+                  "servants": "servants", "threads": "threads", "background": "background"}
+OPTION_PREFIX = "options."
+
+
+def factor_levels(spec: Spec, experiment: Experiment, factor: str) -> list | None:
+    """The values `factor` takes in the experiment, in the spec's order, as cells store them
+    (option values as text); [] for transports left to the drivers; None for an unknown name."""
+    settings = effective_settings(spec, experiment)
+    if factor.startswith(OPTION_PREFIX):
+        values = settings["options"].get(factor.removeprefix(OPTION_PREFIX), [])
+        return [str(value) for value in values]
+    if factor not in FACTORIAL_KEYS:
+        return None
+    key = FACTORIAL_KEYS[factor]
+    values = getattr(experiment, key) if key in ("drivers", "operation") else settings[key]
+    return [value for value in values or [] if value is not None]
+
+
+def _check_factorial(path: Path, document: CommentedMap, spec: Spec) -> None:
+    """A factorial names two or three factors, each with exactly two levels here.
+
+    The 2^k analysis compares a low and a high level of each factor; a factor
+    the experiment does not vary, or varies over three values, has no such
+    pair, and finding that out in the report, after the run, would waste it.
+    """
+    problems = []
+    for index, experiment in enumerate(spec.experiments):
+        names = experiment.factorial
+        if names is None:
+            continue
+        where = ["experiments", index, "factorial"]
+        if not 2 <= len(names) <= 3:
+            problems.append((where, f"name two or three factors (a 2^k design); it names "
+                                    f"{len(names)}"))
+        for position, name in enumerate(names):
+            problem = _factorial_problem(spec, experiment, name, names[:position])
+            if problem:
+                problems.append(([*where, position], problem))
+    if problems:
+        raise SpecError("\n".join(
+            f"{path}:{_line_of(document, where)}: {_dotted(where)}: {text}"
+            for where, text in problems))
+
+
+def _factorial_problem(spec: Spec, experiment: Experiment, name: str,
+                       before: list[str]) -> str | None:
+    if name in before:
+        return f"{name} is named twice"
+    levels = factor_levels(spec, experiment, name)
+    if levels is None:
+        return (f"{name!r} is not a factor; use one of {', '.join(FACTORIAL_KEYS)}, "
+                f"or {OPTION_PREFIX}KEY for a driver option")
+    distinct = list(dict.fromkeys(levels))
+    if len(distinct) == 2:
+        return None
+    if name == "transport" and not levels:
+        return ("transports are not listed in this experiment (each driver then runs all of "
+                "its own); list exactly two, e.g. transports: [tcp, unix]")
+    if name.startswith(OPTION_PREFIX):
+        where = f"options, e.g. options: {{{name.removeprefix(OPTION_PREFIX)}: [a, b]}}"
+    else:
+        where = FACTORIAL_KEYS[name]
+    if not distinct:
+        return f"{name} is not set in this experiment; list its two values under {where}"
+    return (f"{name} has {len(distinct)} level{'s' if len(distinct) > 1 else ''} in this "
+            f"experiment ({', '.join(map(str, distinct))}); a factor of the design needs "
+            f"exactly two: list them under {where}")
 
 
 def _plain(node: Any) -> Any:

@@ -11,6 +11,10 @@ from mwbench.drivers import program_path
 
 REPO = paths.repo_root()
 VECTORS = REPO / "contract" / "vectors"
+# Headless Chromium as the report's browser tests run it: offline, no profile sync.
+CHROMIUM_FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic",
+                  "--no-first-run", "--disable-background-networking",
+                  "--disable-component-update", "--disable-sync"]
 
 
 def driver_built(name: str) -> bool:
@@ -37,14 +41,16 @@ BASE_FACTORS = dict(experiment="e", driver="omniorb", transport="tcp", mode="rem
 _CELL_KEYS = ("role", "error", "notes", "load_generator", "measurer_header")
 
 
-def store_cells(path: Path, cells: list[dict], environment: dict | None = None) -> int:
+def store_cells(path: Path, cells: list[dict], environment: dict | None = None,
+                spec_text: str = "suite: known\n") -> int:
     """A finished run of known cells; returns its id.
 
     Each cell is a dict of factor overrides plus, optionally: `role`; `error`
     (the cell failed); `samples_ns` (raw samples, from which every statistic
     is computed as a run would); or just `p50_us` (for tests that need the
     median alone); `wall_ns` (the measured loop, for the throughput); and
-    `notes`, `load_generator`, `measurer_header`.
+    `notes`, `load_generator`, `measurer_header`. `spec_text` is stored as the
+    run's spec (the report reads `factorial:` from it).
     """
     import numpy as np
 
@@ -52,7 +58,7 @@ def store_cells(path: Path, cells: list[dict], environment: dict | None = None) 
     from mwbench.store import CellRecord, Store
 
     store = Store.create_or_open(path)
-    run_id = store.begin_run("known", "known.yaml", "suite: known\n", environment or {}, "0.1.0")
+    run_id = store.begin_run("known", "known.yaml", spec_text, environment or {}, "0.1.0")
     for cell in cells:
         factors = {**BASE_FACTORS, **{k: v for k, v in cell.items() if k in BASE_FACTORS}}
         extra = {k: cell[k] for k in _CELL_KEYS if k in cell}

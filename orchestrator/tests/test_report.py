@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from conftest import REPO, mwbench_exe
+from conftest import CHROMIUM_FLAGS, REPO, mwbench_exe
 from mwbench.cli import main
 
 SPEC = """\
@@ -40,9 +40,6 @@ experiments:
     repetitions: 1
     options: {fault: exit}
 """
-CHROMIUM_FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic",
-                  "--no-first-run", "--disable-background-networking",
-                  "--disable-component-update", "--disable-sync"]
 
 
 def run_spec(directory: Path, text: str) -> Path:

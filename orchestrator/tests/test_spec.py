@@ -208,3 +208,93 @@ def test_the_built_in_suites_are_valid():
 
     for path in sorted((REPO / "suites").glob("*.yaml")):
         load_spec(path)
+
+
+FACTORIAL = """\
+suite: s
+defaults: {placement: [same-cpu, cross-cpu]}
+experiments:
+  - name: e
+    operation: ping
+    drivers: [rawtcp, omniorb]
+    threads: [1, 2]
+    transports: [tcp]
+    options: {threading: [per-connection, pool], connections: [own, shared, own]}
+    factorial: {factorial}
+"""
+
+
+@pytest.mark.parametrize("factorial, levels", [
+    ("[options.threading, threads]", [["per-connection", "pool"], [1, 2]]),
+    ("[driver, placement, options.connections]",
+     [["rawtcp", "omniorb"], ["same-cpu", "cross-cpu"], ["own", "shared"]]),
+])
+def test_a_factorial_of_two_level_factors_loads(tmp_path, factorial, levels):
+    from mwbench.spec import factor_levels
+
+    spec, _ = load_spec(write(tmp_path, FACTORIAL.replace("{factorial}", factorial)))
+    experiment = spec.experiments[0]
+    assert [list(dict.fromkeys(factor_levels(spec, experiment, name)))
+            for name in experiment.factorial] == levels
+
+
+@pytest.mark.parametrize("factorial, where, fragment", [
+    ("[threads]", "experiments[0].factorial",
+     "name two or three factors (a 2^k design); it names 1"),
+    ("[threads, driver, placement, options.threading]", "experiments[0].factorial",
+     "name two or three factors (a 2^k design); it names 4"),
+    ("[threads, threads]", "experiments[0].factorial[1]", "threads is named twice"),
+    ("[threads, drivers]", "experiments[0].factorial[1]",
+     "'drivers' is not a factor; use one of driver, operation, mode, transport, "
+     "payload_bytes, placement, idle_hold, priority, servants, threads, background, "
+     "or options.KEY for a driver option"),
+    ("[threads, operation]", "experiments[0].factorial[1]",
+     "operation has 1 level in this experiment (ping); a factor of the design needs exactly "
+     "two: list them under operation"),
+    ("[threads, servants]", "experiments[0].factorial[1]",
+     "servants is not set in this experiment; list its two values under servants"),
+    ("[threads, transport]", "experiments[0].factorial[1]",
+     "transport has 1 level in this experiment (tcp)"),
+    ("[threads, options.pool_size]", "experiments[0].factorial[1]",
+     "options.pool_size is not set in this experiment; list its two values under options, "
+     "e.g. options: {pool_size: [a, b]}"),
+])
+def test_a_factorial_names_two_or_three_factors_of_two_levels(tmp_path, factorial, where,
+                                                              fragment):
+    path = write(tmp_path, FACTORIAL.replace("{factorial}", factorial))
+    with pytest.raises(SpecError) as error:
+        load_spec(path)
+    assert f"{path}:10: {where}: {fragment}" in str(error.value)
+
+
+def test_a_factor_of_three_levels_is_named_with_its_levels(tmp_path):
+    path = write(tmp_path, """\
+        suite: s
+        experiments:
+          - name: e
+            operation: octets
+            drivers: omniorb
+            payload_bytes: [0, 1024, 4096]
+            threads: [1, 2]
+            factorial:
+              - threads
+              - payload_bytes
+        """)
+    with pytest.raises(SpecError) as error:
+        load_spec(path)
+    assert str(error.value) == (
+        f"{path}:10: experiments[0].factorial[1]: payload_bytes has 3 levels in this "
+        "experiment (0, 1024, 4096); a factor of the design needs exactly two: list them under "
+        "payload_bytes")
+
+
+def test_transports_left_to_the_drivers_are_not_two_levels(tmp_path):
+    path = write(tmp_path, """\
+        suite: s
+        experiments:
+          - {name: e, operation: ping, drivers: omniorb, threads: [1, 2],
+             factorial: [threads, transport]}
+        """)
+    with pytest.raises(SpecError, match=r"spec\.yaml:4: experiments\[0\]\.factorial\[1\]: "
+                                        r"transports are not listed in this experiment"):
+        load_spec(path)

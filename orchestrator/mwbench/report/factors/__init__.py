@@ -5,15 +5,17 @@ marshalling (time against payload, as a linear fit), dispatcher (time
 against registered servants, and which shape of a poor object map, if any),
 parallelism (per-thread time and system rate against threads), background
 (the round trip under CPU load) and estimates (the combined-factor estimate
-against the mixture experiment). A section works on whatever run has its
-factor swept, not only on suites/ocb.yaml: it reads the experiments whose
-role is its factor (size, servants, threads) when the run has them, so that
-the sweeps of a mixture or a background experiment do not crowd the reading,
-and every experiment that sweeps the factor otherwise.
+against the mixture experiment); then factorial, the main effects and
+interactions of each experiment whose spec declares a 2^k design. A section
+works on whatever run has its factor swept, not only on suites/ocb.yaml: it
+reads the experiments whose role is its factor (size, servants, threads)
+when the run has them, so that the sweeps of a mixture or a background
+experiment do not crowd the reading, and every experiment that sweeps the
+factor otherwise.
 """
 
 from ..data import Run
-from . import background, dispatcher, estimates, marshalling, parallelism
+from . import background, dispatcher, estimates, factorial, marshalling, parallelism
 
 
 def sections(run: Run) -> list[dict]:
@@ -88,6 +90,12 @@ def sections(run: Run) -> list[dict]:
         found.append({"id": f"{anchor}-estimate", "kind": "estimate",
                       "title": "Combined-factor estimate", "summary": summary,
                       "figures": figures})
+    declared = factorial.designs(run)
+    if declared["designs"] or declared["notes"]:
+        # Each design's figure sits with its own tables (the template draws it), not at
+        # the end of the section, since a run may declare several designs.
+        found.append({"id": f"{anchor}-factorial", "kind": "factorial",
+                      "title": "Factorial designs", **declared, "figures": []})
     return found
 
 

@@ -1,0 +1,228 @@
+"""Factorial designs: main effects and interactions of the factors an experiment declares.
+
+OpenCCM's measurements on two Java ORBs were a 2x2 factorial (ORB x component
+layer); an experiment whose spec says `factorial: [A, B]` (or three factors)
+gets the same reading here. For every configuration of its other factors:
+the cell means of the 2^k design, for four measures of each repetition (the
+median time per call, the calls per second, the standard deviation of the
+call times, which is OpenCCM's jitter, and p99 - p50), then each main effect
+and interaction with its share of the variation and, with repetitions, a
+bootstrap interval (factorial_design.py has the formulas).
+
+The declaration is read back from the spec stored with the run, so the
+report analyses exactly what was declared when the run was measured.
+"""
+
+import json
+
+import numpy as np
+
+from ...factorial_design import Analysis, analyse
+from ...spec import OPTION_PREFIX, SpecError, factor_levels, parse_spec
+from ..data import LABEL_FACTORS, Configuration, Run, label
+from ..figures import plt, to_svg
+
+# What is measured in each repetition of a cell: name, heading, printf format, how to read it.
+METRICS = (
+    ("median", "median µs per call", "%.3f", lambda row: row["p50_us"]),
+    ("throughput", "calls/s", "%.0f", lambda row: row["throughput_per_s"]),
+    ("jitter", "std µs (jitter)", "%.3f", lambda row: row["std_us"]),
+    ("tail", "p99 − p50 µs", "%.3f", lambda row: _difference(row["p99_us"], row["p50_us"])),
+)
+
+
+def designs(run: Run) -> dict:
+    """Every declared design of the run: {"designs": [...], "notes": [...]}."""
+    declared, notes = _declared(run)
+    found = []
+    for experiment in run.experiments:
+        if experiment.name not in declared:
+            continue
+        factors = declared[experiment.name]
+        for group in _groups(experiment, factors):
+            view = _design(experiment, factors, group)
+            view["id"] = f"run{run.id}-factorial-{experiment.name}-{len(found)}"
+            found.append(view)
+    if declared and not found:
+        notes.append("No configuration of a declared design has a successful cell.")
+    metrics = [{"key": m, "heading": heading, "format": form} for m, heading, form, _ in METRICS]
+    return {"designs": found, "notes": notes, "metrics": metrics}
+
+
+def _declared(run: Run) -> tuple[dict, list[str]]:
+    """{experiment: [(factor, low, high), ...]} from the run's spec."""
+    if "factorial" not in run.spec_text:
+        return {}, []
+    try:
+        spec = parse_spec(run.spec_text, run.spec_path)
+    except SpecError as error:
+        return {}, [f"The spec stored with this run no longer validates, so its factorial "
+                    f"designs cannot be read: {error}"]
+    return {e.name: [(name, *factor_levels(spec, e, name)) for name in e.factorial]
+            for e in spec.experiments if e.factorial}, []
+
+
+def _value(factors: dict, name: str):
+    if name.startswith(OPTION_PREFIX):
+        return (factors["options"] or {}).get(name.removeprefix(OPTION_PREFIX))
+    return factors[name]
+
+
+def _rest(factors: dict, names: list[str]) -> dict:
+    """The configuration's other factors: the design's own removed (options key by key)."""
+    options = {k: v for k, v in (factors["options"] or {}).items()
+               if OPTION_PREFIX + k not in names}
+    return {name: (options or None) if name == "options" else factors[name]
+            for name in LABEL_FACTORS if name not in names}
+
+
+def _groups(experiment, factors: list[tuple]) -> list[dict]:
+    """Configurations by their other factors, each placed at its cell of the design."""
+    names = [name for name, *_ in factors]
+    groups: dict[tuple, dict] = {}
+    for c in experiment.configurations:
+        if not c.ok:
+            continue
+        index = 0
+        for bit, (name, low, high) in enumerate(factors):
+            value = _value(c.factors, name)
+            if value not in (low, high):
+                break  # a value outside the design (an inproc transport, say)
+            index |= (value == high) << bit
+        else:
+            rest = _rest(c.factors, names)
+            key = json.dumps(rest, sort_keys=True)
+            groups.setdefault(key, {"rest": rest, "cells": {}})["cells"][index] = c
+    return list(groups.values())
+
+
+def _design(experiment, factors: list[tuple], group: dict) -> dict:
+    names = [name for name, *_ in factors]
+    varying = [name for name in experiment.varying() if name not in names]
+    rest_label = label(group["rest"], varying) if varying else "all"
+    view = {"experiment": experiment.name, "configuration": rest_label,
+            "factors": [{"name": n, "low": low, "high": high} for n, low, high in factors],
+            "missing": [], "cells": [], "effects": [], "error": {}, "repetitions": 0,
+            "dropped": 0, "sentence": "", "figure": None}
+    cells = group["cells"]
+    levels = [[high if i >> bit & 1 else low for bit, (_, low, high) in enumerate(factors)]
+              for i in range(2 ** len(factors))]
+    view["missing"] = [", ".join(f"{n}={v}" for n, v in zip(names, levels[i], strict=True))
+                       for i in range(len(levels)) if i not in cells]
+    if view["missing"]:
+        return view
+    repetitions = _common_repetitions([cells[i] for i in range(len(levels))])
+    view["repetitions"] = len(repetitions)
+    # A repetition one cell lacks (it failed there) is left out of every cell.
+    view["dropped"] = max(len(cells[i].cells) for i in cells) - len(repetitions)
+    if not repetitions:
+        view["missing"] = ["no repetition in which every cell succeeded"]
+        return view
+    observed = {m: _observations(cells, len(levels), repetitions, read)
+                for m, _, _, read in METRICS}
+    analyses = {m: analyse(y) if y is not None else None for m, y in observed.items()}
+    view["cells"] = [{"levels": levels[i], "means": {m: None if a is None else a.cell_means[i]
+                                                     for m, a in analyses.items()}}
+                     for i in range(len(levels))]
+    view["effects"] = _effect_rows(names, analyses)
+    view["error"] = {m: None if a is None else a.error_share for m, a in analyses.items()}
+    view["sentence"] = _sentence(factors, analyses["median"])
+    view["figure"] = _figure(view, factors, observed)
+    return view
+
+
+def _common_repetitions(members: list[Configuration]) -> list[int]:
+    """Repetitions every cell of the design has, so that the design stays balanced."""
+    sets = [{row["repetition"] for row in c.cells} for c in members]
+    return sorted(set.intersection(*sets))
+
+
+def _observations(cells: dict, count: int, repetitions: list[int], read) -> np.ndarray | None:
+    rows = []
+    for i in range(count):
+        by_repetition = {row["repetition"]: read(row) for row in cells[i].cells}
+        values = [by_repetition[r] for r in repetitions]
+        if any(v is None for v in values):
+            return None  # a measure a cell lacks (no throughput recorded) is left out
+        rows.append(values)
+    return np.array(rows, dtype=float)
+
+
+def _difference(a, b):
+    return None if a is None or b is None else a - b
+
+
+def effect_name(names: list[str], terms: tuple[int, ...]) -> str:
+    return " × ".join(names[i] for i in terms)
+
+
+def _effect_rows(names: list[str], analyses: dict[str, Analysis | None]) -> list[dict]:
+    first = next((a for a in analyses.values() if a is not None), None)
+    if first is None:
+        return []
+    rows = []
+    for index, effect in enumerate(first.effects):
+        rows.append({"name": effect_name(names, effect.factors),
+                     "interaction": effect.is_interaction,
+                     "metrics": {m: None if a is None else a.effects[index]
+                                 for m, a in analyses.items()}})
+    return rows
+
+
+def _sentence(factors: list[tuple], analysis: Analysis | None) -> str:
+    """Which effect on the median matters most, and whether an interaction is significant."""
+    if analysis is None:
+        return "The cells recorded no median, so no effect could be computed."
+    names = [name for name, *_ in factors]
+    top = max(analysis.effects, key=lambda e: abs(e.estimate))
+    if top.share is None:
+        return "The median was the same in every repetition of every cell: no factor matters."
+    if top.is_interaction:
+        what = f"the interaction {effect_name(names, top.factors)} matters most"
+        change = f"{top.estimate:+.3f} µs"
+    else:
+        name, low, high = factors[top.factors[0]]
+        what = f"{name} matters most"
+        change = f"{top.estimate:+.3f} µs from {low} to {high}"
+    text = f"Median time per call: {what} ({100 * top.share:.0f}% of the variation, {change})"
+    interactions = [e for e in analysis.effects if e.is_interaction]
+    if analysis.repetitions == 1:
+        text += ("; with one repetition there is no interval, so whether the interaction is "
+                 "significant cannot be told")
+    else:
+        significant = [effect_name(names, e.factors) for e in interactions if e.significant]
+        if significant:
+            text += f"; the interaction {', '.join(significant)} is significant"
+        else:
+            text += "; no interaction is significant" if len(interactions) > 1 else \
+                    "; the interaction is not significant"
+        text += " (95% bootstrap interval excludes 0)" if significant else \
+                " (its 95% bootstrap interval includes 0)"
+        if analysis.error_share is not None and analysis.error_share > top.share:
+            text += (f", and the repetitions vary more than any effect explains "
+                     f"({100 * analysis.error_share:.0f}% of the variation)")
+    return text + "."
+
+
+def _figure(view: dict, factors: list[tuple], observed: dict) -> str:
+    """Interaction plot: each measure against the first factor, a line per other levels.
+    Parallel lines mean no interaction; crossing or diverging lines are one."""
+    shown, axes = plt.subplots(1, len(METRICS), figsize=(11, 2.8))
+    first, low, high = factors[0]
+    for ax, (metric, heading, _, _) in zip(axes, METRICS, strict=True):
+        y = observed[metric]
+        ax.set_title(heading, fontsize=8)
+        ax.set_xticks([0, 1], [str(low), str(high)], fontsize=7)
+        ax.set_xlabel(first, fontsize=7)
+        if y is None:
+            continue
+        for start in range(0, y.shape[0], 2):  # cells 2j (first low) and 2j+1 (first high)
+            others = view["cells"][start]["levels"][1:]
+            name = ", ".join(f"{n}={v}" for (n, *_), v in zip(factors[1:], others, strict=True))
+            line, = ax.plot([0, 1], y[start:start + 2].mean(axis=1), marker="o", label=name)
+            for x in (0, 1):  # every repetition, faintly, to show the spread behind the mean
+                ax.plot([x] * y.shape[1], y[start + x], linestyle="none", marker=".",
+                        alpha=0.35, color=line.get_color())
+        ax.set_xlim(-0.3, 1.3)
+    axes[-1].legend(fontsize=7, loc="upper left", bbox_to_anchor=(1.02, 1.0), borderaxespad=0)
+    return to_svg(shown)
