@@ -35,13 +35,13 @@ test-python:
 # and UBSan (build-asan/): a memory error fails the run. Not for measuring.
 test-sanitize:
 	@[ -f build-asan/build.ninja ] || cmake -S . -B build-asan -G Ninja \
-	  -DCMAKE_BUILD_TYPE=Debug -DMWBENCH_SANITIZE=ON
+	  -DCMAKE_BUILD_TYPE=Debug -DMWBENCH_SANITIZE=ON -DMWCCM_PYTHON=$(CURDIR)/.venv/bin/python
 	cmake --build build-asan
 	ctest --test-dir build-asan --output-on-failure
-	MWBENCH_BUILD_DIR=build-asan .venv/bin/pytest drivers
+	MWBENCH_BUILD_DIR=build-asan .venv/bin/pytest drivers components/tests
 
 lint:
-	.venv/bin/ruff check orchestrator drivers benchmarks
+	.venv/bin/ruff check orchestrator drivers benchmarks components
 	clang-format --dry-run --Werror $$(git ls-files '*.cpp' '*.hpp')
 
 clean:

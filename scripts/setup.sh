@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Set-up of a fresh Debian 12 machine for mwbench, idempotent:
 #   1. the system packages (apt-get, only those missing),
-#   2. the C++ build (CMake + Ninja into build/),
-#   3. the Python virtual environment .venv with mwbench installed (editable).
+#   2. the Python virtual environment .venv with mwbench installed (editable),
+#   3. the C++ build (CMake + Ninja into build/), which runs mwccm-gen with .venv.
 # Each step is skipped when it has nothing to do, so `make test` and
 # `make run` can call this every time.
 set -euo pipefail
@@ -43,13 +43,9 @@ if [ ! -f ".cache/java/HdrHistogram-$HDR_JAVA_VERSION.jar" ]; then
     -Dartifact="org.hdrhistogram:HdrHistogram:$HDR_JAVA_VERSION" -DoutputDirectory=.cache/java
 fi
 
-# The C++ build. Configure once; Ninja rebuilds only what changed.
-if [ ! -f build/build.ninja ]; then
-  cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo
-fi
-cmake --build build
-
-# The Python environment. Reinstall only when pyproject.toml changed.
+# The Python environment, before the C++ build: the build runs mwccm-gen (the
+# component code generator) with it, for lark and jinja2. Reinstall only when
+# pyproject.toml changed.
 PYTHON=${PYTHON:-python3}
 if [ ! -x .venv/bin/python ]; then
   "$PYTHON" -m venv .venv
@@ -60,4 +56,11 @@ if [ ! -f "$stamp" ] || ! cmp -s pyproject.toml "$stamp"; then
   .venv/bin/pip install --quiet -e '.[test]'
   cp pyproject.toml "$stamp"
 fi
+
+# The C++ build. Configure once; Ninja rebuilds only what changed.
+if [ ! -f build/build.ninja ]; then
+  cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+    -DMWCCM_PYTHON="$PWD/.venv/bin/python"
+fi
+cmake --build build
 echo "setup: ready (build/ and .venv/)"

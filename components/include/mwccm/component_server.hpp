@@ -1,0 +1,50 @@
+// The component server: hosts containers. The same class serves in process
+// (tests, a statically assembled program) and in mwccm-component-server.
+#pragma once
+
+#include <mwccm/container.hpp>
+
+#include <omniORB4/CORBA.h>
+#include <Components.hh>
+
+#include <mutex>
+#include <string>
+#include <vector>
+
+namespace mwccm {
+
+class ComponentServer : public virtual POA_Components::Deployment::ComponentServer {
+ public:
+  // Registers the value factories and activates the root POA's manager.
+  explicit ComponentServer(CORBA::ORB_ptr orb);
+  ~ComponentServer() override;
+
+  // Activates this server in the root POA; returns its reference (borrowed).
+  Components::Deployment::ComponentServer_ptr activate();
+
+  // Components::Deployment::ComponentServer. create_container reads the
+  // optional config value "name" (string); the default is "c<n>".
+  Components::Deployment::Container_ptr create_container(const Components::ConfigValues& config) override;
+  void remove_container(Components::Deployment::Container_ptr cref) override;
+  Components::Deployment::Containers* get_containers() override;
+  void shutdown() override;  // asks the ORB to stop (orb->run() returns); removes nothing itself
+
+  // In process.
+  Container& create_local_container(const std::string& name);
+  // Removes every component, home and container; idempotent. Call after
+  // orb->run() returned and before orb->destroy().
+  void remove_all();
+  bool shutdown_requested() const;
+  CORBA::ORB_ptr orb() const noexcept { return orb_.in(); }  // borrowed
+
+ private:
+  CORBA::ORB_var orb_;
+  PortableServer::POA_var root_;
+  Components::Deployment::ComponentServer_var reference_;
+  mutable std::mutex mutex_;
+  std::vector<Container*> containers_;  // one reference count each
+  unsigned long created_ = 0;
+  bool shutdown_requested_ = false;
+};
+
+}  // namespace mwccm

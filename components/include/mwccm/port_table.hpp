@@ -1,0 +1,62 @@
+// The port table of one component: every CCM navigation, connection and event
+// operation by port name, so that a deployment engine needs no generated
+// code. The glue fills it in its constructor (add_*), before the component is
+// installed; after that it only reads the name map, so lookups take no lock.
+#pragma once
+
+#include <mwccm/port.hpp>
+
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace mwccm {
+
+class PortTable {
+ public:
+  PortTable();
+  PortTable(const PortTable&) = delete;
+  PortTable& operator=(const PortTable&) = delete;
+
+  // Registration (glue constructor). Names must be unique; the table keeps
+  // pointers to receptacles and sources, which the glue servant owns, and a
+  // reference count on facet and sink servants.
+  void add(ReceptaclePort& port);
+  void add(SourcePort& port);
+  void add_facet(const char* name, const char* type_id, PortableServer::ServantBase* servant);
+  void add_consumer(const char* name, const char* type_id, PortableServer::ServantBase* servant);
+
+  // The component's name in messages (its key; set by the container).
+  void set_component_name(std::string name) { component_name_ = std::move(name); }
+  const std::string& component_name() const noexcept { return component_name_; }
+
+  // The CCM operations by name. Unknown names, and names of another kind of
+  // port, raise InvalidName naming the component.
+  CORBA::Object_ptr provide_facet(const char* name) const;
+  Components::EventConsumerBase_ptr get_consumer(const char* name) const;
+  Components::Cookie* connect(const char* name, CORBA::Object_ptr ref);
+  CORBA::Object_ptr disconnect(const char* name, Components::Cookie* ck);
+  Components::ConnectionDescriptions* get_connections(const char* name) const;
+  Components::Cookie* subscribe(const char* name, Components::EventConsumerBase_ptr consumer);
+  Components::EventConsumerBase_ptr unsubscribe(const char* name, Components::Cookie* ck);
+  void connect_consumer(const char* name, Components::EventConsumerBase_ptr consumer);
+  Components::EventConsumerBase_ptr disconnect_consumer(const char* name);
+  Components::PortDescriptions* get_all_ports() const;
+
+  // Facets and sinks, for the container to activate and deactivate.
+  const std::vector<std::unique_ptr<ProvidedPort>>& provided() const noexcept { return provided_; }
+
+ private:
+  void insert(Port& port);
+  Port& find(const char* name) const;
+  template <class P>
+  P& find_as(const char* name, const char* wanted) const;
+
+  std::string component_name_;
+  std::vector<Port*> ports_;  // in registration order, for get_all_ports
+  std::map<std::string, Port*, std::less<>> by_name_;
+  std::vector<std::unique_ptr<ProvidedPort>> provided_;
+};
+
+}  // namespace mwccm

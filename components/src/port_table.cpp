@@ -1,0 +1,109 @@
+// The port table: CCM operations by port name. Names are looked up in a map
+// filled before the component is installed and only read afterwards.
+#include <mwccm/errors.hpp>
+#include <mwccm/port_table.hpp>
+
+namespace mwccm {
+
+PortTable::PortTable() : component_name_("(not installed)") {}
+
+void PortTable::insert(Port& port) {
+  if (!by_name_.emplace(port.name(), &port).second) {
+    throw Error("component port '" + port.name() + "' is declared twice");
+  }
+  port.component_ = &component_name_;
+  ports_.push_back(&port);
+}
+
+void PortTable::add(ReceptaclePort& port) { insert(port); }
+void PortTable::add(SourcePort& port) { insert(port); }
+
+void PortTable::add_facet(const char* name, const char* type_id,
+                          PortableServer::ServantBase* servant) {
+  provided_.push_back(std::make_unique<ProvidedPort>(name, Components::FACET, type_id, servant));
+  insert(*provided_.back());
+}
+
+void PortTable::add_consumer(const char* name, const char* type_id,
+                             PortableServer::ServantBase* servant) {
+  provided_.push_back(std::make_unique<ProvidedPort>(name, Components::CONSUMER, type_id, servant));
+  insert(*provided_.back());
+}
+
+Port& PortTable::find(const char* name) const {
+  auto it = by_name_.find(std::string_view(name));
+  if (it == by_name_.end()) {
+    raise<Components::InvalidName>("component '" + component_name_ + "' has no port '" + name + "'");
+  }
+  return *it->second;
+}
+
+template <class P>
+P& PortTable::find_as(const char* name, const char* wanted) const {
+  Port& port = find(name);
+  auto* typed = dynamic_cast<P*>(&port);
+  if (typed == nullptr) {
+    raise<Components::InvalidName>(port.describe() + " is not " + wanted);
+  }
+  return *typed;
+}
+
+CORBA::Object_ptr PortTable::provide_facet(const char* name) const {
+  auto& port = find_as<ProvidedPort>(name, "a facet");
+  if (port.kind() != Components::FACET) raise<Components::InvalidName>(port.describe() + " is not a facet");
+  return CORBA::Object::_duplicate(port.reference());
+}
+
+Components::EventConsumerBase_ptr PortTable::get_consumer(const char* name) const {
+  auto& port = find_as<ProvidedPort>(name, "an event sink");
+  if (port.kind() != Components::CONSUMER) {
+    raise<Components::InvalidName>(port.describe() + " is not an event sink");
+  }
+  // The sink's servant implements an EventConsumerBase-derived interface.
+  return Components::EventConsumerBase::_unchecked_narrow(port.reference());
+}
+
+Components::Cookie* PortTable::connect(const char* name, CORBA::Object_ptr ref) {
+  return find_as<ReceptaclePort>(name, "a receptacle").connect_object(ref);
+}
+
+CORBA::Object_ptr PortTable::disconnect(const char* name, Components::Cookie* ck) {
+  return find_as<ReceptaclePort>(name, "a receptacle").disconnect_object(ck);
+}
+
+Components::ConnectionDescriptions* PortTable::get_connections(const char* name) const {
+  return new Components::ConnectionDescriptions(
+      find_as<ReceptaclePort>(name, "a receptacle").describe_connections());
+}
+
+Components::Cookie* PortTable::subscribe(const char* name,
+                                         Components::EventConsumerBase_ptr consumer) {
+  return find_as<SourcePort>(name, "a publisher").subscribe_object(consumer);
+}
+
+Components::EventConsumerBase_ptr PortTable::unsubscribe(const char* name, Components::Cookie* ck) {
+  return find_as<SourcePort>(name, "a publisher").unsubscribe_object(ck);
+}
+
+void PortTable::connect_consumer(const char* name, Components::EventConsumerBase_ptr consumer) {
+  find_as<SourcePort>(name, "an emitter").connect_object(consumer);
+}
+
+Components::EventConsumerBase_ptr PortTable::disconnect_consumer(const char* name) {
+  return find_as<SourcePort>(name, "an emitter").disconnect_object();
+}
+
+Components::PortDescriptions* PortTable::get_all_ports() const {
+  auto* out = new Components::PortDescriptions;
+  out->length(static_cast<CORBA::ULong>(ports_.size()));
+  for (CORBA::ULong i = 0; i < out->length(); ++i) {
+    const Port& port = *ports_[i];
+    (*out)[i].name = port.name().c_str();
+    (*out)[i].kind = port.kind();
+    (*out)[i].type_id = port.type_id().c_str();
+    (*out)[i].connections = port.describe_connections();
+  }
+  return out;
+}
+
+}  // namespace mwccm

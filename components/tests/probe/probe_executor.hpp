@@ -1,0 +1,55 @@
+// The user's side of the Probe component: what a component author writes.
+// It records every lifecycle step and event so tests can check them.
+#pragma once
+
+#include "probe_glue.hpp"
+
+#include <atomic>
+#include <mutex>
+#include <string>
+#include <vector>
+
+namespace probe {
+
+class CounterExec final : public virtual Probe::CCM_Counter {
+ public:
+  CORBA::Long increment(CORBA::Long by) override { return total_ += by; }
+
+ private:
+  std::atomic<CORBA::Long> total_{0};
+};
+
+class NodeExec final : public virtual Probe::CCM_Node {
+ public:
+  Probe::CCM_Counter_ptr get_count() override { return Probe::CCM_Counter::_duplicate(counter_.in()); }
+  void push_echoes(Probe::Tick* ev) override;
+  CORBA::ULong rate() override { return rate_; }
+  void rate(CORBA::ULong value) override { rate_ = value; }
+
+  void set_session_context(Components::SessionContext_ptr ctx) override;
+  void configuration_complete() override { record("configuration_complete"); }
+  void ccm_activate() override { record("ccm_activate"); }
+  void ccm_passivate() override { record("ccm_passivate"); }
+  void ccm_remove() override;
+
+  Probe::CCM_Node_Context_ptr context() const noexcept { return context_.in(); }
+  std::vector<std::string> steps() const;
+  std::vector<CORBA::ULongLong> echoes() const;
+
+ private:
+  void record(const char* step);
+
+  Probe::CCM_Counter_var counter_ = new CounterExec;
+  Probe::CCM_Node_Context_var context_;
+  CORBA::ULong rate_ = 0;
+  mutable std::mutex mutex_;
+  std::vector<std::string> steps_;
+  std::vector<CORBA::ULongLong> echoes_;
+};
+
+class NodeHomeExec final : public virtual Probe::CCM_NodeHome {
+ public:
+  Components::EnterpriseComponent_ptr create() override { return new NodeExec; }
+};
+
+}  // namespace probe
