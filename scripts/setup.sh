@@ -12,6 +12,12 @@ cd "$(dirname "$0")/.."
 BUILD_PACKAGES=(build-essential cmake ninja-build pkg-config git clang-format)
 LIBRARY_PACKAGES=(libgtest-dev nlohmann-json3-dev libcli11-dev)
 OMNIORB_PACKAGES=(libomniorb4-dev omniidl omniorb omniorb-nameserver)
+# The other middleware the drivers measure, and the tools they are checked
+# against (ddsperf in cyclonedds-tools). A driver whose packages are missing
+# is not built, and `mwbench list` says why.
+MIDDLEWARE_PACKAGES=(libgrpc++-dev protobuf-compiler-grpc libprotobuf-dev protobuf-compiler
+                     libzmq3-dev cppzmq-dev cyclonedds-dev cyclonedds-tools
+                     libfastrtps-dev fastddsgen iceoryx libiceoryx-posh-dev)
 PYTHON_PACKAGES=(python3 python3-venv python3-dev)
 # The `background: cpu:N` factor burns CPUs with stress-ng.
 LOAD_PACKAGES=(stress-ng)
@@ -19,6 +25,7 @@ LOAD_PACKAGES=(stress-ng)
 # which read the logs of `mwbench export --format hdr` in the tests.
 TEST_PACKAGES=(chromium valgrind openjdk-17-jre-headless maven)
 PACKAGES=("${BUILD_PACKAGES[@]}" "${LIBRARY_PACKAGES[@]}" "${OMNIORB_PACKAGES[@]}"
+          "${MIDDLEWARE_PACKAGES[@]}"
           "${PYTHON_PACKAGES[@]}" "${LOAD_PACKAGES[@]}" "${TEST_PACKAGES[@]}")
 
 missing=()
