@@ -58,6 +58,10 @@ def describe(name: str) -> DriverInfo:
         return DriverInfo(name, program, False, reason)
 
     if not program.is_file():
+        # The build says why it left a driver out (drivers/cmake/DriverAvailability.cmake).
+        reason_file = program.parent / "unavailable.txt"
+        if reason_file.is_file():
+            return unavailable(f"not built: {reason_file.read_text().strip()}")
         return unavailable(f"not built: {_shown(program)} is missing (run `make setup`)")
     try:
         answer = subprocess.run([str(program), "--describe"], capture_output=True, text=True,

@@ -25,3 +25,16 @@ def test_a_driver_that_is_not_built_says_why(monkeypatch, tmp_path):
         describe.cache_clear()
     assert result.exit_code == 0
     assert "rawtcp is not available: not built:" in result.output
+
+
+def test_a_driver_the_build_left_out_gives_the_builds_reason(monkeypatch, tmp_path):
+    (tmp_path / "drivers" / "rawtcp").mkdir(parents=True)
+    (tmp_path / "drivers" / "rawtcp" / "unavailable.txt").write_text(
+        "Linux sockets missing (a test)\n")
+    monkeypatch.setenv("MWBENCH_BUILD_DIR", str(tmp_path))
+    describe.cache_clear()
+    try:
+        result = CliRunner().invoke(main, ["list"])
+    finally:
+        describe.cache_clear()
+    assert "rawtcp is not available: not built: Linux sockets missing (a test)" in result.output
