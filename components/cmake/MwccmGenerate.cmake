@@ -4,8 +4,10 @@
 #                  [IDL <file.idl>...]          # IDL2 files the description includes,
 #                                               # compiled into the same library
 #                  [INCLUDE_DIRS <dir>...]      # where omniidl finds included IDL
-#                  [PROBES])                    # define MWCCM_PROBES: the glue's probe
+#                  [PROBES]                     # define MWCCM_PROBES: the glue's probe
 #                                               # points call mwccm_glue::probe_hook
+#                  [EXECUTORS <file.cpp>...])   # the user's executors (with the home
+#                                               # registration macro): both assembly modes
 #
 # At build time, into ${CMAKE_CURRENT_BINARY_DIR}/mwccm_gen/<target>/ (never edited,
 # never committed; docs/components.md section 3):
@@ -14,7 +16,14 @@
 #      omniidl -b mwccm_signatures → <name>_ccm_signatures.json (C++ signatures)
 #   3. mwccm-gen cpp   → <name>_ccm_glue.hpp/.cpp, <name>_ccm_executor.hpp
 # <target> is a static library of the generated sources linking mwccm (and
-# through it omniORB). omniidl's output sits in idl/ and is included as SYSTEM (its
+# through it omniORB). With EXECUTORS, one component source gives both
+# assembly modes (docs/components.md section 4):
+#   <target>_component  OBJECT library of the executors, for static assembly:
+#                       link it into the program; object files are never dropped
+#                       by the linker, so the homes' registrations stay (a static
+#                       archive would lose every member nothing references)
+#   <target>_module     MODULE (shared library) for dynamic assembly: the
+#                       "library" of Container::install_home omniidl's output sits in idl/ and is included as SYSTEM (its
 # warnings are not ours); the glue is ours and compiles with warnings on.
 #
 # The generator runs with MWCCM_PYTHON (scripts/setup.sh passes the project's
@@ -34,11 +43,14 @@ endif()
 get_filename_component(MWCCM_GENERATOR_DIR "${CMAKE_CURRENT_LIST_DIR}/../generator" ABSOLUTE)
 set(MWCCM_GENERATOR_DIR "${MWCCM_GENERATOR_DIR}" CACHE INTERNAL "")
 # Where Components.idl is: every omniidl run over generated IDL needs it as -I.
+# Cached too: include_guard keeps a second include from setting it in another
+# directory (drivers/ccm includes this file before components/ does).
 get_filename_component(MWCCM_IDL_DIR "${CMAKE_CURRENT_LIST_DIR}/../idl" ABSOLUTE)
+set(MWCCM_IDL_DIR "${MWCCM_IDL_DIR}" CACHE INTERNAL "")
 set(MWCCM_GENERATE_IDL_DIR "${MWCCM_IDL_DIR}" CACHE INTERNAL "")
 
 function(mwccm_generate target)
-  cmake_parse_arguments(PARSE_ARGV 1 arg "PROBES" "IDL3" "IDL;INCLUDE_DIRS")
+  cmake_parse_arguments(PARSE_ARGV 1 arg "PROBES" "IDL3" "IDL;INCLUDE_DIRS;EXECUTORS")
   if(NOT arg_IDL3)
     message(FATAL_ERROR "mwccm_generate(${target}): IDL3 <file.idl3> is required")
   endif()
@@ -132,4 +144,12 @@ function(mwccm_generate target)
   # directory that did not run pkg_check_modules (imported targets are local).
   target_link_libraries(${target} PUBLIC mwccm)
   set_target_properties(${target} PROPERTIES POSITION_INDEPENDENT_CODE ON)
+
+  if(arg_EXECUTORS)
+    add_library(${target}_component OBJECT ${arg_EXECUTORS})
+    target_link_libraries(${target}_component PUBLIC ${target})
+    set_target_properties(${target}_component PROPERTIES POSITION_INDEPENDENT_CODE ON)
+    add_library(${target}_module MODULE)
+    target_link_libraries(${target}_module PRIVATE ${target}_component)
+  endif()
 endfunction()

@@ -5,12 +5,14 @@
 //
 // Writes its ComponentServer reference to the IOR file (and binds it in the
 // naming service with --naming), serves until ComponentServer::shutdown() or
-// SIGTERM/SIGINT, then removes every container and exits 0.
+// SIGTERM/SIGINT, which both remove every component and container while the
+// ORB still serves, then stop it; exits 0.
 #include <mwccm/component_server.hpp>
 #include <mwccm/registration.hpp>
 
 #include <CLI/CLI.hpp>
 
+#include <atomic>
 #include <csignal>
 #include <iostream>
 #include <pthread.h>
@@ -76,12 +78,15 @@ int main(int argc, char** argv) {
       status = 1;
     }
     if (status == 0) {
-      std::thread watcher([&orb, signals] {
+      std::atomic<bool> run_ended{false};
+      std::thread watcher([&server, &run_ended, signals] {
         int which = 0;
         sigwait(&signals, &which);
-        if (which == SIGTERM || which == SIGINT) orb->shutdown(false);
+        // A stop signal: the same clean path as a shutdown() request.
+        if (!run_ended.load()) server.shutdown();
       });
       orb->run();
+      run_ended.store(true);
       pthread_kill(watcher.native_handle(), SIGTERM);  // wakes the watcher if run() ended otherwise
       watcher.join();
     }

@@ -101,6 +101,9 @@ void ComponentServer::shutdown() {
     std::lock_guard lock(mutex_);
     shutdown_requested_ = true;
   }
+  // Removed while the ORB still serves: once it has shut down, its POAs are
+  // gone, and the components could no longer be passivated and removed.
+  remove_all();
   orb_->shutdown(false);  // false: we may be inside an upcall
 }
 
@@ -116,12 +119,13 @@ void ComponentServer::remove_all() {
     doomed.swap(containers_);
   }
   for (Container* container : doomed) {
-    container->remove();
     try {
+      container->remove();
       PortableServer::ObjectId_var oid = root_->servant_to_id(container);
       root_->deactivate_object(oid.in());
     } catch (const CORBA::Exception&) {
-      // The ORB is shutting down: the POA is gone with it.
+      // The ORB has shut down already: the POAs and their objects are gone
+      // with it; what is left is to release the container.
     }
     container->_remove_ref();
   }

@@ -1,8 +1,9 @@
 """Integration test of mwccm-component-server: a real process.
 
 Run after building:  MWBENCH_BUILD_DIR=build .venv/bin/pytest components/tests
-Creating a container and shutdown() on request need a
-CORBA client and are not covered here yet.
+What needs a CORBA client (containers, components across two servers,
+shutdown() on request, SIGTERM with components hosted) is covered by
+two_servers_test.cpp (ctest).
 """
 
 import os
@@ -14,7 +15,6 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[2]
 BUILD = Path(os.environ.get("MWBENCH_BUILD_DIR", REPO / "build"))
 SERVER = BUILD / "components" / "server" / "mwccm-component-server"
-
 
 
 def wait_for(path, proc, timeout=10.0):

@@ -27,12 +27,15 @@ class ComponentServer : public virtual POA_Components::Deployment::ComponentServ
   Components::Deployment::Container_ptr create_container(const Components::ConfigValues& config) override;
   void remove_container(Components::Deployment::Container_ptr cref) override;
   Components::Deployment::Containers* get_containers() override;
-  void shutdown() override;  // asks the ORB to stop (orb->run() returns); removes nothing itself
+  // Removes every component and container (remove_all), then asks the ORB to
+  // stop (orb->run() returns). Callable in an upcall and from any thread.
+  void shutdown() override;
 
   // In process.
   Container& create_local_container(const std::string& name);
-  // Removes every component, home and container; idempotent. Call after
-  // orb->run() returned and before orb->destroy().
+  // Removes every component, home and container; idempotent. Best while the
+  // ORB still runs (shutdown() does it then); after the ORB has shut down,
+  // its POAs are gone and this only releases the containers.
   void remove_all();
   bool shutdown_requested() const;
   CORBA::ORB_ptr orb() const noexcept { return orb_.in(); }  // borrowed

@@ -6,4 +6,5 @@
 #include <mwccm/errors.hpp>
 #include <mwccm/home_registry.hpp>
 #include <mwccm/home_servant.hpp>
+#include <mwccm/local_object.hpp>
 #include <mwccm/ports.hpp>

@@ -1,5 +1,7 @@
 // The user's side of the Probe component: what a component author writes.
-// It records every lifecycle step and event so tests can check them.
+// It records every lifecycle step and event so tests can check them. Every
+// executor counts its references (mwccm/local_object.hpp): omniORB's
+// LocalObject does not, and an executor that does not count is never deleted.
 #pragma once
 
 #include "probe_glue.hpp"
@@ -11,7 +13,8 @@
 
 namespace probe {
 
-class CounterExec final : public virtual Probe::CCM_Counter {
+class CounterExec final : public virtual Probe::CCM_Counter,
+                          public virtual mwccm::CountedLocalObject {
  public:
   CORBA::Long increment(CORBA::Long by) override { return total_ += by; }
 
@@ -19,7 +22,7 @@ class CounterExec final : public virtual Probe::CCM_Counter {
   std::atomic<CORBA::Long> total_{0};
 };
 
-class NodeExec final : public virtual Probe::CCM_Node {
+class NodeExec final : public virtual Probe::CCM_Node, public virtual mwccm::CountedLocalObject {
  public:
   Probe::CCM_Counter_ptr get_count() override { return Probe::CCM_Counter::_duplicate(counter_.in()); }
   void push_echoes(Probe::Tick* ev) override;
@@ -47,7 +50,8 @@ class NodeExec final : public virtual Probe::CCM_Node {
   std::vector<CORBA::ULongLong> echoes_;
 };
 
-class NodeHomeExec final : public virtual Probe::CCM_NodeHome {
+class NodeHomeExec final : public virtual Probe::CCM_NodeHome,
+                           public virtual mwccm::CountedLocalObject {
  public:
   Components::EnterpriseComponent_ptr create() override { return new NodeExec; }
 };

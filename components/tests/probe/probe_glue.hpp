@@ -69,7 +69,8 @@ class Node_servant final : public virtual POA_Probe::Node, public virtual mwccm:
 };
 
 class Node_context final : public virtual Probe::CCM_Node_Context,
-                           public virtual mwccm::SessionContextBase {
+                           public virtual mwccm::SessionContextBase,
+                           public virtual mwccm::CountedLocalObject {
  public:
   explicit Node_context(Node_servant& servant) : mwccm::SessionContextBase(servant), servant_(servant) {}
   Probe::Counter_ptr get_connection_peer() override { return servant_.peer_.get_connection(); }

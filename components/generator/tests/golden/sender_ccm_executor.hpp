@@ -6,9 +6,9 @@
 // the context; the user implements the facet executors (get_<facet>() is
 // called once, when the component is created), the sinks (push_<sink>) and
 // the attributes. A facet executor derives from <Interface>_exec_base. Both
-// bases count references (mwccm_glue/local_object.hpp): omniORB deletes a
-// local object only if its class does. For each home, one macro registers it for both assembly
-// modes (static: linked in; dynamic: loaded by install_home):
+// bases count references (mwccm/local_object.hpp): omniORB deletes a local
+// object only if its class does. For each home, one macro registers it for
+// both assembly modes (static: linked in; dynamic: loaded by install_home):
 //
 //   MWCCM_REGISTER_Bench_SenderHome(MyExecutor);   // entry point "mwccm_home_Bench_SenderHome"
 //
@@ -21,18 +21,18 @@
 namespace Bench {
 // The base of a facet executor of ::Test::RoundTrip: implement its operations.
 class RoundTrip_exec_base : public virtual CCM_RoundTrip,
-                            public virtual mwccm_glue::CountedLocalObject {};
+                            public virtual mwccm::CountedLocalObject {};
 }  // namespace Bench
 
 namespace Bench::Sink {
 // The base of a facet executor of ::Test::RoundTrip: implement its operations.
 class RoundTrip_exec_base : public virtual CCM_RoundTrip,
-                            public virtual mwccm_glue::CountedLocalObject {};
+                            public virtual mwccm::CountedLocalObject {};
 }  // namespace Bench::Sink
 
 namespace Bench {
 class Sender_exec_base : public virtual CCM_Sender,
-                         public virtual mwccm_glue::CountedLocalObject {
+                         public virtual mwccm::CountedLocalObject {
  public:
   // Borrowed, not duplicated: the component servant owns the context until
   // the component is removed, and a count here would close the cycle
@@ -57,7 +57,7 @@ class Sender_exec_base : public virtual CCM_Sender,
 
 namespace Bench::Sink {
 class Receiver_exec_base : public virtual CCM_Receiver,
-                           public virtual mwccm_glue::CountedLocalObject {
+                           public virtual mwccm::CountedLocalObject {
  public:
   // Borrowed, not duplicated: the component servant owns the context until
   // the component is removed, and a count here would close the cycle

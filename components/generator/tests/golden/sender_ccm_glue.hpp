@@ -8,7 +8,6 @@
 
 #include <sender_ccm.hh>
 #include <mwccm/glue.hpp>
-#include <mwccm_glue/local_object.hpp>
 #include <mwccm_glue/probe.hpp>
 
 #include <vector>
@@ -46,7 +45,7 @@ class Sender_servant;
 class Sender_context final
     : public virtual CCM_Sender_Context,
       public virtual mwccm::SessionContextBase,
-      public virtual mwccm_glue::CountedLocalObject {
+      public virtual mwccm::CountedLocalObject {
  public:
   explicit Sender_context(Sender_servant& servant);
   ~Sender_context() override;
@@ -73,7 +72,7 @@ class Receiver_servant;
 class Receiver_context final
     : public virtual CCM_Receiver_Context,
       public virtual mwccm::SessionContextBase,
-      public virtual mwccm_glue::CountedLocalObject {
+      public virtual mwccm::CountedLocalObject {
  public:
   explicit Receiver_context(Receiver_servant& servant);
   ~Receiver_context() override;
@@ -87,7 +86,7 @@ namespace Bench {
 // The home executor MWCCM_REGISTER_Bench_SenderHome installs: create() makes a new Executor.
 template <class Executor>
 class SenderHome_exec final : public virtual CCM_SenderHome,
-                                   public virtual mwccm_glue::CountedLocalObject {
+                                   public virtual mwccm::CountedLocalObject {
  public:
   Components::EnterpriseComponent_ptr create() override { return new Executor; }
 };
@@ -113,7 +112,7 @@ namespace Bench::Sink {
 // The home executor MWCCM_REGISTER_Bench_Sink_ReceiverHome installs: create() makes a new Executor.
 template <class Executor>
 class ReceiverHome_exec final : public virtual CCM_ReceiverHome,
-                                   public virtual mwccm_glue::CountedLocalObject {
+                                   public virtual mwccm::CountedLocalObject {
  public:
   Components::EnterpriseComponent_ptr create() override { return new Executor; }
 };

@@ -1,0 +1,109 @@
+// Assembly by name: the generic steps a deployment plan drives, on component
+// servers anywhere (this process or others), with no generated code.
+//
+//   mwccm::Assembly assembly(orb);
+//   assembly.add_server("node-a", "file:/tmp/a.ior");
+//   assembly.create_container("node-a", "a");
+//   assembly.install_home("a", "echo-home", "mwccm_home_Example_EchoHome", "/path/libecho.so");
+//   assembly.create_component("echo-home", "echo");
+//   assembly.configure("echo", {{"greeting", any}});
+//   assembly.connect({"pinger", "peer"}, {"echo", "control"});   // receptacle ← facet
+//   assembly.subscribe({"pinger", "ticks"}, {"echo", "ticks"});  // source → sink
+//   assembly.activate();                                         // configuration_complete,
+//   activate
+//   ...
+//   assembly.remove();                                           // undo, in reverse order
+//
+// Every step is a CORBA operation of Components.idl. Servers, containers,
+// homes and component instances are named by the caller; names are unique in
+// one Assembly. Every refusal is the CCM exception the step raised, with the
+// step (and so both ends of a connection) put before its message:
+//   "connect receptacle 'peer' of 'pinger' to facet 'control' of 'echo': ..."
+// A name this Assembly does not know is InvalidName. Not thread-safe: one
+// thread drives one assembly, as a plan engine does.
+#pragma once
+
+#include <omniORB4/CORBA.h>
+
+#include <Components.hh>
+#include <map>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace mwccm {
+
+// One port of one component instance of the assembly, by name.
+struct PortEnd {
+  std::string component;
+  std::string port;
+};
+
+class Assembly {
+ public:
+  explicit Assembly(CORBA::ORB_ptr orb);  // registers the Cookie value factory
+  ~Assembly();                            // forgets references; remove() tears down
+  Assembly(const Assembly&) = delete;
+  Assembly& operator=(const Assembly&) = delete;
+
+  void add_server(const std::string& server, Components::Deployment::ComponentServer_ptr ref);
+  // `target` as registration.hpp reads it: "file:PATH", "naming:a/b", a bare path.
+  void add_server(const std::string& server, const std::string& target);
+  void create_container(const std::string& server, const std::string& container);
+  // `library` names the shared library to load; empty when the entry point is
+  // linked into the server (static assembly).
+  void install_home(const std::string& container, const std::string& home,
+                    const std::string& entrypoint, const std::string& library);
+  void create_component(const std::string& home, const std::string& component);
+  void configure(const std::string& component,
+                 const std::vector<std::pair<std::string, CORBA::Any>>& values);
+  // provide_facet on the provider, connect on the user's receptacle.
+  void connect(const PortEnd& receptacle, const PortEnd& facet);
+  // get_consumer on the sink, subscribe on the publisher.
+  void subscribe(const PortEnd& publisher, const PortEnd& sink);
+  // configuration_complete on every component not yet configured, then
+  // activate_component on every component not yet active, in creation order
+  // (so components created later are activated by a second call).
+  void activate();
+  void register_component(const std::string& component, const std::string& target);
+
+  // Borrowed references; InvalidName for a name this assembly does not know.
+  Components::CCMObject_ptr component(const std::string& name) const;
+  Components::Deployment::ComponentServer_ptr server(const std::string& name) const;
+
+  // Undoes the assembly, in reverse order: unsubscribes and disconnects,
+  // passivates the active components, removes every component, then every
+  // container. Stops at the first refusal (the exception says which step).
+  void remove();
+  // ComponentServer::shutdown on every server, then forgets them.
+  void shutdown_servers();
+
+ private:
+  struct Connection {
+    PortEnd user;                   // the receptacle or the publisher
+    PortEnd provider;               // the facet or the sink
+    bool subscription;              // publisher → sink, else receptacle ← facet
+    Components::Cookie_var cookie;  // null for a simplex receptacle
+  };
+  struct Installed {
+    Components::CCMObject_var ref;
+    std::string container;
+    bool configured = false;
+    bool active = false;
+  };
+  template <class T>
+  const T& find(const std::map<std::string, T>& in, const std::string& name,
+                const char* what) const;
+
+  CORBA::ORB_var orb_;
+  std::map<std::string, Components::Deployment::ComponentServer_var> servers_;
+  std::map<std::string, Components::Deployment::Container_var> containers_;
+  std::map<std::string, std::string> container_servers_;  // container → its server
+  std::map<std::string, Components::KeylessCCMHome_var> homes_;
+  std::map<std::string, std::string> home_containers_;  // home → its container
+  std::map<std::string, Installed> components_;
+  std::vector<std::string> creation_order_;
+  std::vector<Connection> connections_;
+};
+
+}  // namespace mwccm

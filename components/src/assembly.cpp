@@ -1,0 +1,274 @@
+// Assembly: each step is one or two CORBA operations of Components.idl; what
+// this file adds is the bookkeeping of names and the wording of refusals
+// (the step before the server's own message), so that an error from another
+// process still says which two ports were being connected.
+#include <iterator>
+#include <mwccm/assembly.hpp>
+#include <mwccm/cookie.hpp>
+#include <mwccm/errors.hpp>
+#include <mwccm/registration.hpp>
+
+namespace mwccm {
+
+namespace {
+
+template <class E>
+[[noreturn]] void reraise_with_step(const E& error, const std::string& step) {
+  raise<E>(step + ": " + error.message.in());
+}
+
+// Runs `body`; a CCM exception comes out as the same exception with `step`
+// before its message. System exceptions (a server gone) pass unchanged.
+template <class F>
+auto run_step(const std::string& step, F&& body) -> decltype(body()) {
+  try {
+    return body();
+  } catch (const Components::InvalidName& e) {
+    reraise_with_step(e, step);
+  } catch (const Components::InvalidConnection& e) {
+    reraise_with_step(e, step);
+  } catch (const Components::AlreadyConnected& e) {
+    reraise_with_step(e, step);
+  } catch (const Components::NoConnection& e) {
+    reraise_with_step(e, step);
+  } catch (const Components::ExceededConnectionLimit& e) {
+    reraise_with_step(e, step);
+  } catch (const Components::CookieRequired& e) {
+    reraise_with_step(e, step);
+  } catch (const Components::BadEventType& e) {
+    reraise_with_step(e, step);
+  } catch (const Components::InvalidConfiguration& e) {
+    reraise_with_step(e, step);
+  } catch (const Components::CreateFailure& e) {
+    reraise_with_step(e, step);
+  } catch (const Components::RemoveFailure& e) {
+    reraise_with_step(e, step);
+  } catch (const Components::IllegalState& e) {
+    reraise_with_step(e, step);
+  } catch (const Components::CCMException& e) {
+    reraise_with_step(e, step);
+  } catch (const Components::Deployment::InstallationFailure& e) {
+    reraise_with_step(e, step);
+  } catch (const Components::Deployment::ImplEntryPointNotFound& e) {
+    reraise_with_step(e, step);
+  } catch (const Components::Deployment::InvalidConfiguration& e) {
+    reraise_with_step(e, step);
+  } catch (const Components::Deployment::RegistrationFailure& e) {
+    reraise_with_step(e, step);
+  }
+}
+
+std::string quoted(const std::string& name) { return "'" + name + "'"; }
+
+std::string describe(const char* kind, const PortEnd& end) {
+  return std::string(kind) + " " + quoted(end.port) + " of " + quoted(end.component);
+}
+
+}  // namespace
+
+Assembly::Assembly(CORBA::ORB_ptr orb) : orb_(CORBA::ORB::_duplicate(orb)) {
+  register_value_factories(orb);  // subscribe and connect_<multiple> return cookies
+}
+
+Assembly::~Assembly() = default;
+
+template <class T>
+const T& Assembly::find(const std::map<std::string, T>& in, const std::string& name,
+                        const char* what) const {
+  auto it = in.find(name);
+  if (it == in.end()) {
+    raise<Components::InvalidName>(std::string("the assembly has no ") + what + " " + quoted(name));
+  }
+  return it->second;
+}
+
+void Assembly::add_server(const std::string& server,
+                          Components::Deployment::ComponentServer_ptr ref) {
+  if (servers_.count(server) != 0) {
+    raise<Components::InvalidName>("the assembly already has a server " + quoted(server));
+  }
+  servers_[server] = Components::Deployment::ComponentServer::_duplicate(ref);
+}
+
+void Assembly::add_server(const std::string& server, const std::string& target) {
+  Components::Deployment::ComponentServer_var ref =
+      resolve<Components::Deployment::ComponentServer>(orb_.in(), target);
+  add_server(server, ref.in());
+}
+
+void Assembly::create_container(const std::string& server, const std::string& container) {
+  const auto& where = find(servers_, server, "server");
+  if (containers_.count(container) != 0) {
+    raise<Components::InvalidName>("the assembly already has a container " + quoted(container));
+  }
+  Components::ConfigValues config;
+  config.length(1);
+  config[0].name = "name";
+  config[0].value <<= container.c_str();
+  containers_[container] =
+      run_step("create container " + quoted(container) + " on server " + quoted(server),
+               [&] { return where->create_container(config); });
+  container_servers_[container] = server;
+}
+
+void Assembly::install_home(const std::string& container, const std::string& home,
+                            const std::string& entrypoint, const std::string& library) {
+  const auto& where = find(containers_, container, "container");
+  if (homes_.count(home) != 0) {
+    raise<Components::InvalidName>("the assembly already has a home " + quoted(home));
+  }
+  Components::ConfigValues config;
+  if (!library.empty()) {
+    config.length(1);
+    config[0].name = "library";
+    config[0].value <<= library.c_str();
+  }
+  const std::string step =
+      "install home " + quoted(home) + " (" + entrypoint + ") in container " + quoted(container);
+  Components::CCMHome_var installed =
+      run_step(step, [&] { return where->install_home(home.c_str(), entrypoint.c_str(), config); });
+  Components::KeylessCCMHome_var keyless = Components::KeylessCCMHome::_narrow(installed.in());
+  if (CORBA::is_nil(keyless.in())) {
+    raise<Components::Deployment::InstallationFailure>(step + ": not a KeylessCCMHome");
+  }
+  homes_[home] = keyless;
+  home_containers_[home] = container;
+}
+
+void Assembly::create_component(const std::string& home, const std::string& component) {
+  const auto& factory = find(homes_, home, "home");
+  if (components_.count(component) != 0) {
+    raise<Components::InvalidName>("the assembly already has a component " + quoted(component));
+  }
+  Installed installed;
+  installed.ref = run_step("create component " + quoted(component) + " of home " + quoted(home),
+                           [&] { return factory->create_component(); });
+  installed.container = home_containers_.at(home);
+  components_.emplace(component, std::move(installed));
+  creation_order_.push_back(component);
+}
+
+void Assembly::configure(const std::string& component,
+                         const std::vector<std::pair<std::string, CORBA::Any>>& values) {
+  const auto& target = find(components_, component, "component");
+  Components::ConfigValues config;
+  config.length(static_cast<CORBA::ULong>(values.size()));
+  for (CORBA::ULong i = 0; i < config.length(); ++i) {
+    config[i].name = values[i].first.c_str();
+    config[i].value = values[i].second;
+  }
+  run_step("configure component " + quoted(component),
+           [&] { target.ref->set_configuration(config); });
+}
+
+void Assembly::connect(const PortEnd& receptacle, const PortEnd& facet) {
+  const auto& user = find(components_, receptacle.component, "component");
+  const auto& provider = find(components_, facet.component, "component");
+  const std::string step =
+      "connect " + describe("receptacle", receptacle) + " to " + describe("facet", facet);
+  Components::Cookie_var cookie = run_step(step, [&] {
+    CORBA::Object_var ref = provider.ref->provide_facet(facet.port.c_str());
+    return user.ref->connect(receptacle.port.c_str(), ref.in());
+  });
+  connections_.push_back(Connection{receptacle, facet, false, cookie});
+}
+
+void Assembly::subscribe(const PortEnd& publisher, const PortEnd& sink) {
+  const auto& source = find(components_, publisher.component, "component");
+  const auto& consumer = find(components_, sink.component, "component");
+  const std::string step =
+      "subscribe " + describe("sink", sink) + " to " + describe("publisher", publisher);
+  Components::Cookie_var cookie = run_step(step, [&] {
+    Components::EventConsumerBase_var ref = consumer.ref->get_consumer(sink.port.c_str());
+    return source.ref->subscribe(publisher.port.c_str(), ref.in());
+  });
+  connections_.push_back(Connection{publisher, sink, true, cookie});
+}
+
+void Assembly::activate() {
+  for (const std::string& name : creation_order_) {
+    Installed& installed = components_.at(name);
+    if (installed.configured) continue;
+    run_step("complete the configuration of component " + quoted(name),
+             [&] { installed.ref->configuration_complete(); });
+    installed.configured = true;
+  }
+  for (const std::string& name : creation_order_) {
+    Installed& installed = components_.at(name);
+    if (installed.active) continue;
+    const auto& container = find(containers_, installed.container, "container");
+    run_step("activate component " + quoted(name),
+             [&] { container->activate_component(installed.ref.in()); });
+    installed.active = true;
+  }
+}
+
+void Assembly::register_component(const std::string& component, const std::string& target) {
+  const auto& installed = find(components_, component, "component");
+  const auto& container = find(containers_, installed.container, "container");
+  run_step("register component " + quoted(component) + " at " + quoted(target), [&] {
+    container->register_component(installed.ref.in(), component.c_str(), target.c_str());
+  });
+}
+
+Components::CCMObject_ptr Assembly::component(const std::string& name) const {
+  return find(components_, name, "component").ref.in();
+}
+
+Components::Deployment::ComponentServer_ptr Assembly::server(const std::string& name) const {
+  return find(servers_, name, "server").in();
+}
+
+void Assembly::remove() {
+  while (!connections_.empty()) {
+    const Connection& last = connections_.back();
+    const auto& user = find(components_, last.user.component, "component");
+    if (last.subscription) {
+      run_step("unsubscribe " + describe("sink", last.provider) + " from " +
+                   describe("publisher", last.user),
+               [&] {
+                 Components::EventConsumerBase_var former =
+                     user.ref->unsubscribe(last.user.port.c_str(), last.cookie.in());
+               });
+    } else {
+      run_step("disconnect " + describe("receptacle", last.user) + " from " +
+                   describe("facet", last.provider),
+               [&] {
+                 CORBA::Object_var former =
+                     user.ref->disconnect(last.user.port.c_str(), last.cookie.in());
+               });
+    }
+    connections_.pop_back();
+  }
+  for (auto name = creation_order_.rbegin(); name != creation_order_.rend(); ++name) {
+    Installed& installed = components_.at(*name);
+    if (!installed.active) continue;
+    const auto& container = find(containers_, installed.container, "container");
+    run_step("passivate component " + quoted(*name),
+             [&] { container->passivate_component(installed.ref.in()); });
+    installed.active = false;
+  }
+  while (!creation_order_.empty()) {
+    const std::string name = creation_order_.back();
+    run_step("remove component " + quoted(name), [&] { components_.at(name).ref->remove(); });
+    components_.erase(name);
+    creation_order_.pop_back();
+  }
+  homes_.clear();  // removed with their containers
+  home_containers_.clear();
+  while (!containers_.empty()) {
+    auto last = std::prev(containers_.end());
+    const auto& server = find(servers_, container_servers_.at(last->first), "server");
+    run_step("remove container " + quoted(last->first),
+             [&] { server->remove_container(last->second.in()); });
+    container_servers_.erase(last->first);
+    containers_.erase(last);
+  }
+}
+
+void Assembly::shutdown_servers() {
+  for (const auto& [name, ref] : servers_) ref->shutdown();
+  servers_.clear();
+}
+
+}  // namespace mwccm
