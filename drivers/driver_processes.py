@@ -6,7 +6,12 @@ in pyproject.toml), so `drivers/<name>/test_<name>.py` imports it by name.
 
 import json
 import os
+import signal
+import subprocess
+import time
 from pathlib import Path
+
+import pytest
 
 
 def read_result(path):
@@ -44,3 +49,33 @@ def established_connections(pid, port):
         if state == "01" and inode in inodes and int(remote.split(":")[1], 16) == port:
             count += 1
     return count
+
+
+class DriverServer:
+    """A driver server process, started and waited for as the orchestrator does."""
+
+    def __init__(self, driver, tmp_path, args, env=None):
+        self.endpoint = tmp_path / "endpoint"
+        self.output = tmp_path / "server.result"
+        self.proc = subprocess.Popen(
+            [driver, "--role", "server", "--endpoint-file", self.endpoint,
+             "--output", self.output, *args],
+            stderr=subprocess.PIPE, text=True, env=env)
+        deadline = time.monotonic() + 10
+        while not self.endpoint.exists():
+            if self.proc.poll() is not None:
+                pytest.fail(f"server exited {self.proc.returncode}: {self.proc.stderr.read()}")
+            if time.monotonic() > deadline:
+                self.proc.kill()
+                pytest.fail("server published no endpoint within 10 s")
+            time.sleep(0.01)
+
+    def stop(self):
+        """SIGTERM, as the orchestrator sends it; returns (exit status, stderr)."""
+        self.proc.send_signal(signal.SIGTERM)
+        try:
+            _, err = self.proc.communicate(timeout=10)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            pytest.fail("server did not exit within 10 s of SIGTERM")
+        return self.proc.returncode, err

@@ -7,13 +7,10 @@ every driver's tests share is in ../driver_processes.py.
 
 import json
 import os
-import signal
 import subprocess
-import time
 from pathlib import Path
 
-import pytest
-from driver_processes import read_result, socket_inodes
+from driver_processes import DriverServer, read_result, socket_inodes
 
 REPO = Path(__file__).resolve().parents[2]
 BUILD = Path(os.environ.get("MWBENCH_BUILD_DIR", REPO / "build"))
@@ -48,34 +45,11 @@ def listening_tcp_addresses(pid):
     return found
 
 
-class Server:
-    """A driver server process, started and waited for as the orchestrator does."""
+class Server(DriverServer):
+    """The omniorb driver's server (driver_processes.DriverServer)."""
 
     def __init__(self, tmp_path, args, env=None):
-        self.endpoint = tmp_path / "endpoint"
-        self.output = tmp_path / "server.result"
-        self.proc = subprocess.Popen(
-            [DRIVER, "--role", "server", "--endpoint-file", self.endpoint,
-             "--output", self.output, *args],
-            stderr=subprocess.PIPE, text=True, env=env)
-        deadline = time.monotonic() + 10
-        while not self.endpoint.exists():
-            if self.proc.poll() is not None:
-                pytest.fail(f"server exited {self.proc.returncode}: {self.proc.stderr.read()}")
-            if time.monotonic() > deadline:
-                self.proc.kill()
-                pytest.fail("server published no endpoint within 10 s")
-            time.sleep(0.01)
-
-    def stop(self):
-        """SIGTERM, as the orchestrator sends it; returns (exit status, stderr)."""
-        self.proc.send_signal(signal.SIGTERM)
-        try:
-            _, err = self.proc.communicate(timeout=10)
-        except subprocess.TimeoutExpired:
-            self.proc.kill()
-            pytest.fail("server did not exit within 10 s of SIGTERM")
-        return self.proc.returncode, err
+        super().__init__(DRIVER, tmp_path, args, env)
 
 
 def run_client(tmp_path, server, args):

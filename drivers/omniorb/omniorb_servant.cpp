@@ -6,6 +6,19 @@
 
 #include "omniorb_payload.hpp"
 
+// drivers/ccm compiles this servant too, and its probe build (MWCCM_PROBES)
+// times the plain servant's upcall at the points where it times the
+// component glue's: where the POA's upcall arrives, where the work returns.
+// Every other build compiles the probes to nothing.
+#ifdef MWCCM_PROBES
+#include <mwccm_glue/probe.hpp>
+#define SERVANT_PROBE(point) MWCCM_PROBE(point)
+#else
+#define SERVANT_PROBE(point) \
+  do {                       \
+  } while (false)
+#endif
+
 namespace omniorb_driver {
 
 namespace {
@@ -20,7 +33,9 @@ ServantConfig::ServantConfig(bool verify_payloads, std::uint64_t length)
     : verify(verify_payloads), payload_bytes(length), reply(reply_bytes(length)) {}
 
 CORBA::ULongLong RoundTripServant::test_method(CORBA::ULongLong send_time) {
+  SERVANT_PROBE(glue_entry);
   count();
+  SERVANT_PROBE(executor_return);
   return send_time;
 }
 

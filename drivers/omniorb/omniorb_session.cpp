@@ -85,6 +85,7 @@ OrbSession::OptionList build_options(const OrbSettings& settings,
       options.emplace_back("maxServerThreadPoolSize", std::to_string(settings.pool_size));
     }
   }
+  options.insert(options.end(), settings.extra_options.begin(), settings.extra_options.end());
   return options;
 }
 

@@ -40,6 +40,9 @@ struct OrbSettings {
   unsigned pool_size = 0;             // pool mode: maxServerThreadPoolSize; 0 = omniORB's default
   int client_threads = 1;             // --threads
   bool own_connections = true;        // connections=own; false: shared
+  // Appended to the options above, for a driver that needs more of the ORB
+  // (drivers/ccm: the naming service's InitRef, a component client's endPoint).
+  std::vector<std::pair<std::string, std::string>> extra_options;
 };
 
 class OrbSession {
@@ -54,6 +57,10 @@ class OrbSession {
 
   // The ORB options given to ORB_init, in order.
   const OptionList& orb_options() const noexcept { return options_; }
+
+  // The ORB itself (borrowed), for a driver that hosts more than the plain
+  // servants on it (drivers/ccm's components).
+  CORBA::ORB_ptr orb() const noexcept { return orb_.in(); }
 
   // Server and collocated: adds --servants servants to `servants`, activates
   // them with ids "0" .. "N-1", and returns the corbaloc base that reaches

@@ -3,6 +3,7 @@
 import numpy as np
 
 from ..baseline import median_ratios
+from ..context_switches import per_1000_calls
 from .data import Experiment, Run
 
 
@@ -11,14 +12,26 @@ def summary_rows(experiment: Experiment) -> list[dict]:
     for c in experiment.configurations:
         p1, p25, p50, p75, p99, p999 = np.percentile(c.per_call_us, [1, 25, 50, 75, 99, 99.9])
         batch = {cell["batch_size"] for cell in c.cells}
+        client_switches, server_switches = _switches(c.cells)
         rows.append({
             "label": c.label, "repetitions": len(c.cells), "samples": int(c.per_call_us.size),
             "batch": "/".join(str(b) for b in sorted(batch)),
             "min": float(c.per_call_us.min()), "p1": p1, "p25": p25, "p50": p50, "p75": p75,
             "p99": p99, "p999": p999, "max": float(c.per_call_us.max()),
             "throughput": float(np.median(c.throughput_per_s)) if c.throughput_per_s else None,
+            "client_switches": client_switches, "server_switches": server_switches,
         })
     return rows
+
+
+def _switches(cells: list[dict]) -> tuple[float | None, float | None]:
+    """Median over the repetitions of each end's context switches per 1,000 calls."""
+    pairs = [per_1000_calls(cell.get("measurer_header"), cell.get("server_header"))
+             for cell in cells]
+    client = [p[0] for p in pairs if p[0] is not None]
+    server = [p[1] for p in pairs if p[1] is not None]
+    return (float(np.median(client)) if client else None,
+            float(np.median(server)) if server else None)
 
 
 def baseline_rows(run: Run) -> list[dict]:

@@ -1,0 +1,259 @@
+// mwbench-driver-ccm: Test::RoundTrip between plain CORBA objects and mwccm
+// components (CCMPerf's distribution benchmarks), remote over TCP and
+// collocated through the POA.
+//
+// This file maps the contract onto the scenario: which end is a component
+// (ccm_scenario.*), where the components live (ccm_assembly.*), what is
+// called (ccm_calls.*, ccm_lookups.*). The ORB is drivers/omniorb's session,
+// with the same options, so a difference between scenarios is the component
+// layer's and nothing else.
+#include <unistd.h>
+
+#include <cstdio>
+#include <optional>
+#include <stdexcept>
+#include <string>
+
+#include <mwccm/registration.hpp>
+#include <nlohmann/json.hpp>
+
+#include "ccm_assembly.hpp"
+#include "ccm_calls.hpp"
+#include "ccm_lookups.hpp"
+#include "ccm_naming.hpp"
+#include "ccm_probes.hpp"
+#include "ccm_scenario.hpp"
+#include "mwbench/driver.hpp"
+#include "omniorb_session.hpp"
+
+namespace ccm_driver {
+
+namespace {
+
+using mwbench::DriverOptions;
+using mwbench::Role;
+using omniorb_driver::OrbSession;
+using omniorb_driver::OrbSettings;
+
+constexpr const char* kHomeName = "mwbench/ccmperf/ReceiverHome";
+
+OrbSettings orb_settings(const DriverOptions& options, const Scenario& scenario) {
+  OrbSettings settings;
+  settings.role = options.role;
+  settings.transport = options.transport;
+  const std::string threading = options.option("threading", "per-connection");
+  if (threading != "per-connection" && threading != "pool") {
+    throw mwbench::UsageError("--option threading=" + threading +
+                              ": must be per-connection or pool");
+  }
+  settings.thread_per_connection = threading == "per-connection";
+  // A component client's container makes references to its own Caller (for
+  // connect and subscribe), so its ORB needs an endpoint: loopback only.
+  if (options.role == Role::client && scenario.component_client) {
+    settings.extra_options.emplace_back("endPoint", "giop:tcp:127.0.0.1:");
+  }
+  return settings;
+}
+
+nlohmann::json middleware_config(const OrbSession& session, const Scenario& scenario) {
+  nlohmann::json orb = nlohmann::json::array();
+  for (const auto& [name, value] : session.orb_options()) orb.push_back({name, value});
+  return {{"scenario", scenario.name},
+          {"client", scenario.component_client ? "component (Caller, receptacle peer)" : "object"},
+          {"server", scenario.component_server ? "component (Receiver, facet control)"
+                                               : "object (servant in omniINSPOA)"},
+          {"orb_init_options", orb}};
+}
+
+std::string text(const CORBA::Exception& e) { return omniorb_driver::describe(e); }
+
+std::string ior(CORBA::ORB_ptr orb, CORBA::Object_ptr object) {
+  CORBA::String_var s = orb->object_to_string(object);
+  return s.in();
+}
+
+// The untimed first call: opens the connection and fails within --timeout
+// when the server never answers. Then no timeout, which would make omniORB
+// poll() before every read.
+void first_call(Test::RoundTrip_ptr target, double timeout_s) {
+  omniORB::setClientCallTimeout(target, static_cast<CORBA::ULong>(timeout_s * 1000.0));
+  target->ping();
+  omniORB::setClientCallTimeout(target, 0);
+}
+
+void write_probe_file(const DriverOptions& options) {
+#ifdef MWCCM_PROBES
+  if (options.options.contains("probe_file")) write_probes(options.option("probe_file", ""));
+#else
+  (void)options;
+#endif
+}
+
+class CcmDriver final : public mwbench::Driver {
+ public:
+  mwbench::Description describe() const override {
+    mwbench::Description d;
+    d.driver = "ccm";
+    d.middleware = "mwccm on omniORB";
+    d.middleware_version = omniORB::versionString();
+    d.operations = {{"roundtrip", false},          {"ping", false},
+                    {"octets", true},              {"event_value", true},
+                    {"event_struct", true},        {"lookup_home_naming", false},
+                    {"lookup_home_file", false},   {"provide_facet", false},
+                    {"find_component", false}};
+    d.modes = {{"remote", {"tcp"}}, {"collocated", {"inproc"}}};
+    d.options = {
+        {"scenario", kScenarioHelp},
+        {"threading", "per-connection|pool: the server ORB's threading model "
+                      "(threadPerConnectionPolicy 1, the default, or 0), as in the omniorb driver"},
+        {"verify", "0|1: the servant or Receiver checks payloads and events and counts calls; "
+                   "every look-up is checked; for tests, not for measuring (default 0)"},
+    };
+#ifdef MWCCM_PROBES
+    d.options["probe_file"] = "PATH: the probe build writes its white-box timestamps there";
+#endif
+    d.max_threads = 1;
+    d.max_servants = 1;
+    return d;
+  }
+
+  void serve(const DriverOptions& options, mwbench::ServerContext& context) override {
+    const Scenario scenario = parse_scenario(options);
+    OrbSettings settings = orb_settings(options, scenario);
+    const bool verify = options.option_flag("verify", false);
+#ifdef MWCCM_PROBES
+    start_probes();
+#endif
+    std::optional<NamingService> naming;
+    if (options.operation == "lookup_home_naming") {
+      naming.emplace(options.timeout_s);
+      settings.extra_options.emplace_back("InitRef", "NameService=" + naming->corbaloc());
+    }
+    omniorb_driver::ServantSet servants(verify, options.payload_bytes);  // outlives the ORB
+    const std::string home_file = options.endpoint_file + ".home.ior";
+    try {
+      OrbSession session(settings);
+      context.record_middleware_config(middleware_config(session, scenario));
+      if (!scenario.component_server) {
+        const mwbench::ScopedStopCallback stop(context, session.stopper());
+        context.publish_endpoint("objects=" + session.activate(servants, options));
+        session.dispatch();
+        session.run();
+      } else {
+        CORBA::ORB_ptr orb = session.orb();
+        ComponentHost host(orb);
+        CcmPerf::Receiver_var receiver = host.create_receiver(verify, options.payload_bytes);
+        host.activate(receiver.in());
+        Endpoint endpoint = {{"component", ior(orb, receiver.in())},
+                             {"container", ior(orb, host.container())},
+                             {"home", ior(orb, host.receiver_home())},
+                             {"home_file", home_file}};
+        mwccm::register_reference(orb, host.receiver_home(), "file:" + home_file);
+        if (naming) {
+          mwccm::register_reference(orb, host.receiver_home(), std::string("naming:") + kHomeName);
+          endpoint["naming"] = naming->corbaloc();
+          endpoint["home_name"] = kHomeName;
+        }
+        const mwbench::ScopedStopCallback stop(context, [&host] { host.shutdown(); });
+        context.publish_endpoint(endpoint_line(endpoint));
+        session.run();
+        const ReceiverCounts& counts = receiver_counts();
+        if (verify) std::fprintf(stderr, "mwbench-driver-ccm: %s\n", counts.summary().c_str());
+        if (counts.bad != 0) throw std::runtime_error("the Receiver found " + counts.summary());
+      }
+    } catch (const CORBA::Exception& e) {
+      unlink(home_file.c_str());
+      throw std::runtime_error("server: " + text(e));
+    }
+    unlink(home_file.c_str());
+    if (verify && !scenario.component_server) {
+      std::fprintf(stderr, "mwbench-driver-ccm: %s\n", servants.call_summary().c_str());
+    }
+    if (servants.bad_payloads() != 0) throw std::runtime_error("payloads failed verification");
+    write_probe_file(options);
+  }
+
+  void measure(const DriverOptions& options, mwbench::Measurement& measurement) override {
+    const Scenario scenario = parse_scenario(options);
+    const OrbSettings settings = orb_settings(options, scenario);
+    const bool verify = options.option_flag("verify", false);
+#ifdef MWCCM_PROBES
+    start_probes();
+#endif
+    std::optional<omniorb_driver::ServantSet> servants;  // collocated obj-obj; outlives the ORB
+    try {
+      OrbSession session(settings);
+      measurement.record_middleware_config(middleware_config(session, scenario));
+      CORBA::ORB_ptr orb = session.orb();
+      std::optional<ComponentHost> host;
+      Test::RoundTrip_var target;
+      CcmPerf::Receiver_var receiver;
+      if (options.role == Role::collocated) {
+        // The client's call reaches the servant or facet by omniORB's local
+        // call path through the POA (clientTransportRule "* none").
+        if (scenario.component_server) {
+          host.emplace(orb);
+          receiver = host->create_receiver(verify, options.payload_bytes);
+          host->activate(receiver.in());
+          target = receiver->provide_control();
+        } else {
+          servants.emplace(verify, options.payload_bytes);
+          const std::string base = session.activate(*servants, options);
+          session.dispatch();
+          target = Test::RoundTrip::_duplicate(session.resolve(base, options)[0].in());
+        }
+      } else {
+        const Endpoint endpoint = parse_endpoint(measurement.read_endpoint(), {});
+        if (scenario.kind == OperationKind::lookup) {
+          measure_lookups(options, measurement, orb, parse_endpoint(endpoint_line(endpoint),
+                          {"component", "container", "home", "home_file"}));
+          return;
+        }
+        if (scenario.component_server) {
+          parse_endpoint(endpoint_line(endpoint), {"component"});
+          CORBA::Object_var object = orb->string_to_object(endpoint.at("component").c_str());
+          receiver = CcmPerf::Receiver::_narrow(object.in());
+          target = receiver->provide_control();
+        } else {
+          parse_endpoint(endpoint_line(endpoint), {"objects"});
+          target = Test::RoundTrip::_duplicate(session.resolve(endpoint.at("objects"), options)[0].in());
+        }
+      }
+      first_call(target.in(), options.timeout_s);
+      if (!scenario.component_client) {
+        measure_object_calls(options, measurement, target.in());
+      } else {
+        if (!host) host.emplace(orb);
+        CcmPerf::Caller_var caller = host->create_caller();
+        caller->connect_peer(target.in());
+        if (scenario.kind == OperationKind::event) {
+          CcmPerf::ValueEventConsumer_var values = receiver->get_consumer_values();
+          CcmPerf::StructEventConsumer_var structs = receiver->get_consumer_structs();
+          Components::Cookie_var a = caller->subscribe_values(values.in());
+          Components::Cookie_var b = caller->subscribe_structs(structs.in());
+        }
+        host->activate(caller.in());
+        measure_component_calls(options, measurement, host->executor<CallerExecutor>(kCallerKey));
+      }
+      if (verify && options.role == Role::collocated && scenario.component_server) {
+        std::fprintf(stderr, "mwbench-driver-ccm: %s\n",
+                     host->executor<ReceiverExecutor>(kReceiverKey).counts().summary().c_str());
+      }
+    } catch (const CORBA::Exception& e) {
+      throw std::runtime_error("call failed: " + text(e));
+    }
+    if (verify && servants) {
+      std::fprintf(stderr, "mwbench-driver-ccm: %s\n", servants->call_summary().c_str());
+    }
+    write_probe_file(options);
+  }
+};
+
+}  // namespace
+
+}  // namespace ccm_driver
+
+int main(int argc, char** argv) {
+  ccm_driver::CcmDriver driver;
+  return mwbench::run_driver(argc, argv, driver);
+}

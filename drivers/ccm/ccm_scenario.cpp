@@ -1,0 +1,65 @@
+#include "ccm_scenario.hpp"
+
+namespace ccm_driver {
+
+const char* const kScenarioHelp =
+    "obj-obj|obj-comp|comp-obj|comp-comp (default comp-comp): client then server, each a plain "
+    "CORBA object or an mwccm component (client: calls through a receptacle; server: a facet). "
+    "Collocated: obj-obj and comp-comp only. event_* operations: comp-comp only; lookup_* "
+    "operations, provide_facet and find_component: remote, with a component server";
+
+namespace {
+
+OperationKind kind_of(const std::string& operation) {
+  if (operation.starts_with("event_")) return OperationKind::event;
+  if (operation.starts_with("lookup_") || operation == "provide_facet" ||
+      operation == "find_component") {
+    return OperationKind::lookup;
+  }
+  return OperationKind::call;
+}
+
+}  // namespace
+
+Scenario parse_scenario(const mwbench::DriverOptions& options) {
+  Scenario s;
+  s.name = options.option("scenario", "comp-comp");
+  if (s.name == "obj-obj") {
+  } else if (s.name == "obj-comp") {
+    s.component_server = true;
+  } else if (s.name == "comp-obj") {
+    s.component_client = true;
+  } else if (s.name == "comp-comp") {
+    s.component_client = s.component_server = true;
+  } else {
+    throw mwbench::UsageError("--option scenario=" + s.name +
+                              ": must be obj-obj, obj-comp, comp-obj or comp-comp");
+  }
+  s.kind = kind_of(options.operation);
+  const std::string given = "--option scenario=" + s.name + " with ";
+  // CCMPerf's collocated cases are the two homogeneous ones: a client and a
+  // server of one kind in one process, the call through the POA.
+  if (options.mode == "collocated" && s.component_client != s.component_server) {
+    throw mwbench::UsageError(given + "--role collocated: collocated runs obj-obj and comp-comp "
+                              "only (one kind of client and server in one process)");
+  }
+  if (s.kind == OperationKind::event && s.name != "comp-comp") {
+    throw mwbench::UsageError(given + "--operation " + options.operation +
+                              ": events go from a component's source to a component's sink, "
+                              "so they need scenario=comp-comp");
+  }
+  if (s.kind == OperationKind::lookup) {
+    if (!s.component_server) {
+      throw mwbench::UsageError(given + "--operation " + options.operation +
+                                ": look-ups find a component server's home, component or "
+                                "facet, so they need scenario=obj-comp or comp-comp");
+    }
+    if (options.mode == "collocated") {
+      throw mwbench::UsageError(given + "--operation " + options.operation +
+                                ": look-ups are measured remote only");
+    }
+  }
+  return s;
+}
+
+}  // namespace ccm_driver

@@ -1,0 +1,172 @@
+"""Integration tests of mwbench-driver-ccm: real server and client processes.
+
+Run from the repository root after building:  python3 -m pytest drivers/ccm
+The drivers are looked up in $MWBENCH_BUILD_DIR (default <repo>/build). Every
+cell runs with verify=1, so the server's Receiver (or plain servant) counts
+what it saw and checks every payload and event; nothing here times anything.
+"""
+
+import json
+import os
+import re
+import subprocess
+from pathlib import Path
+
+import pytest
+from driver_processes import DriverServer, read_result
+
+REPO = Path(__file__).resolve().parents[2]
+BUILD = Path(os.environ.get("MWBENCH_BUILD_DIR", REPO / "build"))
+DRIVER = BUILD / "drivers" / "ccm" / "mwbench-driver-ccm"
+PROBES = BUILD / "drivers" / "ccm" / "mwbench-driver-ccm-probes"
+QUICK = ["--samples", "200", "--warmup", "20"]
+SCENARIOS = ["obj-obj", "obj-comp", "comp-obj", "comp-comp"]
+
+pytestmark = pytest.mark.skipif(not DRIVER.exists(), reason=f"{DRIVER} not built")
+
+
+def run_pair(tmp_path, args, driver=DRIVER):
+    """Server and client with the same arguments and verify=1; returns the client's
+    header and samples and the server's standard error."""
+    args = [*args, "--transport", "tcp", "--option", "verify=1"]
+    server = DriverServer(driver, tmp_path, args)
+    try:
+        client = subprocess.run(
+            [driver, "--role", "client", "--endpoint-file", server.endpoint,
+             "--output", tmp_path / "client.result", "--timeout", "5", *args, *QUICK],
+            capture_output=True, text=True, timeout=60)
+    finally:
+        status, err = server.stop()
+    assert client.returncode == 0, client.stderr
+    assert status == 0, err
+    header, samples = read_result(tmp_path / "client.result")
+    return header, samples, err
+
+
+def collocated(args, driver=DRIVER, output=None):
+    extra = ["--output", output] if output else []
+    return subprocess.run(
+        [driver, "--role", "collocated", "--transport", "inproc", "--option", "verify=1",
+         *QUICK, *extra, *args], capture_output=True, text=True, timeout=60)
+
+
+def test_describe():
+    d = json.loads(subprocess.run([DRIVER, "--describe"], capture_output=True, text=True,
+                                  check=True).stdout)
+    assert d["driver"] == "ccm"
+    assert d["modes"] == {"remote": ["tcp"], "collocated": ["inproc"]}
+    assert set(d["options"]) == {"scenario", "threading", "verify"}
+    assert "collocated: obj-obj and comp-comp only" in d["options"]["scenario"].lower()
+    assert d["operations"]["octets"] == {"payload": True}
+    assert d["operations"]["event_value"] == {"payload": True}
+    assert d["max_threads"] == 1 and d["max_servants"] == 1
+
+
+@pytest.mark.parametrize("scenario", SCENARIOS)
+def test_remote_roundtrip_reaches_the_server(tmp_path, scenario):
+    header, samples, err = run_pair(tmp_path, [
+        "--operation", "roundtrip", "--option", f"scenario={scenario}"])
+    assert header["sample_count"] == 200 and all(s > 0 for s in samples)
+    assert header["middleware_config"]["scenario"] == scenario
+    # warm-up + samples + the first call (a ping)
+    if scenario.endswith("comp"):
+        assert "verify: 221 calls, 0 value events, 0 struct events, 0 bad" in err
+    else:
+        assert "verify: 1 servants, 221 calls" in err
+
+
+@pytest.mark.parametrize("scenario", ["obj-obj", "comp-comp"])
+def test_collocated_roundtrip(scenario):
+    done = collocated(["--operation", "roundtrip", "--option", f"scenario={scenario}"])
+    assert done.returncode == 0, done.stderr
+    assert re.search(r"verify: (1 servants, )?221 calls", done.stderr), done.stderr
+
+
+@pytest.mark.parametrize("scenario", ["obj-comp", "comp-obj"])
+def test_collocated_mixed_scenarios_are_refused(scenario):
+    done = collocated(["--operation", "roundtrip", "--option", f"scenario={scenario}"])
+    assert done.returncode == 2
+    assert "collocated runs obj-obj and comp-comp only" in done.stderr
+
+
+@pytest.mark.parametrize("size", [4, 4096, 65536])
+def test_octets_comp_comp_arrive_intact(tmp_path, size):
+    _, _, err = run_pair(tmp_path, ["--operation", "octets", "--payload-bytes", str(size),
+                                    "--option", "scenario=comp-comp"])
+    assert "221 calls" in err and " 0 bad" in err
+
+
+def test_octets_collocated_comp_comp():
+    done = collocated(["--operation", "octets", "--payload-bytes", "1000",
+                       "--option", "scenario=comp-comp"])
+    assert done.returncode == 0, done.stderr
+    assert " 0 bad" in done.stderr
+
+
+@pytest.mark.parametrize("kind", ["value", "struct"])
+def test_events_arrive_intact_and_in_order(tmp_path, kind):
+    _, _, err = run_pair(tmp_path, ["--operation", f"event_{kind}", "--payload-bytes", "64",
+                                    "--option", "scenario=comp-comp"])
+    assert f"220 {kind} events" in err and " 0 bad" in err
+
+
+@pytest.mark.parametrize("kind", ["value", "struct"])
+def test_collocated_events(kind):
+    done = collocated(["--operation", f"event_{kind}", "--payload-bytes", "16",
+                       "--option", "scenario=comp-comp"])
+    assert done.returncode == 0, done.stderr
+    assert f"220 {kind} events" in done.stderr
+
+
+@pytest.mark.parametrize("operation", ["lookup_home_naming", "lookup_home_file",
+                                       "provide_facet", "find_component"])
+def test_lookups_find_the_servers_object(tmp_path, operation):
+    # verify=1: each look-up's result is compared with the reference published.
+    header, samples, _ = run_pair(tmp_path, ["--operation", operation,
+                                             "--option", "scenario=obj-comp"])
+    assert header["sample_count"] == 200 and header["operation"] == operation
+    assert not list(tmp_path.glob("*.home.ior")), "the server left its home's IOR file"
+
+
+def test_naming_service_does_not_outlive_the_server(tmp_path):
+    server = DriverServer(DRIVER, tmp_path, ["--operation", "lookup_home_naming",
+                                             "--transport", "tcp"])
+    children = Path(f"/proc/{server.proc.pid}/task/{server.proc.pid}/children").read_text().split()
+    assert len(children) == 1
+    status, err = server.stop()
+    assert status == 0, err
+    assert not Path(f"/proc/{children[0]}").exists()
+
+
+@pytest.mark.parametrize("args, message", [
+    (["--option", "scenario=comp-comps"], "must be obj-obj, obj-comp, comp-obj or comp-comp"),
+    (["--option", "threading=many"], "must be per-connection or pool"),
+    (["--operation", "event_value", "--option", "scenario=obj-comp"], "need scenario=comp-comp"),
+    (["--operation", "provide_facet", "--option", "scenario=comp-obj"], "need scenario=obj-comp"),
+])
+def test_bad_options_are_usage_errors(tmp_path, args, message):
+    base = ["--role", "client", "--transport", "tcp", "--endpoint-file", tmp_path / "none"]
+    if "--operation" not in args:
+        base += ["--operation", "roundtrip"]
+    done = subprocess.run([DRIVER, *base, *args], capture_output=True, text=True, timeout=30)
+    assert done.returncode == 2, done.stderr
+    assert message in done.stderr
+
+
+def test_normal_build_has_no_probe_code():
+    symbols = subprocess.run(["nm", "-C", DRIVER], capture_output=True, text=True,
+                             check=True).stdout
+    assert "probe_hook" not in symbols and "ccm_driver::probe(" not in symbols
+
+
+@pytest.mark.skipif(not PROBES.exists(), reason=f"{PROBES} not built")
+def test_probe_build_records_every_point(tmp_path):
+    probes = tmp_path / "probes.txt"
+    done = collocated(["--operation", "roundtrip", "--option", "scenario=comp-comp",
+                       "--option", f"probe_file={probes}"], driver=PROBES)
+    assert done.returncode == 0, done.stderr
+    points = [int(line.split()[1]) for line in probes.read_text().splitlines()
+              if not line.startswith("#")]
+    # 220 measured and warm-up calls with 7 points each, and the first ping's 3 glue points
+    assert points[-7:] == list(range(7))
+    assert len(points) == 220 * 7 + 3
