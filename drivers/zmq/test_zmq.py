@@ -1,0 +1,222 @@
+"""End-to-end tests of mwbench-driver-zmq: real server, client and collocated processes.
+
+Needs a build: the driver is looked up in $MWBENCH_BUILD_DIR (default: the
+repository's build/). Only the standard library and pytest.
+"""
+
+import json
+import os
+import signal
+import subprocess
+import time
+from pathlib import Path
+
+import pytest
+from driver_processes import DriverServer, established_connections, read_result
+
+REPO = Path(__file__).resolve().parents[2]
+BUILD = Path(os.environ.get("MWBENCH_BUILD_DIR", REPO / "build"))
+DRIVER = BUILD / "drivers" / "zmq" / "mwbench-driver-zmq"
+
+pytestmark = pytest.mark.skipif(
+    not DRIVER.exists(), reason=f"{DRIVER} not built (set MWBENCH_BUILD_DIR)"
+)
+
+
+def cell(operation, transport, payload=0, *extra):
+    return ["--operation", operation, "--transport", transport,
+            "--payload-bytes", str(payload), *extra]
+
+
+def start_server(tmp_path, *args):
+    return DriverServer(str(DRIVER), tmp_path, list(args))
+
+
+def run(role, tmp_path, *args, samples=200):
+    output = tmp_path / f"{role}.result"
+    proc = subprocess.run(
+        [str(DRIVER), "--role", role, "--output", str(output), "--samples", str(samples),
+         "--warmup", "20", *args],
+        capture_output=True, text=True, timeout=60)
+    return proc, output
+
+
+def run_client(tmp_path, server, *args, samples=200):
+    return run("client", tmp_path, "--endpoint-file", str(server.endpoint), *args,
+               samples=samples)
+
+
+def test_describe():
+    out = subprocess.run([str(DRIVER), "--describe"], capture_output=True, text=True, check=True)
+    d = json.loads(out.stdout)
+    assert d["driver"] == "zmq" and d["middleware"] == "ZeroMQ"
+    assert d["modes"] == {"remote": ["tcp", "ipc"], "collocated": ["inproc"]}
+    assert d["operations"] == {"roundtrip": {"payload": False}, "ping": {"payload": False},
+                               "octets": {"payload": True}}
+    assert set(d["options"]) == {"wait", "verify"}
+    assert d["max_servants"] == 1 and "max_threads" not in d
+
+
+@pytest.mark.parametrize("wait", ["block", "spin"])
+@pytest.mark.parametrize("transport", ["tcp", "ipc"])
+@pytest.mark.parametrize("operation", ["roundtrip", "ping"])
+def test_remote_round_trip(tmp_path, operation, transport, wait):
+    server = start_server(tmp_path, *cell(operation, transport), "--option", f"wait={wait}")
+    endpoint = server.endpoint.read_text().strip()
+    assert endpoint.startswith("tcp://127.0.0.1:" if transport == "tcp" else "ipc:///tmp/")
+    client, output = run_client(tmp_path, server, *cell(operation, transport),
+                                "--option", f"wait={wait}")
+    assert client.returncode == 0, client.stderr
+    header, samples = read_result(output)
+    assert header["sample_count"] == len(samples) == 200
+    assert header["options"] == {"wait": wait}
+    assert header["middleware_config"]["wait"] == wait
+    status, err = server.stop()
+    assert status == 0, err
+    server_header, server_samples = read_result(server.output)
+    assert server_header["role"] == "server" and server_samples == []
+    assert server_header["middleware_config"]["wait"] == wait
+    if transport == "ipc":  # the socket file and its private directory are gone
+        assert not Path(endpoint.removeprefix("ipc://")).parent.exists()
+
+
+@pytest.mark.parametrize("wait", ["block", "spin"])
+@pytest.mark.parametrize("operation", ["roundtrip", "ping"])
+def test_collocated_round_trip(tmp_path, operation, wait):
+    proc, output = run("collocated", tmp_path, *cell(operation, "inproc"),
+                       "--option", f"wait={wait}", "--batch", "auto")
+    assert proc.returncode == 0, proc.stderr
+    header, samples = read_result(output)
+    assert header["role"] == "collocated" and len(samples) == 200
+    assert header["middleware_config"]["endpoints"] == ["inproc://mwbench-rep-1"]
+
+
+@pytest.mark.parametrize("transport", ["tcp", "ipc", "inproc"])
+@pytest.mark.parametrize("payload", [0, 1, 1000, 65536, 1 << 20])
+def test_octets_payload_arrives_intact(tmp_path, transport, payload):
+    args = cell("octets", transport, payload, "--option", "verify=1")
+    if transport == "inproc":
+        proc, output = run("collocated", tmp_path, *args, samples=50)
+    else:
+        server = start_server(tmp_path, *args)
+        proc, output = run_client(tmp_path, server, *args, samples=50)
+    assert proc.returncode == 0, proc.stderr
+    header, _ = read_result(output)
+    assert header["payload_bytes"] == payload and header["sample_count"] == 50
+    if transport != "inproc":
+        assert server.stop()[0] == 0
+
+
+def test_verify_fails_loudly_on_a_wrong_payload(tmp_path):
+    # The client sends 8 bytes where the server expects 16.
+    server = start_server(tmp_path, *cell("octets", "tcp", 16, "--option", "verify=1"))
+    client, _ = run_client(tmp_path, server, *cell("octets", "tcp", 8, "--option", "verify=1"))
+    assert client.returncode == 1
+    assert "the REP side found a payload mismatch" in client.stderr
+    assert server.proc.wait(timeout=10) == 1
+    assert "octets: 8 bytes, expected 16 (verify=1)" in server.proc.stderr.read()
+
+
+@pytest.mark.parametrize("mode", ["remote", "collocated"])
+def test_threads_write_one_series_each(tmp_path, mode):
+    args = cell("octets", "tcp" if mode == "remote" else "inproc", 1000,
+                "--option", "verify=1", "--threads", "3")
+    if mode == "collocated":
+        proc, output = run("collocated", tmp_path, *args, samples=100)
+    else:
+        server = start_server(tmp_path, *args)
+        proc, output = run_client(tmp_path, server, *args, samples=100)
+    assert proc.returncode == 0, proc.stderr
+    header, samples = read_result(output)
+    assert len(samples) == 300 and [s["count"] for s in header["series"]] == [100] * 3
+    assert len(header["middleware_config"]["endpoints"]) == 3
+    if mode == "remote":
+        assert server.stop()[0] == 0
+
+
+def test_one_connection_per_thread(tmp_path):
+    server = start_server(tmp_path, *cell("ping", "tcp"), "--threads", "3")
+    ports = [int(e.rsplit(":", 1)[1]) for e in server.endpoint.read_text().split()]
+    assert len(set(ports)) == 3
+    client = subprocess.Popen(
+        [str(DRIVER), "--role", "client", *cell("ping", "tcp"), "--endpoint-file",
+         str(server.endpoint), "--threads", "3", "--samples", "1000000", "--warmup", "0"],
+        stderr=subprocess.PIPE, text=True)
+    seen, deadline = [], time.monotonic() + 10
+    while seen != [1, 1, 1] and time.monotonic() < deadline:
+        time.sleep(0.05)
+        seen = [established_connections(client.pid, port) for port in ports]
+    client.send_signal(signal.SIGTERM)
+    client.communicate(timeout=10)
+    assert server.stop()[0] == 0
+    assert seen == [1, 1, 1]
+
+
+def test_more_client_threads_than_rep_sockets_is_an_error(tmp_path):
+    server = start_server(tmp_path, *cell("ping", "tcp"))
+    client, _ = run_client(tmp_path, server, *cell("ping", "tcp"), "--threads", "2")
+    assert client.returncode == 1
+    assert "--threads 2 needs one each" in client.stderr
+    assert server.stop()[0] == 0
+
+
+@pytest.mark.parametrize("option, message", [
+    ("wait=sleep", "--option wait=sleep: must be block or spin"),
+    ("verify=yes", "--option verify"),
+    ("colour=1", "--option colour"),
+])
+@pytest.mark.parametrize("role", ["server", "client", "collocated"])
+def test_wrong_options_are_usage_errors(tmp_path, role, option, message):
+    transport = "inproc" if role == "collocated" else "tcp"
+    args = [str(DRIVER), "--role", role, *cell("ping", transport), "--option", option]
+    if role != "collocated":
+        args += ["--endpoint-file", str(tmp_path / "endpoint")]
+    proc = subprocess.run(args, capture_output=True, text=True, timeout=30)
+    assert proc.returncode == 2, proc.stderr
+    assert proc.stderr.startswith("mwbench-driver-zmq: error: ")
+    assert message in proc.stderr
+    assert not (tmp_path / "endpoint").exists()
+
+
+def test_wrong_transport_and_servants_are_usage_errors(tmp_path):
+    for args, message in [
+        (["--role", "client", *cell("ping", "uds")], "uds"),
+        (["--role", "collocated", *cell("ping", "tcp")], "tcp"),
+        (["--role", "client", *cell("ping", "tcp"), "--servants", "2"], "--servants 2"),
+    ]:
+        proc = subprocess.run([str(DRIVER), *args, "--endpoint-file", str(tmp_path / "e")],
+                              capture_output=True, text=True, timeout=30)
+        assert proc.returncode == 2 and message in proc.stderr, proc.stderr
+
+
+@pytest.mark.parametrize("wait", ["block", "spin"])
+@pytest.mark.parametrize("transport", ["tcp", "ipc"])
+def test_server_stops_on_sigterm_while_serving(tmp_path, transport, wait):
+    # SIGTERM reaches a server whose REP socket is blocked (or spinning) in a
+    # receive with a client connected and idle.
+    server = start_server(tmp_path, *cell("roundtrip", transport), "--option", f"wait={wait}")
+    endpoint = server.endpoint.read_text().strip()
+    client, _ = run_client(tmp_path, server, *cell("roundtrip", transport),
+                           "--option", f"wait={wait}", samples=10)
+    assert client.returncode == 0, client.stderr
+    status, err = server.stop()
+    assert status == 0, err
+    assert read_result(server.output)[0]["rusage"]["user_us"] >= 0
+    if transport == "ipc":
+        assert not Path(endpoint.removeprefix("ipc://")).parent.exists()
+
+
+def test_sigterm_stops_the_client_and_keeps_its_samples(tmp_path):
+    server = start_server(tmp_path, *cell("roundtrip", "ipc"))
+    output = tmp_path / "client.result"
+    client = subprocess.Popen(
+        [str(DRIVER), "--role", "client", *cell("roundtrip", "ipc"), "--endpoint-file",
+         str(server.endpoint), "--output", str(output), "--samples", "5000000", "--warmup", "0"],
+        stderr=subprocess.PIPE, text=True)
+    time.sleep(0.5)
+    client.send_signal(signal.SIGTERM)
+    _, err = client.communicate(timeout=10)
+    assert client.returncode == 1 and "stopped by SIGTERM after" in err
+    header, samples = read_result(output)
+    assert 0 < header["sample_count"] == len(samples) < 5000000
+    assert server.stop()[0] == 0

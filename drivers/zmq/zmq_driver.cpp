@@ -1,0 +1,153 @@
+// mwbench-driver-zmq: REQ/REP over ZeroMQ (libzmq through cppzmq), remote
+// over tcp and ipc, collocated over inproc (REQ and REP in one process and
+// one context, the REP side on a thread of its own).
+//
+// With --threads N each client thread has a REQ socket of its own, connected
+// to a REP socket of its own on the server (zmq_replier.*): N pairs, nothing
+// shared but the context. The messages and the wait (wait=block|spin) are in
+// zmq_messages.hpp. There are no servants: max_servants is 1.
+#include <cstdint>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <vector>
+#include <zmq.hpp>
+
+#include "mwbench/driver.hpp"
+#include "zmq_messages.hpp"
+#include "zmq_replier.hpp"
+
+namespace {
+
+using mwbench::DriverOptions;
+using mwbench::Role;
+using namespace zmq_driver;
+
+std::string libzmq_version() {
+  const auto [major, minor, patch] = zmq::version();
+  return std::to_string(major) + "." + std::to_string(minor) + "." + std::to_string(patch);
+}
+
+nlohmann::json zmq_config(const DriverOptions& o, const std::vector<std::string>& endpoints) {
+  return {{"pattern", "REQ/REP"},
+          {"api", "cppzmq " + std::to_string(CPPZMQ_VERSION_MAJOR) + "." +
+                      std::to_string(CPPZMQ_VERSION_MINOR) + "." +
+                      std::to_string(CPPZMQ_VERSION_PATCH)},
+          {"wait", to_string(wait_option(o))},
+          {"io_threads", ZMQ_IO_THREADS_DFLT},
+          {"linger_ms", 0},
+          {"endpoints", endpoints}};
+}
+
+class ZmqDriver final : public mwbench::Driver {
+ public:
+  mwbench::Description describe() const override {
+    mwbench::Description d;
+    d.driver = "zmq";
+    d.middleware = "ZeroMQ";
+    d.middleware_version = libzmq_version();
+    d.operations = {{"roundtrip", false}, {"ping", false}, {"octets", true}};
+    d.modes = {{"remote", {"tcp", "ipc"}}, {"collocated", {"inproc"}}};
+    d.options = {
+        {"wait",
+         "how a receive waits: block (default, a blocking zmq_recv) or spin (zmq_recv with "
+         "ZMQ_DONTWAIT in a busy loop)"},
+        {"verify",
+         "check every payload byte on the REP side and fail on a mismatch: 0 (default) or 1"},
+    };
+    d.max_servants = 1;
+    return d;
+  }
+
+  void serve(const DriverOptions& o, mwbench::ServerContext& context) override {
+    std::optional<PrivateDir> dir;  // destroyed after the context: libzmq unlinks first
+    if (o.transport == "ipc") dir.emplace();
+    zmq::context_t zmq_context;
+    Repliers repliers(zmq_context, o, o.threads, dir ? &*dir : nullptr,
+                      [&context](const std::string&) { context.request_stop(); });
+    // Shutting the context down wakes every blocked (or spinning) receive
+    // with ETERM.
+    const mwbench::ScopedStopCallback stop(context, [&zmq_context] { zmq_context.shutdown(); });
+    context.record_middleware_config(zmq_config(o, repliers.endpoints()));
+    repliers.start();
+    context.publish_endpoint(join_endpoints(repliers.endpoints()));
+    repliers.join();
+  }
+
+  void measure(const DriverOptions& o, mwbench::Measurement& m) override {
+    const Wait wait = wait_option(o);
+    o.option_flag("verify", false);  // checked on the REP side; refused here if malformed
+    zmq::context_t zmq_context;
+    std::optional<Repliers> local;  // collocated: the REP side, in this context
+    std::vector<std::string> endpoints;
+    if (o.role == Role::collocated) {
+      local.emplace(zmq_context, o, o.threads, nullptr,
+                    [&m](const std::string& message) { m.fail(message); });
+      local->start();
+      endpoints = local->endpoints();
+    } else {
+      endpoints = split_endpoints(m.read_endpoint());
+    }
+    if (endpoints.size() < static_cast<std::size_t>(o.threads)) {
+      throw std::runtime_error("the server has " + std::to_string(endpoints.size()) +
+                               " REP socket(s), --threads " + std::to_string(o.threads) +
+                               " needs one each: give the server the same --threads");
+    }
+    m.record_middleware_config(zmq_config(o, endpoints));
+
+    // Each thread's REQ socket, opened by that thread before anything is timed.
+    auto connect = [&](int thread) {
+      zmq::socket_t socket(zmq_context, zmq::socket_type::req);
+      socket.set(zmq::sockopt::linger, 0);
+      socket.connect(endpoints[static_cast<std::size_t>(thread)]);
+      return socket;
+    };
+
+    if (o.operation == "roundtrip") {
+      m.run_threads([&](int thread) {
+        return [&m, wait, socket = connect(thread)]() mutable {
+          const std::uint64_t sent = mwbench::now_ns();
+          socket.send(zmq::buffer(&sent, sizeof sent), zmq::send_flags::none);
+          std::uint64_t echo = 0;
+          const std::size_t n = receive(socket, zmq::buffer(&echo, sizeof echo), wait);
+          if (n != sizeof echo || echo != sent)
+            m.fail("roundtrip: the echo differs from the timestamp sent");
+        };
+      });
+    } else if (o.operation == "ping") {
+      m.run_threads([&](int thread) {
+        return [&m, wait, socket = connect(thread)]() mutable {
+          const std::uint8_t sent = kPingByte;
+          socket.send(zmq::buffer(&sent, 1), zmq::send_flags::none);
+          std::uint8_t echo = 0;
+          const std::size_t n = receive(socket, zmq::buffer(&echo, 1), wait);
+          if (n != 1 || echo != sent) m.fail("ping: the echo differs from the byte sent");
+        };
+      });
+    } else {  // octets
+      m.run_threads([&](int thread) {
+        return [&m, wait, socket = connect(thread),
+                request = octets_request(o.payload_bytes)]() mutable {
+          socket.send(zmq::buffer(request.data(), request.size()), zmq::send_flags::none);
+          std::uint8_t status = kStatusMismatch;
+          const std::size_t n = receive(socket, zmq::buffer(&status, 1), wait);
+          if (n != 1 || status != kStatusOk) {
+            m.fail("octets: the REP side found a payload mismatch (verify=1)");
+          }
+        };
+      });
+    }
+    if (local) {  // the REQ sockets are closed: stop the REP side, rethrow its failure
+      zmq_context.shutdown();
+      local->join();
+    }
+  }
+};
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  ZmqDriver driver;
+  return mwbench::run_driver(argc, argv, driver);
+}

@@ -1,0 +1,147 @@
+// The REP sockets and their serving threads (zmq_replier.hpp).
+#include "zmq_replier.hpp"
+
+#include <dirent.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstdint>
+#include <cstdlib>
+#include <cstring>
+
+namespace zmq_driver {
+
+namespace {
+
+// A payload that fails verify=1: the REP side replies kStatusMismatch, then
+// fails loudly, as rawtcp's server does.
+class PayloadMismatch : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+std::string bind_address(const std::string& transport, int index, const PrivateDir* dir) {
+  const std::string name = "rep-" + std::to_string(index + 1);
+  if (transport == "tcp") return "tcp://127.0.0.1:*";  // the kernel picks the port
+  if (transport == "ipc") return "ipc://" + dir->path() + "/" + name;
+  if (transport == "inproc") return "inproc://mwbench-" + name;
+  throw std::logic_error("unknown transport " + transport);
+}
+
+}  // namespace
+
+PrivateDir::PrivateDir() {
+  char dir[] = "/tmp/mwbench-zmq-XXXXXX";
+  if (::mkdtemp(dir) == nullptr) {
+    throw std::runtime_error(std::string("mkdtemp /tmp/mwbench-zmq-XXXXXX: ") +
+                             std::strerror(errno));
+  }
+  path_ = dir;
+}
+
+PrivateDir::~PrivateDir() {
+  // libzmq unlinks the socket files it created when it closes a listener;
+  // this removes whatever a crash of a previous step left behind.
+  if (DIR* d = ::opendir(path_.c_str())) {
+    while (const dirent* entry = ::readdir(d)) {
+      const std::string name = entry->d_name;
+      if (name != "." && name != "..") ::unlink((path_ + "/" + name).c_str());
+    }
+    ::closedir(d);
+  }
+  ::rmdir(path_.c_str());
+}
+
+Repliers::Repliers(zmq::context_t& context, const mwbench::DriverOptions& options, int count,
+                   const PrivateDir* dir, std::function<void(const std::string&)> on_fatal)
+    : context_(context),
+      options_(options),
+      wait_(wait_option(options)),
+      verify_(options.option_flag("verify", false)),
+      on_fatal_(std::move(on_fatal)) {
+  for (int i = 0; i < count; ++i) {
+    zmq::socket_t socket(context_, zmq::socket_type::rep);
+    socket.set(zmq::sockopt::linger, 0);  // stopping never waits for a client
+    socket.bind(bind_address(options.transport, i, dir));
+    endpoints_.push_back(socket.get(zmq::sockopt::last_endpoint));
+    sockets_.push_back(std::move(socket));
+  }
+}
+
+Repliers::~Repliers() {
+  context_.shutdown();
+  for (auto& thread : threads_) {
+    if (thread.joinable()) thread.join();
+  }
+}
+
+void Repliers::start() {
+  // Each socket moves to its thread; thread creation orders the memory, as
+  // ZeroMQ asks of a socket that changes threads.
+  for (auto& socket : sockets_) {
+    threads_.emplace_back([this, socket = std::move(socket)]() mutable {
+      try {
+        serve(socket);
+      } catch (const zmq::error_t& e) {
+        if (e.num() == ETERM) return;  // the context was shut down: stop
+        {
+          std::lock_guard lock(mutex_);
+          if (!failure_) failure_ = std::current_exception();
+        }
+        on_fatal_(std::string("REP socket: ") + e.what());
+      } catch (const std::exception& e) {
+        {
+          std::lock_guard lock(mutex_);
+          if (!failure_) failure_ = std::current_exception();
+        }
+        on_fatal_(e.what());
+      }
+    });
+  }
+  sockets_.clear();
+}
+
+void Repliers::join() {
+  for (auto& thread : threads_) thread.join();
+  threads_.clear();
+  std::lock_guard lock(mutex_);
+  if (failure_) std::rethrow_exception(failure_);
+}
+
+void Repliers::serve(zmq::socket_t& socket) {
+  // Room for the largest request plus one byte, so that a longer one shows
+  // as longer (ZeroMQ reports its full size while it truncates the copy).
+  std::vector<std::uint8_t> buf(std::max<std::size_t>(options_.payload_bytes, 8) + 1);
+  const zmq::mutable_buffer into(buf.data(), buf.size());
+  if (options_.operation != "octets") {  // roundtrip, ping: echo the request
+    for (;;) {
+      const std::size_t n = std::min(receive(socket, into, wait_), buf.size());
+      socket.send(zmq::buffer(buf.data(), n), zmq::send_flags::none);
+    }
+  }
+  for (;;) {
+    const std::size_t n = receive(socket, into, wait_);
+    std::string wrong;
+    if (verify_ && n != options_.payload_bytes) {
+      wrong = std::to_string(n) + " bytes, expected " + std::to_string(options_.payload_bytes);
+    } else if (verify_) {
+      std::size_t at = 0;
+      while (at < n && buf[at] == pattern_byte(at)) ++at;
+      if (at != n) {
+        wrong = "payload mismatch at byte " + std::to_string(at) + " of " + std::to_string(n) +
+                ": expected " + std::to_string(pattern_byte(at)) + ", got " +
+                std::to_string(buf[at]);
+      }
+    }
+    const std::uint8_t status = wrong.empty() ? kStatusOk : kStatusMismatch;
+    socket.send(zmq::buffer(&status, 1), zmq::send_flags::none);
+    if (wrong.empty()) continue;
+    // Let the status reach the client before the socket closes, so that it
+    // fails too instead of waiting for a reply forever.
+    socket.set(zmq::sockopt::linger, 1000);
+    throw PayloadMismatch("octets: " + wrong + " (verify=1)");
+  }
+}
+
+}  // namespace zmq_driver

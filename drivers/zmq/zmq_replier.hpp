@@ -1,0 +1,76 @@
+// The REP side of the zmq driver: one REP socket per client thread, each
+// served on a thread of its own, so that --threads N means N REQ/REP pairs
+// and nothing shared but the context (as rawtcp's N connections, N server
+// threads). The server runs it in its own process; a collocated process runs
+// it beside its REQ sockets, in the same context, over inproc.
+#pragma once
+
+#include <exception>
+#include <functional>
+#include <mutex>
+#include <stdexcept>
+#include <string>
+#include <thread>
+#include <vector>
+#include <zmq.hpp>
+
+#include "mwbench/options.hpp"
+#include "zmq_messages.hpp"
+
+namespace zmq_driver {
+
+// A fresh mkdtemp() directory under /tmp for ipc socket files; removes the
+// files in it and itself on destruction. Destroy it after the context that
+// bound them, so that libzmq has closed every listener first.
+class PrivateDir {
+ public:
+  PrivateDir();
+  ~PrivateDir();
+  PrivateDir(const PrivateDir&) = delete;
+  PrivateDir& operator=(const PrivateDir&) = delete;
+
+  const std::string& path() const noexcept { return path_; }
+
+ private:
+  std::string path_;
+};
+
+class Repliers {
+ public:
+  // Binds `count` REP sockets in `context`: transport "tcp" on 127.0.0.1
+  // with a port the kernel picks, "ipc" as socket files in `dir`, "inproc"
+  // by name. `on_fatal(message)` runs on a serving thread that fails: a
+  // payload mismatch (verify=1) or an error of ZeroMQ other than the
+  // context's shutdown.
+  Repliers(zmq::context_t& context, const mwbench::DriverOptions& options, int count,
+           const PrivateDir* dir, std::function<void(const std::string&)> on_fatal);
+  ~Repliers();  // shuts the context down and joins what join() did not
+  Repliers(const Repliers&) = delete;
+  Repliers& operator=(const Repliers&) = delete;
+
+  // One per socket, in the order the client threads take them.
+  const std::vector<std::string>& endpoints() const noexcept { return endpoints_; }
+
+  // Serves every socket on a thread of its own until the context is shut
+  // down (zmq::context_t::shutdown(), which wakes every blocked receive).
+  void start();
+
+  // Waits for the serving threads; rethrows the first failure.
+  void join();
+
+ private:
+  void serve(zmq::socket_t& socket);
+
+  zmq::context_t& context_;
+  const mwbench::DriverOptions& options_;
+  const Wait wait_;
+  const bool verify_;
+  std::function<void(const std::string&)> on_fatal_;
+  std::vector<zmq::socket_t> sockets_;
+  std::vector<std::string> endpoints_;
+  std::vector<std::thread> threads_;
+  std::mutex mutex_;  // guards failure_
+  std::exception_ptr failure_;
+};
+
+}  // namespace zmq_driver
