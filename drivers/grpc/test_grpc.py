@@ -1,0 +1,237 @@
+"""End-to-end tests of mwbench-driver-grpc: real server, client and collocated processes.
+
+Needs a build: the driver is looked up in $MWBENCH_BUILD_DIR (default: the
+repository's build/). Only the standard library and pytest.
+"""
+
+import json
+import os
+import signal
+import subprocess
+import time
+from pathlib import Path
+
+import pytest
+from driver_processes import DriverServer, read_result, socket_inodes
+
+REPO = Path(__file__).resolve().parents[2]
+BUILD = Path(os.environ.get("MWBENCH_BUILD_DIR", REPO / "build"))
+DRIVER = BUILD / "drivers" / "grpc" / "mwbench-driver-grpc"
+
+pytestmark = pytest.mark.skipif(
+    not DRIVER.exists(), reason=f"{DRIVER} not built (set MWBENCH_BUILD_DIR)"
+)
+
+
+def cell(operation, transport, payload=0, *extra):
+    return ["--operation", operation, "--transport", transport,
+            "--payload-bytes", str(payload), *extra]
+
+
+def start_server(tmp_path, *args):
+    return DriverServer(str(DRIVER), tmp_path, list(args))
+
+
+def run(role, tmp_path, *args, samples=200):
+    output = tmp_path / f"{role}.result"
+    proc = subprocess.run(
+        [str(DRIVER), "--role", role, "--output", str(output), "--samples", str(samples),
+         "--warmup", "20", *args],
+        capture_output=True, text=True, timeout=60)
+    return proc, output
+
+
+def run_client(tmp_path, server, *args, samples=200):
+    return run("client", tmp_path, "--endpoint-file", str(server.endpoint), *args,
+               samples=samples)
+
+
+def established_connections(pid, port):
+    """TCP connections of `pid` to `port` that are ESTABLISHED, over IPv4 or IPv6:
+    gRPC connects to 127.0.0.1 from a dual-stack socket (::ffff:127.0.0.1), which
+    /proc lists in net/tcp6."""
+    inodes = socket_inodes(pid)
+    count = 0
+    for table in ("tcp", "tcp6"):
+        for line in Path(f"/proc/{pid}/net/{table}").read_text().splitlines()[1:]:
+            fields = line.split()
+            remote, state, inode = fields[2], fields[3], fields[9]
+            if state == "01" and inode in inodes and int(remote.split(":")[1], 16) == port:
+                count += 1
+    return count
+
+
+def uds_dir(endpoint):
+    return Path(endpoint.removeprefix("unix:")).parent
+
+
+def test_describe():
+    out = subprocess.run([str(DRIVER), "--describe"], capture_output=True, text=True, check=True)
+    d = json.loads(out.stdout)
+    assert d["driver"] == "grpc" and d["middleware"] == "gRPC"
+    assert d["modes"] == {"remote": ["tcp", "uds"], "collocated": ["inproc"]}
+    assert d["operations"] == {"roundtrip": {"payload": False}, "ping": {"payload": False},
+                               "octets": {"payload": True}}
+    assert set(d["options"]) == {"verify"}
+    assert d["max_servants"] == 1 and "max_threads" not in d
+
+
+@pytest.mark.parametrize("transport", ["tcp", "uds"])
+@pytest.mark.parametrize("operation", ["roundtrip", "ping"])
+def test_remote_round_trip(tmp_path, operation, transport):
+    server = start_server(tmp_path, *cell(operation, transport))
+    endpoint = server.endpoint.read_text().strip()
+    assert endpoint.startswith("ipv4:127.0.0.1:" if transport == "tcp" else "unix:/tmp/")
+    client, output = run_client(tmp_path, server, *cell(operation, transport))
+    assert client.returncode == 0, client.stderr
+    header, samples = read_result(output)
+    assert header["sample_count"] == len(samples) == 200
+    assert header["middleware_config"]["api"].startswith("synchronous")
+    status, err = server.stop()
+    assert status == 0, err
+    server_header, server_samples = read_result(server.output)
+    assert server_header["role"] == "server" and server_samples == []
+    if transport == "uds":  # the socket file and its private directory are gone
+        assert not uds_dir(endpoint).exists()
+
+
+@pytest.mark.parametrize("operation", ["roundtrip", "ping"])
+def test_collocated_round_trip(tmp_path, operation):
+    proc, output = run("collocated", tmp_path, *cell(operation, "inproc"), "--batch", "auto")
+    assert proc.returncode == 0, proc.stderr
+    header, samples = read_result(output)
+    assert header["role"] == "collocated" and len(samples) == 200
+    assert "InProcessChannel" in header["middleware_config"]["channel"]
+
+
+@pytest.mark.parametrize("transport", ["tcp", "uds", "inproc"])
+@pytest.mark.parametrize("payload", [0, 1, 1000, 65536, 1 << 20, 5 << 20])
+def test_octets_payload_arrives_intact(tmp_path, transport, payload):
+    # 5 MiB is above gRPC's default 4 MiB message limit, which the driver lifts.
+    args = cell("octets", transport, payload, "--option", "verify=1")
+    if transport == "inproc":
+        proc, output = run("collocated", tmp_path, *args, samples=20)
+    else:
+        server = start_server(tmp_path, *args)
+        proc, output = run_client(tmp_path, server, *args, samples=20)
+    assert proc.returncode == 0, proc.stderr
+    header, _ = read_result(output)
+    assert header["payload_bytes"] == payload and header["sample_count"] == 20
+    if transport != "inproc":
+        assert server.stop()[0] == 0
+
+
+def test_verify_fails_loudly_on_a_wrong_payload(tmp_path):
+    # The client sends 8 bytes where the server expects 16.
+    server = start_server(tmp_path, *cell("octets", "uds", 16, "--option", "verify=1"))
+    endpoint = server.endpoint.read_text().strip()
+    client, _ = run_client(tmp_path, server, *cell("octets", "uds", 8, "--option", "verify=1"))
+    assert client.returncode == 1
+    assert "the server found a payload mismatch" in client.stderr
+    assert server.proc.wait(timeout=10) == 1
+    assert "octets: 8 bytes, expected 16 (verify=1)" in server.proc.stderr.read()
+    assert not uds_dir(endpoint).exists()
+
+
+@pytest.mark.parametrize("mode", ["remote", "collocated"])
+def test_threads_write_one_series_each(tmp_path, mode):
+    args = cell("octets", "tcp" if mode == "remote" else "inproc", 1000,
+                "--option", "verify=1", "--threads", "3")
+    if mode == "collocated":
+        proc, output = run("collocated", tmp_path, *args, samples=100)
+    else:
+        server = start_server(tmp_path, *args)
+        proc, output = run_client(tmp_path, server, *args, samples=100)
+    assert proc.returncode == 0, proc.stderr
+    header, samples = read_result(output)
+    assert len(samples) == 300 and [s["count"] for s in header["series"]] == [100] * 3
+    if mode == "remote":
+        assert server.stop()[0] == 0
+
+
+def test_one_connection_per_thread(tmp_path):
+    server = start_server(tmp_path, *cell("ping", "tcp"), "--threads", "3")
+    port = int(server.endpoint.read_text().strip().rsplit(":", 1)[1])
+    client = subprocess.Popen(
+        [str(DRIVER), "--role", "client", *cell("ping", "tcp"), "--endpoint-file",
+         str(server.endpoint), "--threads", "3", "--samples", "1000000", "--warmup", "0"],
+        stderr=subprocess.PIPE, text=True)
+    seen, deadline = 0, time.monotonic() + 10
+    while seen != 3 and time.monotonic() < deadline:
+        time.sleep(0.05)
+        seen = established_connections(client.pid, port)
+    client.send_signal(signal.SIGTERM)
+    client.communicate(timeout=10)
+    assert server.stop()[0] == 0
+    assert seen == 3
+
+
+@pytest.mark.parametrize("option, message", [
+    ("verify=yes", "--option verify"),
+    ("wait=spin", "--option wait"),
+])
+@pytest.mark.parametrize("role", ["server", "client", "collocated"])
+def test_wrong_options_are_usage_errors(tmp_path, role, option, message):
+    transport = "inproc" if role == "collocated" else "tcp"
+    args = [str(DRIVER), "--role", role, *cell("ping", transport), "--option", option]
+    if role != "collocated":
+        args += ["--endpoint-file", str(tmp_path / "endpoint")]
+    proc = subprocess.run(args, capture_output=True, text=True, timeout=30)
+    assert proc.returncode == 2, proc.stderr
+    assert proc.stderr.startswith("mwbench-driver-grpc: error: ")
+    assert message in proc.stderr
+    assert not (tmp_path / "endpoint").exists()
+
+
+def test_wrong_transport_and_servants_are_usage_errors(tmp_path):
+    for args, message in [
+        (["--role", "client", *cell("ping", "ipc")], "ipc"),
+        (["--role", "collocated", *cell("ping", "uds")], "uds"),
+        (["--role", "client", *cell("ping", "tcp"), "--servants", "2"], "--servants 2"),
+    ]:
+        proc = subprocess.run([str(DRIVER), *args, "--endpoint-file", str(tmp_path / "e")],
+                              capture_output=True, text=True, timeout=30)
+        assert proc.returncode == 2 and message in proc.stderr, proc.stderr
+
+
+@pytest.mark.parametrize("transport", ["tcp", "uds"])
+def test_server_stops_on_sigterm_with_a_client_connected(tmp_path, transport):
+    server = start_server(tmp_path, *cell("roundtrip", transport))
+    endpoint = server.endpoint.read_text().strip()
+    output = tmp_path / "client.result"
+    client = subprocess.Popen(
+        [str(DRIVER), "--role", "client", *cell("roundtrip", transport), "--endpoint-file",
+         str(server.endpoint), "--output", str(output), "--samples", "5000000", "--warmup", "0"],
+        stderr=subprocess.PIPE, text=True)
+    time.sleep(0.5)
+    status, err = server.stop()  # the client is in the middle of its calls
+    assert status == 0, err
+    assert client.wait(timeout=10) == 1  # its next call fails: the server is gone
+    assert "mwbench-driver-grpc: error: TestMethod: " in client.stderr.read()
+    if transport == "uds":
+        assert not uds_dir(endpoint).exists()
+
+
+def test_sigterm_stops_the_client_and_keeps_its_samples(tmp_path):
+    server = start_server(tmp_path, *cell("roundtrip", "uds"))
+    output = tmp_path / "client.result"
+    client = subprocess.Popen(
+        [str(DRIVER), "--role", "client", *cell("roundtrip", "uds"), "--endpoint-file",
+         str(server.endpoint), "--output", str(output), "--samples", "5000000", "--warmup", "0"],
+        stderr=subprocess.PIPE, text=True)
+    time.sleep(0.5)
+    client.send_signal(signal.SIGTERM)
+    _, err = client.communicate(timeout=10)
+    assert client.returncode == 1 and "stopped by SIGTERM after" in err
+    header, samples = read_result(output)
+    assert 0 < header["sample_count"] == len(samples) < 5000000
+    assert server.stop()[0] == 0
+
+
+def test_client_without_server_times_out(tmp_path):
+    proc = subprocess.run(
+        [str(DRIVER), "--role", "client", *cell("ping", "tcp"),
+         "--endpoint-file", str(tmp_path / "nobody"), "--timeout", "0.5"],
+        capture_output=True, text=True, timeout=30)
+    assert proc.returncode == 1
+    assert "no endpoint file" in proc.stderr
