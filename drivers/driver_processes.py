@@ -40,14 +40,17 @@ def socket_inodes(pid):
 
 
 def established_connections(pid, port):
-    """TCP connections of `pid` to 127.0.0.1:`port` that are ESTABLISHED."""
+    """TCP connections of `pid` to `port` on loopback that are ESTABLISHED, over IPv4
+    or IPv6: a dual-stack socket connected to 127.0.0.1 (gRPC's, for one) is listed
+    in net/tcp6 as ::ffff:127.0.0.1."""
     inodes = socket_inodes(pid)
     count = 0
-    for line in Path(f"/proc/{pid}/net/tcp").read_text().splitlines()[1:]:
-        fields = line.split()
-        remote, state, inode = fields[2], fields[3], fields[9]
-        if state == "01" and inode in inodes and int(remote.split(":")[1], 16) == port:
-            count += 1
+    for table in ("tcp", "tcp6"):
+        for line in Path(f"/proc/{pid}/net/{table}").read_text().splitlines()[1:]:
+            fields = line.split()
+            remote, state, inode = fields[2], fields[3], fields[9]
+            if state == "01" and inode in inodes and int(remote.split(":")[1], 16) == port:
+                count += 1
     return count
 
 

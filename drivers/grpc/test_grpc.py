@@ -12,7 +12,7 @@ import time
 from pathlib import Path
 
 import pytest
-from driver_processes import DriverServer, read_result, socket_inodes
+from driver_processes import DriverServer, established_connections, read_result
 
 REPO = Path(__file__).resolve().parents[2]
 BUILD = Path(os.environ.get("MWBENCH_BUILD_DIR", REPO / "build"))
@@ -44,21 +44,6 @@ def run(role, tmp_path, *args, samples=200):
 def run_client(tmp_path, server, *args, samples=200):
     return run("client", tmp_path, "--endpoint-file", str(server.endpoint), *args,
                samples=samples)
-
-
-def established_connections(pid, port):
-    """TCP connections of `pid` to `port` that are ESTABLISHED, over IPv4 or IPv6:
-    gRPC connects to 127.0.0.1 from a dual-stack socket (::ffff:127.0.0.1), which
-    /proc lists in net/tcp6."""
-    inodes = socket_inodes(pid)
-    count = 0
-    for table in ("tcp", "tcp6"):
-        for line in Path(f"/proc/{pid}/net/{table}").read_text().splitlines()[1:]:
-            fields = line.split()
-            remote, state, inode = fields[2], fields[3], fields[9]
-            if state == "01" and inode in inodes and int(remote.split(":")[1], 16) == port:
-                count += 1
-    return count
 
 
 def uds_dir(endpoint):
