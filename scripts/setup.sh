@@ -13,11 +13,12 @@ BUILD_PACKAGES=(build-essential cmake ninja-build pkg-config git clang-format)
 LIBRARY_PACKAGES=(libgtest-dev nlohmann-json3-dev libcli11-dev)
 OMNIORB_PACKAGES=(libomniorb4-dev omniidl omniorb omniorb-nameserver)
 # The other middleware the drivers measure, and the tools they are checked
-# against (ddsperf in cyclonedds-tools). A driver whose packages are missing
-# is not built, and `mwbench list` says why.
+# against (ddsperf in cyclonedds-tools; sockperf for the raw TCP baseline).
+# A driver whose packages are missing is not built, and `mwbench list` says why.
 MIDDLEWARE_PACKAGES=(libgrpc++-dev protobuf-compiler-grpc libprotobuf-dev protobuf-compiler
                      libzmq3-dev cppzmq-dev cyclonedds-dev cyclonedds-tools
-                     libfastrtps-dev fastddsgen iceoryx libiceoryx-posh-dev)
+                     libfastrtps-dev fastddsgen iceoryx libiceoryx-posh-dev
+                     sockperf)
 PYTHON_PACKAGES=(python3 python3-venv python3-dev)
 # The `background: cpu:N` factor burns CPUs with stress-ng.
 LOAD_PACKAGES=(stress-ng)

@@ -1,0 +1,213 @@
+// The client end: ping writer, pong reader, the three wait strategies.
+#include "cyclonedds_client.hpp"
+
+#include <linux/futex.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <chrono>
+#include <thread>
+
+#include "mwbench/clock.hpp"
+
+namespace cyclonedds {
+
+namespace {
+
+constexpr std::uint32_t kIdle = 0;
+constexpr std::uint32_t kRung = 1;
+constexpr std::uint32_t kAsleep = 2;
+
+long futex(std::atomic<std::uint32_t>& word, int op, std::uint32_t value,
+           const timespec* timeout) noexcept {
+  static_assert(sizeof(std::atomic<std::uint32_t>) == sizeof(std::uint32_t));
+  return ::syscall(SYS_futex, reinterpret_cast<std::uint32_t*>(&word), op, value, timeout,
+                   nullptr, 0);
+}
+
+// How long connect() waits for the answer to one ping before sending another.
+constexpr double kHandshakeAttemptS = 0.1;
+
+std::string seconds(double s) {
+  std::string text = std::to_string(s);
+  text.erase(text.find_last_not_of('0') + 1);
+  if (text.back() == '.') text.pop_back();
+  return text;
+}
+
+}  // namespace
+
+void Doorbell::ring() noexcept {
+  if (word_.exchange(kRung, std::memory_order_release) == kAsleep) {
+    futex(word_, FUTEX_WAKE_PRIVATE, 1, nullptr);
+  }
+}
+
+bool Doorbell::wait(const timespec& timeout) noexcept {
+  std::uint32_t seen = kRung;
+  if (word_.compare_exchange_strong(seen, kIdle, std::memory_order_acquire)) return true;
+  // `seen` is kIdle: announce that we sleep, unless it rang meanwhile.
+  if (!word_.compare_exchange_strong(seen, kAsleep, std::memory_order_acquire)) {
+    word_.store(kIdle, std::memory_order_relaxed);
+    return true;
+  }
+  for (;;) {
+    const long r = futex(word_, FUTEX_WAIT_PRIVATE, kAsleep, &timeout);
+    seen = kRung;
+    if (word_.compare_exchange_strong(seen, kIdle, std::memory_order_acquire)) return true;
+    if (r != 0 && errno == ETIMEDOUT) {
+      // Still asleep: clear it, unless it rang this very moment.
+      std::uint32_t asleep = kAsleep;
+      if (word_.compare_exchange_strong(asleep, kIdle, std::memory_order_acquire)) return false;
+      word_.store(kIdle, std::memory_order_relaxed);
+      return true;
+    }
+    // EINTR, EAGAIN or a spurious wake-up: wait again (the full timeout; it
+    // only bounds a wait for a server that has gone).
+  }
+}
+
+Client::Timeout Client::make_timeout(double seconds) noexcept {
+  const auto ns = static_cast<std::int64_t>(seconds * 1e9);
+  return {ns, {static_cast<time_t>(ns / 1'000'000'000), static_cast<long>(ns % 1'000'000'000)}};
+}
+
+Client::Client(Participant& participant, Wait wait, std::size_t payload_bytes, double timeout_s,
+               mwbench::Measurement& measurement)
+    : participant_(participant),
+      wait_(wait),
+      measurement_(measurement),
+      timeout_s_(timeout_s),
+      timeout_(make_timeout(timeout_s)),
+      payload_(payload_bytes) {
+  for (std::size_t i = 0; i < payload_.size(); ++i) payload_[i] = pattern_byte(i);
+  ping_.payload._buffer = payload_.data();
+  ping_.payload._length = ping_.payload._maximum = static_cast<std::uint32_t>(payload_.size());
+  ping_.payload._release = false;
+
+  const EndpointQos qos;
+  writer_ = check(dds_create_writer(participant.handle(), participant.ping_topic(), qos.get(),
+                                    nullptr),
+                  "dds_create_writer (ping)");
+  dds_listener_t* listener = nullptr;
+  if (wait == Wait::listener) {
+    listener = dds_create_listener(&doorbell_);
+    dds_lset_data_available(listener, &Client::on_data_available);
+  }
+  reader_ = dds_create_reader(participant.handle(), participant.pong_topic(), qos.get(), listener);
+  if (listener != nullptr) dds_delete_listener(listener);  // the reader keeps a copy
+  check(reader_, "dds_create_reader (pong)");
+  if (wait == Wait::waitset) {
+    waitset_ = check(dds_create_waitset(participant.handle()), "dds_create_waitset");
+    const dds_entity_t condition =
+        check(dds_create_readcondition(reader_, DDS_ANY_STATE), "dds_create_readcondition");
+    check(dds_waitset_attach(waitset_, condition, 0), "dds_waitset_attach");
+  }
+}
+
+Client::~Client() {
+  if (reader_ > 0) dds_delete(reader_);  // its read condition with it
+  if (waitset_ > 0) dds_delete(waitset_);
+  if (writer_ > 0) dds_delete(writer_);
+}
+
+void Client::on_data_available(dds_entity_t, void* doorbell) {
+  static_cast<Doorbell*>(doorbell)->ring();
+}
+
+void Client::connect() {
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::duration<double>(timeout_s_);
+  const Endpoint& e = participant_.endpoint();
+  const std::string after = " after " + seconds(timeout_s_) + " s (domain " +
+                            std::to_string(e.domain) + "; is the server running?)";
+  dds_publication_matched_status_t published{};
+  for (;;) {
+    check(dds_get_publication_matched_status(writer_, &published), "publication matched status");
+    if (published.current_count > 0) break;
+    if (std::chrono::steady_clock::now() > deadline) {
+      throw std::runtime_error("no matching reader on topic " + e.ping_topic + after);
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  }
+  dds_subscription_matched_status_t subscribed{};
+  for (;;) {
+    check(dds_get_subscription_matched_status(reader_, &subscribed), "subscription matched status");
+    if (subscribed.current_count > 0) break;
+    if (std::chrono::steady_clock::now() > deadline) {
+      throw std::runtime_error("no matching writer on topic " + e.pong_topic + after);
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  }
+  // Matched here does not mean matched there: until the server has
+  // discovered this reader, its pongs go nowhere. So ping until answered.
+  const Timeout attempt = make_timeout(kHandshakeAttemptS);
+  while (std::chrono::steady_clock::now() < deadline) {
+    write_ping();
+    if (await_pong(attempt) == Await::answered) return;
+  }
+  throw std::runtime_error("no pong on topic " + e.pong_topic + " answered a ping on " +
+                           e.ping_topic + after);
+}
+
+void Client::call() {
+  write_ping();
+  if (await_pong(timeout_) == Await::timed_out) {
+    throw std::runtime_error("no pong for ping " + std::to_string(seq_) + " on topic " +
+                             participant_.endpoint().pong_topic + " within " +
+                             seconds(timeout_s_) + " s (--timeout)");
+  }
+}
+
+void Client::write_ping() {
+  ping_.seq = ++seq_;
+  ping_.stamp = mwbench::now_ns();
+  check(dds_write(writer_, &ping_), "dds_write (ping)");
+}
+
+Client::Await Client::await_pong(const Timeout& timeout) {
+  void* into = &pong_.get();
+  std::uint64_t spins = 0;
+  std::uint64_t spin_start = 0;
+  for (;;) {
+    switch (wait_) {
+      case Wait::waitset:
+        if (check(dds_waitset_wait(waitset_, nullptr, 0, timeout.ns), "dds_waitset_wait") == 0) {
+          return Await::timed_out;
+        }
+        break;
+      case Wait::listener:
+        if (!doorbell_.wait(timeout.ts)) return Await::timed_out;
+        break;
+      case Wait::poll:
+        // The clock is read only once a pong is 4096 takes late.
+        if ((++spins & 0xfff) == 0) {
+          const std::uint64_t now = mwbench::now_ns();
+          if (spin_start == 0) spin_start = now;
+          if (now - spin_start > static_cast<std::uint64_t>(timeout.ns)) return Await::timed_out;
+        }
+        break;
+    }
+    if (check(dds_take(reader_, &into, &info_, 1, 1), "dds_take (pong)") == 0) continue;
+    if (!info_.valid_data) continue;  // a state change (the server's writer went away)
+    const mwbench_dds_Sample& pong = pong_.get();
+    if (pong.seq < seq_) continue;  // a late answer to an earlier ping of connect()
+    check_pong();
+    return Await::answered;
+  }
+}
+
+void Client::check_pong() {
+  const mwbench_dds_Sample& pong = pong_.get();
+  if (pong.seq != seq_) {
+    measurement_.fail("pong " + std::to_string(pong.seq) + " answers no ping sent (last ping " +
+                      std::to_string(seq_) + ")");
+  } else if (pong.stamp != ping_.stamp) {
+    measurement_.fail("pong " + std::to_string(pong.seq) + " carries the timestamp " +
+                      std::to_string(pong.stamp) + ", its ping " + std::to_string(ping_.stamp));
+  } else if (pong.status != 1) {
+    measurement_.fail("octets: the server found a payload mismatch (verify=1)");
+  }
+}
+
+}  // namespace cyclonedds

@@ -1,0 +1,85 @@
+// The client end of the cyclonedds driver: a writer on the ping topic, a
+// reader on the pong topic, and the wait strategy that gets the pong to the
+// measuring thread (waitset, listener or poll; README, "How the loop waits").
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <ctime>
+#include <string>
+#include <vector>
+
+#include "cyclonedds_session.hpp"
+#include "mwbench/measurement.hpp"
+
+namespace cyclonedds {
+
+// How a listener on Cyclone's thread wakes the measuring thread: a futex
+// word, 0 idle, 1 rung, 2 a waiter asleep. ring() makes the futex system
+// call only when the waiter is asleep; wait() sleeps only when nothing rang
+// since it last returned. One ringer thread at a time, one waiter.
+class Doorbell {
+ public:
+  void ring() noexcept;
+  // Returns true once rung (and clears it), false after `timeout` without.
+  bool wait(const timespec& timeout) noexcept;
+
+ private:
+  std::atomic<std::uint32_t> word_{0};
+};
+
+class Client {
+ public:
+  // Creates the ping writer and the pong reader (with the listener, read
+  // condition and waitset that `wait` needs) in `participant`. A pong that
+  // does not answer the ping is reported through `measurement.fail()`.
+  Client(Participant& participant, Wait wait, std::size_t payload_bytes, double timeout_s,
+         mwbench::Measurement& measurement);
+  // Deletes its reader first, which waits for a listener that is running.
+  ~Client();
+  Client(const Client&) = delete;
+  Client& operator=(const Client&) = delete;
+
+  // Before the warm-up: waits until the ping writer has matched a reader and
+  // the pong reader a writer, then sends pings until one is answered (which
+  // proves that the server's pong writer has matched this reader too).
+  // Throws "no matching reader on topic ... after N s" and the like after
+  // --timeout.
+  void connect();
+
+  // One measured round trip: write a ping, wait for its pong, check it.
+  // Throws when no pong comes within --timeout.
+  void call();
+
+ private:
+  enum class Await { answered, timed_out };
+  struct Timeout {
+    std::int64_t ns;
+    timespec ts;
+  };
+  static Timeout make_timeout(double seconds) noexcept;
+
+  void write_ping();
+  // Waits for the pong of ping `seq_`, skipping older pongs (answers to
+  // the repeated pings of connect()); checks it and returns.
+  Await await_pong(const Timeout& timeout);
+  void check_pong();
+  static void on_data_available(dds_entity_t reader, void* doorbell);
+
+  Participant& participant_;
+  const Wait wait_;
+  mwbench::Measurement& measurement_;
+  const double timeout_s_;
+  const Timeout timeout_;
+  dds_entity_t writer_ = 0;
+  dds_entity_t reader_ = 0;
+  dds_entity_t waitset_ = 0;  // wait=waitset: the read condition of reader_ attached
+  Doorbell doorbell_;         // wait=listener
+  std::vector<std::uint8_t> payload_;
+  mwbench_dds_Sample ping_{};
+  OwnedSample pong_{0};  // a pong has no payload
+  dds_sample_info_t info_{};
+  std::uint64_t seq_ = 0;
+};
+
+}  // namespace cyclonedds

@@ -1,0 +1,106 @@
+// The serving end: take each ping, write its pong.
+#include "cyclonedds_echo.hpp"
+
+namespace cyclonedds {
+
+namespace {
+
+constexpr std::uint8_t kIntact = 1;
+constexpr std::uint8_t kMismatch = 0;
+
+}  // namespace
+
+Echo::Echo(Participant& participant, Wait wait, std::size_t payload_bytes, bool verify)
+    : wait_(wait), payload_bytes_(payload_bytes), verify_(verify), ping_(payload_bytes) {
+  const EndpointQos qos;
+  writer_ = check(dds_create_writer(participant.handle(), participant.pong_topic(), qos.get(),
+                                    nullptr),
+                  "dds_create_writer (pong)");
+  dds_listener_t* listener = nullptr;
+  if (wait == Wait::listener) {
+    listener = dds_create_listener(this);
+    dds_lset_data_available(listener, &Echo::on_data_available);
+  }
+  reader_ = dds_create_reader(participant.handle(), participant.ping_topic(), qos.get(), listener);
+  if (listener != nullptr) dds_delete_listener(listener);  // the reader keeps a copy
+  check(reader_, "dds_create_reader (ping)");
+
+  waitset_ = check(dds_create_waitset(participant.handle()), "dds_create_waitset");
+  guard_ = check(dds_create_guardcondition(participant.handle()), "dds_create_guardcondition");
+  check(dds_waitset_attach(waitset_, guard_, 0), "dds_waitset_attach (guard)");
+  if (wait == Wait::waitset) {
+    const dds_entity_t condition =
+        check(dds_create_readcondition(reader_, DDS_ANY_STATE), "dds_create_readcondition");
+    check(dds_waitset_attach(waitset_, condition, 0), "dds_waitset_attach (ping)");
+  }
+}
+
+Echo::~Echo() {
+  if (reader_ > 0) dds_delete(reader_);
+  if (waitset_ > 0) dds_delete(waitset_);
+  if (guard_ > 0) dds_delete(guard_);
+  if (writer_ > 0) dds_delete(writer_);
+}
+
+void Echo::serve() {
+  while (!stop_.load(std::memory_order_relaxed)) {
+    if (wait_ == Wait::poll) {
+      answer_all();
+    } else {
+      check(dds_waitset_wait(waitset_, nullptr, 0, DDS_INFINITY), "dds_waitset_wait");
+      if (wait_ == Wait::waitset) answer_all();
+    }
+  }
+}
+
+void Echo::stop() noexcept {
+  stop_.store(true, std::memory_order_relaxed);
+  dds_set_guardcondition(guard_, true);
+}
+
+std::string Echo::failure() const {
+  const std::lock_guard lock(failure_mutex_);
+  return failure_;
+}
+
+void Echo::on_data_available(dds_entity_t, void* echo) { static_cast<Echo*>(echo)->answer_all(); }
+
+void Echo::answer_all() noexcept {
+  void* into = &ping_.get();
+  for (;;) {
+    const dds_return_t taken = dds_take(reader_, &into, &info_, 1, 1);
+    if (taken < 0) {
+      record_failure(std::string("dds_take (ping): ") + dds_strretcode(taken));
+      return;
+    }
+    if (taken == 0) return;
+    if (!info_.valid_data) continue;
+    const mwbench_dds_Sample& ping = ping_.get();
+    pong_.seq = ping.seq;
+    pong_.stamp = ping.stamp;
+    pong_.status = kIntact;
+    if (verify_) {
+      const std::size_t length = ping.payload._length;
+      std::size_t bad = 0;
+      while (bad < length && ping.payload._buffer[bad] == pattern_byte(bad)) ++bad;
+      if (length != payload_bytes_ || bad != length) {
+        pong_.status = kMismatch;
+        record_failure("octets: payload mismatch at byte " + std::to_string(bad) + " of " +
+                       std::to_string(length) + " (expected " + std::to_string(payload_bytes_) +
+                       " bytes; verify=1)");
+      }
+    }
+    const dds_return_t written = dds_write(writer_, &pong_);
+    if (written < 0) record_failure(std::string("dds_write (pong): ") + dds_strretcode(written));
+  }
+}
+
+void Echo::record_failure(std::string message) noexcept {
+  {
+    const std::lock_guard lock(failure_mutex_);
+    if (failure_.empty()) failure_ = std::move(message);
+  }
+  stop();
+}
+
+}  // namespace cyclonedds

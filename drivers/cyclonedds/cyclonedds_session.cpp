@@ -1,0 +1,148 @@
+// The loopback configuration, the cell's endpoint, participant and QoS.
+#include "cyclonedds_session.hpp"
+
+#include <unistd.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <string_view>
+
+#include "dds/version.h"
+#include "mwbench/options.hpp"
+
+namespace cyclonedds {
+
+namespace {
+
+// Domains 1..100: not 0, the default every other DDS program on the machine
+// uses, and low enough that the well-known ports (7400 + 250 × domain + up to
+// 29) stay below Linux's ephemeral range (32768 and up).
+constexpr std::uint32_t kDomains = 100;
+
+// The value of `key=` in "k1=v1;k2=v2", or empty.
+std::string field(std::string_view text, std::string_view key) {
+  const std::string needle = std::string(key) + "=";
+  for (std::size_t pos = 0; pos < text.size();) {
+    const std::size_t end = std::min(text.find(';', pos), text.size());
+    const std::string_view item = text.substr(pos, end - pos);
+    if (item.starts_with(needle)) return std::string(item.substr(needle.size()));
+    pos = end + 1;
+  }
+  return {};
+}
+
+}  // namespace
+
+Wait parse_wait(const std::string& value) {
+  if (value == "waitset") return Wait::waitset;
+  if (value == "listener") return Wait::listener;
+  if (value == "poll") return Wait::poll;
+  throw mwbench::UsageError("--option wait=" + value +
+                            ": allowed values: waitset, listener, poll");
+}
+
+const char* to_string(Wait wait) noexcept {
+  switch (wait) {
+    case Wait::waitset: return "waitset";
+    case Wait::listener: return "listener";
+    case Wait::poll: return "poll";
+  }
+  return "?";
+}
+
+dds_return_t check(dds_return_t ret, const char* what) {
+  if (ret < 0) throw std::runtime_error(std::string(what) + ": " + dds_strretcode(ret));
+  return ret;
+}
+
+Endpoint Endpoint::for_process() {
+  const auto pid = static_cast<std::uint32_t>(::getpid());
+  const std::string suffix = std::to_string(pid);
+  return {1 + pid % kDomains, "mwbench_ping_" + suffix, "mwbench_pong_" + suffix};
+}
+
+Endpoint Endpoint::parse(const std::string& text) {
+  Endpoint e;
+  const std::string_view fields = std::string_view(text).substr(std::min<std::size_t>(4, text.size()));
+  const std::string domain = field(fields, "domain");
+  e.ping_topic = field(fields, "ping");
+  e.pong_topic = field(fields, "pong");
+  if (!text.starts_with("dds:") || domain.empty() || e.ping_topic.empty() ||
+      e.pong_topic.empty() || domain.find_first_not_of("0123456789") != std::string::npos) {
+    throw std::runtime_error("endpoint '" + text +
+                             "' is not dds:domain=N;ping=TOPIC;pong=TOPIC");
+  }
+  e.domain = static_cast<std::uint32_t>(std::stoul(domain));
+  return e;
+}
+
+std::string Endpoint::to_string() const {
+  return "dds:domain=" + std::to_string(domain) + ";ping=" + ping_topic + ";pong=" + pong_topic;
+}
+
+std::string use_loopback_config() {
+  const std::filesystem::path file =
+      std::filesystem::read_symlink("/proc/self/exe").parent_path() / "cyclonedds-loopback.xml";
+  if (!std::filesystem::exists(file)) {
+    throw std::runtime_error("no loopback configuration '" + file.string() +
+                             "' (the build copies drivers/cyclonedds/cyclonedds-loopback.xml "
+                             "there); refusing to run on Cyclone's default network settings");
+  }
+  const std::string uri = "file://" + file.string();
+  if (::setenv("CYCLONEDDS_URI", uri.c_str(), 1) != 0) {
+    throw std::runtime_error("setenv CYCLONEDDS_URI failed");
+  }
+  return uri;
+}
+
+Participant::Participant(const Endpoint& endpoint) : endpoint_(endpoint) {
+  participant_ = check(dds_create_participant(endpoint.domain, nullptr, nullptr),
+                       "dds_create_participant");
+  try {
+    ping_ = check(dds_create_topic(participant_, &mwbench_dds_Sample_desc,
+                                   endpoint.ping_topic.c_str(), nullptr, nullptr),
+                  "dds_create_topic (ping)");
+    pong_ = check(dds_create_topic(participant_, &mwbench_dds_Sample_desc,
+                                   endpoint.pong_topic.c_str(), nullptr, nullptr),
+                  "dds_create_topic (pong)");
+  } catch (...) {
+    dds_delete(participant_);
+    throw;
+  }
+}
+
+Participant::~Participant() { dds_delete(participant_); }
+
+EndpointQos::EndpointQos() : qos_(dds_create_qos()) {
+  // max_blocking_time only matters when a writer's history is full, which
+  // KEEP_LAST never is.
+  dds_qset_reliability(qos_, DDS_RELIABILITY_RELIABLE, DDS_MSECS(100));
+  dds_qset_history(qos_, DDS_HISTORY_KEEP_LAST, 1);
+  dds_qset_durability(qos_, DDS_DURABILITY_VOLATILE);
+}
+
+nlohmann::json middleware_config(const std::string& uri, const Endpoint& endpoint, Wait wait) {
+  return {
+      {"CYCLONEDDS_URI", uri},
+      {"domain_id", endpoint.domain},
+      {"topics", {{"ping", endpoint.ping_topic}, {"pong", endpoint.pong_topic}}},
+      {"type", "mwbench_dds::Sample (PingPong.idl)"},
+      {"qos", {{"reliability", "reliable"}, {"history", "keep_last 1"},
+               {"durability", "volatile"}}},
+      {"wait", to_string(wait)},
+      {"cyclonedds_version", DDS_VERSION},
+  };
+}
+
+OwnedSample::OwnedSample(std::size_t capacity) : buffer_(capacity) {
+  sample_.payload._buffer = buffer_.data();
+  sample_.payload._maximum = static_cast<std::uint32_t>(capacity);
+  sample_.payload._length = 0;
+  sample_.payload._release = false;  // ours: Cyclone must neither free nor grow it
+}
+
+OwnedSample::~OwnedSample() {
+  if (sample_.payload._release) dds_free(sample_.payload._buffer);
+}
+
+}  // namespace cyclonedds

@@ -1,0 +1,111 @@
+// What both ends of the cyclonedds driver share: the loopback configuration,
+// the domain and topics of a cell (its endpoint), the QoS of every reader and
+// writer, the wait strategy, and the ping/pong sample with its payload.
+//
+// One cell is one domain id and two topic names, chosen by the server (or the
+// collocated process) from its pid: the domain keeps concurrent cells apart
+// on the wire, the pid in the topic names keeps them apart even when two pids
+// map to the same domain. The server publishes them as its endpoint.
+#pragma once
+
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "PingPong.h"
+#include "dds/dds.h"
+
+namespace cyclonedds {
+
+// How a reader waits for its sample (--option wait=...).
+enum class Wait { waitset, listener, poll };
+Wait parse_wait(const std::string& value);  // throws mwbench::UsageError
+const char* to_string(Wait wait) noexcept;
+
+// Throws std::runtime_error("<what>: <Cyclone's reason>") when `ret` < 0.
+dds_return_t check(dds_return_t ret, const char* what);
+
+// The domain id and the topic names of one cell, as the endpoint file holds
+// them: "dds:domain=17;ping=mwbench_ping_4242;pong=mwbench_pong_4242".
+struct Endpoint {
+  std::uint32_t domain = 0;
+  std::string ping_topic;
+  std::string pong_topic;
+
+  static Endpoint for_process();  // from this process's pid
+  static Endpoint parse(const std::string& text);  // throws std::runtime_error
+  std::string to_string() const;
+};
+
+// Points CYCLONEDDS_URI at cyclonedds-loopback.xml beside the program (the
+// build copies it there), replacing any value the environment had, so that
+// nothing of this process leaves 127.0.0.1. Returns the URI. Must run before
+// the first DDS call; throws if the file is missing.
+std::string use_loopback_config();
+
+// A domain participant with the cell's two topics; deleting it deletes every
+// reader, writer, condition and waitset created under it.
+class Participant {
+ public:
+  explicit Participant(const Endpoint& endpoint);
+  ~Participant();
+  Participant(const Participant&) = delete;
+  Participant& operator=(const Participant&) = delete;
+
+  dds_entity_t handle() const noexcept { return participant_; }
+  dds_entity_t ping_topic() const noexcept { return ping_; }
+  dds_entity_t pong_topic() const noexcept { return pong_; }
+  const Endpoint& endpoint() const noexcept { return endpoint_; }
+
+ private:
+  Endpoint endpoint_;
+  dds_entity_t participant_ = 0;
+  dds_entity_t ping_ = 0;
+  dds_entity_t pong_ = 0;
+};
+
+// The QoS of every reader and writer of the driver: reliable, KEEP_LAST 1,
+// volatile (README, "What is measured").
+class EndpointQos {
+ public:
+  EndpointQos();
+  ~EndpointQos() { dds_delete_qos(qos_); }
+  EndpointQos(const EndpointQos&) = delete;
+  EndpointQos& operator=(const EndpointQos&) = delete;
+  const dds_qos_t* get() const noexcept { return qos_; }
+
+ private:
+  dds_qos_t* qos_;
+};
+
+// How the middleware was configured, for the result header.
+nlohmann::json middleware_config(const std::string& uri, const Endpoint& endpoint, Wait wait);
+
+// A sample whose payload points at a buffer of its own, allocated here,
+// never by Cyclone as long as what arrives fits: taking into it, and writing
+// from it, allocates nothing. If Cyclone had to grow it (a payload larger
+// than `capacity` arrived), the destructor frees what Cyclone allocated.
+class OwnedSample {
+ public:
+  explicit OwnedSample(std::size_t capacity);
+  ~OwnedSample();
+  OwnedSample(const OwnedSample&) = delete;
+  OwnedSample& operator=(const OwnedSample&) = delete;
+
+  mwbench_dds_Sample& get() noexcept { return sample_; }
+  std::uint8_t* bytes() noexcept { return buffer_.data(); }
+
+ private:
+  std::vector<std::uint8_t> buffer_;
+  mwbench_dds_Sample sample_{};
+};
+
+// The payload pattern of the `octets` ping: byte i is i mod 251 (as in rawtcp).
+inline std::uint8_t pattern_byte(std::size_t i) noexcept {
+  return static_cast<std::uint8_t>(i % 251);
+}
+
+}  // namespace cyclonedds
