@@ -1,0 +1,99 @@
+"""One mwbench cell run by hand, as the orchestrator runs it, for the cross-checks.
+
+A server, its endpoint file, a client with the contract arguments, the
+client's median round trip from its result file; the placements both
+scripts share, and the idle hold. Standard library only.
+"""
+
+import json
+import os
+import signal
+import statistics
+import struct
+import subprocess
+import tempfile
+import time
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[2]
+
+# Placement: (server CPU, client CPU) as --cpu and as taskset's list; None: unpinned.
+PLACEMENTS = {"same-cpu": (0, 0), "cross-cpu": (1, 0), "unpinned": (None, None)}
+
+
+def default_build_dir():
+    return Path(os.environ.get("MWBENCH_BUILD_DIR", REPO / "build"))
+
+
+def hold_cpu_dma_latency():
+    """Asks for 0 us wake-up latency (no deep C-states) while the file stays open."""
+    try:
+        fd = os.open("/dev/cpu_dma_latency", os.O_WRONLY)
+        os.write(fd, struct.pack("i", 0))
+        print("cpu_dma_latency: held at 0 us")
+        return fd
+    except OSError as e:
+        print(f"cpu_dma_latency: not held ({e.strerror})")
+        return None
+
+
+def taskset(cpu):
+    """The taskset prefix that pins a whole process (all its threads) to `cpu`."""
+    return [] if cpu is None else ["taskset", "-c", str(cpu)]
+
+
+def cpu_args(cpu):
+    return [] if cpu is None else ["--cpu", str(cpu)]
+
+
+def read_samples(path):
+    lines = Path(path).read_text().split("\n")
+    header = json.loads(lines[1])
+    count = header["sample_count"]
+    assert lines[2 + count] == "end", f"{path}: truncated"
+    return header, [int(s) for s in lines[2:2 + count]]
+
+
+def run_cell(driver, cell, placement, samples, warmup, server_options=(), client_options=()):
+    """Runs server and client of one cell; returns (median round trip in ns, client header)."""
+    server_cpu, client_cpu = PLACEMENTS[placement]
+    with tempfile.TemporaryDirectory(prefix="mwbench-crosscheck-") as tmp:
+        endpoint = Path(tmp) / "endpoint"
+        output = Path(tmp) / "client.result"
+        server = subprocess.Popen(
+            [str(driver), "--role", "server", *cell, *cpu_args(server_cpu),
+             "--endpoint-file", str(endpoint), *server_options])
+        try:
+            deadline = time.monotonic() + 10
+            while not endpoint.exists():
+                if server.poll() is not None or time.monotonic() > deadline:
+                    raise RuntimeError(f"{driver.name} server did not start")
+                time.sleep(0.01)
+            subprocess.run(
+                [str(driver), "--role", "client", *cell, *cpu_args(client_cpu),
+                 "--endpoint-file", str(endpoint), "--samples", str(samples),
+                 "--warmup", str(warmup), "--batch", "1", "--output", str(output),
+                 *client_options],
+                check=True)
+        finally:
+            server.send_signal(signal.SIGTERM)
+            server.wait(timeout=10)
+        header, values = read_samples(output)
+    return statistics.median(values), header
+
+
+def stop(proc):
+    """SIGTERM, then SIGKILL after 5 s; reaps it either way."""
+    if proc.poll() is None:
+        proc.send_signal(signal.SIGTERM)
+        try:
+            proc.wait(timeout=5)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+
+
+def machine_state():
+    """One line on how busy the machine was: load averages and CPU count."""
+    load = Path("/proc/loadavg").read_text().split()[:3]
+    return f"load average {' '.join(load)} on {os.cpu_count()} CPUs"

@@ -1,0 +1,120 @@
+#!/usr/bin/env python3
+"""Cross-check the rawtcp baseline's round trip against sockperf's TCP ping-pong.
+
+For each placement, REPS times, alternately: mwbench's rawtcp `roundtrip`
+cell (8-byte echo, TCP_NODELAY, blocking recv on both ends) and
+`sockperf server` + `sockperf ping-pong --tcp` (14-byte messages, its
+smallest; blocking recvfrom on both ends, Nagle off) with the same placement.
+Prints both medians as round trips in microseconds and their ratio.
+
+    python3 benchmarks/crosscheck/tcp.py --placements same-cpu unpinned
+"""
+
+import argparse
+import os
+import re
+import shutil
+import socket
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+from mwbench_cell import (
+    PLACEMENTS,
+    default_build_dir,
+    hold_cpu_dma_latency,
+    machine_state,
+    run_cell,
+    stop,
+    taskset,
+)
+
+# --full-rtt: sockperf prints round trips, not its default half round trip.
+PERCENTILE_50 = re.compile(r"percentile 50\.000 =\s+(?P<p50>[\d.]+)")
+VALID = re.compile(r"\[Valid Duration\] RunTime=(?P<s>[\d.]+) sec; SentMessages=(?P<n>\d+)")
+
+
+def free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def listening(port):
+    for line in Path("/proc/net/tcp").read_text().splitlines()[1:]:
+        local, state = line.split()[1], line.split()[3]
+        if state == "0A" and int(local.split(":")[1], 16) == port:
+            return True
+    return False
+
+
+def sockperf_median_rtt_us(placement, seconds):
+    """Median round trip in us of one sockperf TCP ping-pong run, and its sample count."""
+    server_cpu, client_cpu = PLACEMENTS[placement]
+    port = free_port()
+    target = ["--tcp", "-i", "127.0.0.1", "-p", str(port)]
+    server = subprocess.Popen([*taskset(server_cpu), "sockperf", "server", *target],
+                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        deadline = time.monotonic() + 10
+        while not listening(port):
+            if server.poll() is not None or time.monotonic() > deadline:
+                sys.exit("sockperf server did not start")
+            time.sleep(0.01)
+        client = subprocess.run(
+            [*taskset(client_cpu), "sockperf", "ping-pong", *target, "-m", "14",
+             "-t", str(seconds), "--full-rtt", "--no-rdtsc"],
+            capture_output=True, text=True, timeout=seconds + 30)
+    finally:
+        stop(server)
+    median, valid = PERCENTILE_50.search(client.stdout), VALID.search(client.stdout)
+    if client.returncode != 0 or median is None or valid is None:
+        sys.exit(f"sockperf ping-pong failed ({client.returncode}):\n"
+                 f"{client.stdout}{client.stderr}")
+    return float(median["p50"]), int(valid["n"])
+
+
+def main():
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("--placements", nargs="+", choices=PLACEMENTS,
+                   default=["same-cpu", "unpinned"])
+    p.add_argument("--reps", type=int, default=3)
+    p.add_argument("--samples", type=int, default=50000, help="mwbench samples per run")
+    p.add_argument("--warmup", type=int, default=5000)
+    p.add_argument("--seconds", type=int, default=3, help="sockperf seconds per run")
+    p.add_argument("--build-dir", type=Path, default=default_build_dir())
+    args = p.parse_args()
+
+    driver = args.build_dir / "drivers/rawtcp/mwbench-driver-rawtcp"
+    if not driver.exists() or not shutil.which("sockperf"):
+        sys.exit(f"needs {driver} and sockperf (apt-get install sockperf)")
+    latency_fd = hold_cpu_dma_latency()
+    print(machine_state())
+    cell = ["--operation", "roundtrip", "--transport", "tcp", "--payload-bytes", "0"]
+
+    rows = []
+    for placement in args.placements:
+        ours, theirs = [], []
+        for rep in range(1, args.reps + 1):
+            median_ns, _ = run_cell(driver, cell, placement, args.samples, args.warmup)
+            ours.append(median_ns / 1000)
+            rtt, count = sockperf_median_rtt_us(placement, args.seconds)
+            theirs.append(rtt)
+            print(f"{placement:9} rep {rep}: rawtcp {ours[-1]:7.2f} us   "
+                  f"sockperf {theirs[-1]:7.2f} us ({count} round trips kept)")
+        rows.append((placement, statistics.median(ours), statistics.median(theirs),
+                     statistics.median(o / t for o, t in zip(ours, theirs, strict=True))))
+
+    print(f"\nmedian round trip, us (median of {args.reps} runs); {machine_state()}")
+    print(f"{'placement':9} {'rawtcp':>8} {'sockperf':>8} {'ratio':>6}  within 20 %")
+    for placement, ours, theirs, ratio in rows:
+        verdict = "yes" if abs(ratio - 1) <= 0.2 else "NO"
+        print(f"{placement:9} {ours:8.2f} {theirs:8.2f} {ratio:6.2f}  {verdict}")
+    if latency_fd is not None:
+        os.close(latency_fd)
+
+
+if __name__ == "__main__":
+    main()
