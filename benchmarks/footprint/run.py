@@ -5,7 +5,7 @@ Runs binutils `size` on libmwccm, the component servers and the footprint
 programs, with and without components, then hosts N = 1, 10, 100, 1000
 plain servants and N components (one facet each), REPS times each,
 alternately, and prints the median VmHWM and VmRSS of each and the ratio
-components / plain at the largest N. The target (the issue): at 1,000 the
+components / plain at the largest N. The target (docs/performance.md): at 1,000 the
 components stay within 2x the plain servants.
 
     python3 benchmarks/footprint/run.py [--build-dir build] [--reps 3]
