@@ -13,6 +13,10 @@ from pathlib import Path
 
 import pytest
 
+REPO = Path(__file__).resolve().parents[1]
+BUILD = Path(os.environ.get("MWBENCH_BUILD_DIR", REPO / "build"))
+
+
 
 def read_result(path):
     """A minimal, strict reader of a result file (the full one is the orchestrator's)."""
@@ -82,3 +86,43 @@ class DriverServer:
             self.proc.kill()
             pytest.fail("server did not exit within 10 s of SIGTERM")
         return self.proc.returncode, err
+
+
+def cell(operation, transport, payload=0, *extra):
+    """The arguments of one cell, as the orchestrator passes them to both ends."""
+    return ["--operation", operation, "--transport", transport,
+            "--payload-bytes", str(payload), *extra]
+
+
+class Driver:
+    """One driver's program in $MWBENCH_BUILD_DIR (default build/), run as the orchestrator
+    runs it."""
+
+    def __init__(self, name):
+        self.name = name
+        self.program = BUILD / "drivers" / name / f"mwbench-driver-{name}"
+
+    def built_or_skipped(self):
+        """A mark for its tests: skipped, with the build's reason, when the build left the
+        driver out because its middleware is missing (unavailable.txt); otherwise run,
+        so that a driver that should have been built and was not fails them."""
+        reason_file = self.program.parent / "unavailable.txt"
+        left_out = not self.program.exists() and reason_file.exists()
+        reason = reason_file.read_text().strip() if left_out else ""
+        return pytest.mark.skipif(left_out, reason=f"{self.name} not built: {reason}")
+
+    def server(self, tmp_path, *args):
+        return DriverServer(str(self.program), tmp_path, list(args))
+
+    def run(self, role, tmp_path, *args, samples=200):
+        """A client or collocated run to its end; returns (completed process, result path)."""
+        output = tmp_path / f"{role}.result"
+        proc = subprocess.run(
+            [str(self.program), "--role", role, "--output", str(output), "--samples",
+             str(samples), "--warmup", "20", *args],
+            capture_output=True, text=True, timeout=60)
+        return proc, output
+
+    def client(self, tmp_path, server, *args, samples=200):
+        return self.run("client", tmp_path, "--endpoint-file", str(server.endpoint), *args,
+                        samples=samples)

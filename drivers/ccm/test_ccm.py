@@ -13,7 +13,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from driver_processes import DriverServer, read_result
+from driver_processes import Driver, DriverServer, read_result
 
 REPO = Path(__file__).resolve().parents[2]
 BUILD = Path(os.environ.get("MWBENCH_BUILD_DIR", REPO / "build"))
@@ -22,7 +22,7 @@ PROBES = BUILD / "drivers" / "ccm" / "mwbench-driver-ccm-probes"
 QUICK = ["--samples", "200", "--warmup", "20"]
 SCENARIOS = ["obj-obj", "obj-comp", "comp-obj", "comp-comp"]
 
-pytestmark = pytest.mark.skipif(not DRIVER.exists(), reason=f"{DRIVER} not built")
+pytestmark = Driver("ccm").built_or_skipped()
 
 
 def run_pair(tmp_path, args, driver=DRIVER):

@@ -9,25 +9,15 @@ import os
 import signal
 import subprocess
 import time
-from pathlib import Path
 
 import pytest
-from driver_processes import DriverServer, read_result
+from driver_processes import Driver, DriverServer, cell, read_result
 
-REPO = Path(__file__).resolve().parents[2]
-BUILD = Path(os.environ.get("MWBENCH_BUILD_DIR", REPO / "build"))
-DRIVER = BUILD / "drivers" / "cyclonedds" / "mwbench-driver-cyclonedds"
-
-pytestmark = pytest.mark.skipif(
-    not DRIVER.exists(), reason=f"{DRIVER} not built (set MWBENCH_BUILD_DIR)"
-)
+CYCLONEDDS = Driver("cyclonedds")
+DRIVER = CYCLONEDDS.program
+pytestmark = CYCLONEDDS.built_or_skipped()
 
 WAITS = ["waitset", "listener", "poll"]
-
-
-def cell(operation, transport, payload=0, *extra):
-    return ["--operation", operation, "--transport", transport,
-            "--payload-bytes", str(payload), *extra]
 
 
 def run_client(tmp_path, args, samples=200, timeout=60):

@@ -5,45 +5,20 @@ repository's build/). Only the standard library and pytest.
 """
 
 import json
-import os
 import signal
 import subprocess
 import time
 from pathlib import Path
 
 import pytest
-from driver_processes import DriverServer, established_connections, read_result
+from driver_processes import Driver, cell, established_connections, read_result
 
-REPO = Path(__file__).resolve().parents[2]
-BUILD = Path(os.environ.get("MWBENCH_BUILD_DIR", REPO / "build"))
-DRIVER = BUILD / "drivers" / "zmq" / "mwbench-driver-zmq"
-
-pytestmark = pytest.mark.skipif(
-    not DRIVER.exists(), reason=f"{DRIVER} not built (set MWBENCH_BUILD_DIR)"
-)
-
-
-def cell(operation, transport, payload=0, *extra):
-    return ["--operation", operation, "--transport", transport,
-            "--payload-bytes", str(payload), *extra]
-
-
-def start_server(tmp_path, *args):
-    return DriverServer(str(DRIVER), tmp_path, list(args))
-
-
-def run(role, tmp_path, *args, samples=200):
-    output = tmp_path / f"{role}.result"
-    proc = subprocess.run(
-        [str(DRIVER), "--role", role, "--output", str(output), "--samples", str(samples),
-         "--warmup", "20", *args],
-        capture_output=True, text=True, timeout=60)
-    return proc, output
-
-
-def run_client(tmp_path, server, *args, samples=200):
-    return run("client", tmp_path, "--endpoint-file", str(server.endpoint), *args,
-               samples=samples)
+ZMQ = Driver("zmq")
+DRIVER = ZMQ.program
+pytestmark = ZMQ.built_or_skipped()
+start_server = ZMQ.server
+run = ZMQ.run
+run_client = ZMQ.client
 
 
 def test_describe():
