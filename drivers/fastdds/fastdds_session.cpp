@@ -1,0 +1,255 @@
+// The loopback profiles, the cell's endpoint, participant and QoS.
+#include "fastdds_session.hpp"
+
+#include <fastrtps/attributes/LibrarySettingsAttributes.h>
+#include <fastrtps/xmlparser/XMLProfileManager.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <fastdds/dds/domain/DomainParticipantFactory.hpp>
+#include <fastdds/dds/log/Log.hpp>
+#include <fastdds/dds/log/StdoutErrConsumer.hpp>
+#include <filesystem>
+#include <memory>
+#include <stdexcept>
+#include <string_view>
+
+#include "PingPongPubSubTypes.h"
+#include "mwbench/options.hpp"
+
+namespace fastdds_driver {
+
+namespace {
+
+// Domains 1..100: not 0, the default every other DDS program on the machine
+// uses, and low enough that the well-known ports (7400 + 250 × domain + ...)
+// stay below Linux's ephemeral range (32768 and up).
+constexpr std::uint32_t kDomains = 100;
+
+// The value of `key=` in "k1=v1;k2=v2", or empty.
+std::string field(std::string_view text, std::string_view key) {
+  const std::string needle = std::string(key) + "=";
+  for (std::size_t pos = 0; pos < text.size();) {
+    const std::size_t end = std::min(text.find(';', pos), text.size());
+    const std::string_view item = text.substr(pos, end - pos);
+    if (item.starts_with(needle)) return std::string(item.substr(needle.size()));
+    pos = end + 1;
+  }
+  return {};
+}
+
+const char* retcode_name(std::uint32_t code) noexcept {
+  switch (code) {
+    case ReturnCode::RETCODE_ERROR:
+      return "RETCODE_ERROR";
+    case ReturnCode::RETCODE_UNSUPPORTED:
+      return "RETCODE_UNSUPPORTED";
+    case ReturnCode::RETCODE_BAD_PARAMETER:
+      return "RETCODE_BAD_PARAMETER";
+    case ReturnCode::RETCODE_PRECONDITION_NOT_MET:
+      return "RETCODE_PRECONDITION_NOT_MET";
+    case ReturnCode::RETCODE_OUT_OF_RESOURCES:
+      return "RETCODE_OUT_OF_RESOURCES";
+    case ReturnCode::RETCODE_NOT_ENABLED:
+      return "RETCODE_NOT_ENABLED";
+    case ReturnCode::RETCODE_IMMUTABLE_POLICY:
+      return "RETCODE_IMMUTABLE_POLICY";
+    case ReturnCode::RETCODE_INCONSISTENT_POLICY:
+      return "RETCODE_INCONSISTENT_POLICY";
+    case ReturnCode::RETCODE_ALREADY_DELETED:
+      return "RETCODE_ALREADY_DELETED";
+    case ReturnCode::RETCODE_TIMEOUT:
+      return "RETCODE_TIMEOUT";
+    case ReturnCode::RETCODE_NO_DATA:
+      return "RETCODE_NO_DATA";
+    case ReturnCode::RETCODE_ILLEGAL_OPERATION:
+      return "RETCODE_ILLEGAL_OPERATION";
+    default:
+      return "unknown return code";
+  }
+}
+
+const char* profile_of(Transport transport) noexcept {
+  return transport == Transport::shm ? "mwbench_shm" : "mwbench_udp";
+}
+
+}  // namespace
+
+Wait parse_wait(const std::string& value) {
+  if (value == "waitset") return Wait::waitset;
+  if (value == "listener") return Wait::listener;
+  if (value == "poll") return Wait::poll;
+  throw mwbench::UsageError("--option wait=" + value + ": allowed values: waitset, listener, poll");
+}
+
+const char* to_string(Wait wait) noexcept {
+  switch (wait) {
+    case Wait::waitset:
+      return "waitset";
+    case Wait::listener:
+      return "listener";
+    case Wait::poll:
+      return "poll";
+  }
+  return "?";
+}
+
+Transport parse_transport(const std::string& value) {
+  if (value == "udp") return Transport::udp;
+  if (value == "shm") return Transport::shm;
+  if (value == "inproc") return Transport::inproc;
+  throw mwbench::UsageError("--transport " + value + ": allowed values: udp, shm, inproc");
+}
+
+const char* to_string(Transport transport) noexcept {
+  switch (transport) {
+    case Transport::udp:
+      return "udp";
+    case Transport::shm:
+      return "shm";
+    case Transport::inproc:
+      return "inproc";
+  }
+  return "?";
+}
+
+void check(const ReturnCode& ret, const char* what) {
+  if (ret != ReturnCode::RETCODE_OK) {
+    throw std::runtime_error(std::string(what) + ": " + retcode_name(ret()));
+  }
+}
+
+void throw_null(const char* what) { throw std::runtime_error(std::string(what) + " failed"); }
+
+Endpoint Endpoint::for_process() {
+  const auto pid = static_cast<std::uint32_t>(::getpid());
+  const std::string suffix = std::to_string(pid);
+  return {1 + pid % kDomains, "mwbench_ping_" + suffix, "mwbench_pong_" + suffix};
+}
+
+Endpoint Endpoint::parse(const std::string& text) {
+  Endpoint e;
+  const std::string_view fields =
+      std::string_view(text).substr(std::min<std::size_t>(4, text.size()));
+  const std::string domain = field(fields, "domain");
+  e.ping_topic = field(fields, "ping");
+  e.pong_topic = field(fields, "pong");
+  if (!text.starts_with("dds:") || domain.empty() || domain.size() > 3 || e.ping_topic.empty() ||
+      e.pong_topic.empty() || domain.find_first_not_of("0123456789") != std::string::npos ||
+      std::stoul(domain) > 232) {
+    throw std::runtime_error("endpoint '" + text +
+                             "' is not dds:domain=N;ping=TOPIC;pong=TOPIC (N at most 232)");
+  }
+  e.domain = static_cast<std::uint32_t>(std::stoul(domain));
+  return e;
+}
+
+std::string Endpoint::to_string() const {
+  return "dds:domain=" + std::to_string(domain) + ";ping=" + ping_topic + ";pong=" + pong_topic;
+}
+
+std::string use_loopback_profiles() {
+  const std::filesystem::path file =
+      std::filesystem::read_symlink("/proc/self/exe").parent_path() / "fastdds-loopback.xml";
+  if (!std::filesystem::exists(file)) {
+    throw std::runtime_error("no loopback profiles '" + file.string() +
+                             "' (the build copies drivers/fastdds/fastdds-loopback.xml there); "
+                             "refusing to run on Fast DDS's default network settings");
+  }
+  // Before the factory exists: it reads the default XML file when created.
+  ::unsetenv("FASTRTPS_DEFAULT_PROFILES_FILE");
+  ::setenv("SKIP_DEFAULT_XML_FILE", "1", 1);
+  dds::Log::ClearConsumers();
+  dds::Log::RegisterConsumer(std::make_unique<dds::StdoutErrConsumer>());
+  dds::Log::SetVerbosity(dds::Log::Error);
+
+  eprosima::fastrtps::LibrarySettingsAttributes library;
+  library.intraprocess_delivery = eprosima::fastrtps::INTRAPROCESS_FULL;
+  eprosima::fastrtps::xmlparser::XMLProfileManager::library_settings(library);
+
+  check(dds::DomainParticipantFactory::get_instance()->load_XML_profiles_file(file.string()),
+        ("loading the profiles " + file.string()).c_str());
+  return file.string();
+}
+
+Participant::Participant(const Endpoint& endpoint, Transport transport)
+    : endpoint_(endpoint), type_(new mwbench_fastdds::SamplePubSubType()) {
+  dds::DomainParticipantFactory* factory = dds::DomainParticipantFactory::get_instance();
+  participant_ = check(factory->create_participant_with_profile(
+                           static_cast<dds::DomainId_t>(endpoint.domain), profile_of(transport)),
+                       "create_participant_with_profile");
+  try {
+    check(type_.register_type(participant_), "register_type");
+    ping_ = check(participant_->create_topic(endpoint.ping_topic, type_.get_type_name(),
+                                             dds::TOPIC_QOS_DEFAULT),
+                  "create_topic (ping)");
+    pong_ = check(participant_->create_topic(endpoint.pong_topic, type_.get_type_name(),
+                                             dds::TOPIC_QOS_DEFAULT),
+                  "create_topic (pong)");
+    publisher_ =
+        check(participant_->create_publisher(dds::PUBLISHER_QOS_DEFAULT), "create_publisher");
+    subscriber_ =
+        check(participant_->create_subscriber(dds::SUBSCRIBER_QOS_DEFAULT), "create_subscriber");
+  } catch (...) {
+    participant_->delete_contained_entities();
+    factory->delete_participant(participant_);
+    throw;
+  }
+}
+
+Participant::~Participant() {
+  participant_->delete_contained_entities();
+  dds::DomainParticipantFactory::get_instance()->delete_participant(participant_);
+}
+
+dds::DataWriterQos writer_qos() {
+  dds::DataWriterQos qos = dds::DATAWRITER_QOS_DEFAULT;
+  qos.reliability().kind = dds::RELIABLE_RELIABILITY_QOS;
+  qos.history().kind = dds::KEEP_LAST_HISTORY_QOS;
+  qos.history().depth = 1;
+  qos.durability().kind = dds::VOLATILE_DURABILITY_QOS;
+  qos.publish_mode().kind = dds::SYNCHRONOUS_PUBLISH_MODE;
+  qos.data_sharing().off();
+  return qos;
+}
+
+dds::DataReaderQos reader_qos() {
+  dds::DataReaderQos qos = dds::DATAREADER_QOS_DEFAULT;
+  qos.reliability().kind = dds::RELIABLE_RELIABILITY_QOS;
+  qos.history().kind = dds::KEEP_LAST_HISTORY_QOS;
+  qos.history().depth = 1;
+  qos.durability().kind = dds::VOLATILE_DURABILITY_QOS;
+  qos.data_sharing().off();
+  return qos;
+}
+
+nlohmann::json middleware_config(const std::string& profiles, const Endpoint& endpoint,
+                                 Transport transport, Wait wait, const nlohmann::json& stale_shm) {
+  const bool intraprocess =
+      eprosima::fastrtps::xmlparser::XMLProfileManager::library_settings().intraprocess_delivery ==
+      eprosima::fastrtps::INTRAPROCESS_FULL;
+  return {
+      {"profiles_file", profiles},
+      {"participant_profile", profile_of(transport)},
+      {"transport", transport == Transport::inproc ? "intra-process delivery (discovery on "
+                                                     "UDPv4 127.0.0.1)"
+                    : transport == Transport::shm  ? "SHM only (builtin transports off)"
+                                                   : "UDPv4 on 127.0.0.1 only (builtin "
+                                                     "transports off)"},
+      {"intraprocess_delivery", intraprocess ? "FULL" : "not FULL"},
+      {"domain_id", endpoint.domain},
+      {"topics", {{"ping", endpoint.ping_topic}, {"pong", endpoint.pong_topic}}},
+      {"type", "mwbench_fastdds::Sample (PingPong.idl)"},
+      {"qos",
+       {{"reliability", "reliable"},
+        {"history", "keep_last 1"},
+        {"durability", "volatile"},
+        {"publish_mode", "synchronous"},
+        {"data_sharing", "off"}}},
+      {"wait", to_string(wait)},
+      {"stale_shm", stale_shm},
+  };
+}
+
+}  // namespace fastdds_driver

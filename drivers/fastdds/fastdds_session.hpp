@@ -1,0 +1,115 @@
+// What both ends of the fastdds driver share: the loopback profiles, the
+// domain and topics of a cell (its endpoint), the participant of a transport,
+// the QoS of every reader and writer, the wait strategy, the payload pattern.
+//
+// One cell is one domain id and two topic names, chosen by the server (or the
+// collocated process) from its pid: the domain keeps concurrent cells apart,
+// the pid in the topic names keeps them apart even when two pids map to the
+// same domain. The server publishes them as its endpoint.
+#pragma once
+
+#include <fastdds/rtps/common/Time_t.h>
+#include <fastrtps/types/TypesBase.h>
+
+#include <cstdint>
+#include <fastdds/dds/domain/DomainParticipant.hpp>
+#include <fastdds/dds/publisher/Publisher.hpp>
+#include <fastdds/dds/publisher/qos/DataWriterQos.hpp>
+#include <fastdds/dds/subscriber/Subscriber.hpp>
+#include <fastdds/dds/subscriber/qos/DataReaderQos.hpp>
+#include <fastdds/dds/topic/Topic.hpp>
+#include <fastdds/dds/topic/TypeSupport.hpp>
+#include <nlohmann/json.hpp>
+#include <string>
+
+namespace fastdds_driver {
+
+namespace dds = eprosima::fastdds::dds;
+using ReturnCode = eprosima::fastrtps::types::ReturnCode_t;
+using Duration = eprosima::fastrtps::Duration_t;
+
+// How a reader waits for its sample (--option wait=...).
+enum class Wait { waitset, listener, poll };
+Wait parse_wait(const std::string& value);  // throws mwbench::UsageError
+const char* to_string(Wait wait) noexcept;
+
+// The transport of a cell: udp and shm remote, inproc collocated.
+enum class Transport { udp, shm, inproc };
+Transport parse_transport(const std::string& value);  // the harness has checked it
+const char* to_string(Transport transport) noexcept;
+
+// Throws std::runtime_error("<what>: <Fast DDS's return code>") unless RETCODE_OK.
+void check(const ReturnCode& ret, const char* what);
+[[noreturn]] void throw_null(const char* what);
+// Throws std::runtime_error("<what> failed") when `entity` is null; returns it.
+template <typename T>
+T* check(T* entity, const char* what) {
+  if (entity == nullptr) throw_null(what);
+  return entity;
+}
+
+// The domain id and topic names of one cell, as the endpoint file holds
+// them: "dds:domain=17;ping=mwbench_ping_4242;pong=mwbench_pong_4242".
+struct Endpoint {
+  std::uint32_t domain = 0;
+  std::string ping_topic;
+  std::string pong_topic;
+
+  static Endpoint for_process();                   // from this process's pid
+  static Endpoint parse(const std::string& text);  // throws std::runtime_error
+  std::string to_string() const;
+};
+
+// Loads fastdds-loopback.xml beside the program (the build copies it there)
+// into Fast DDS's profile manager, after making sure that no other XML file
+// is read (no DEFAULT_FASTRTPS_PROFILES.xml, no FASTRTPS_DEFAULT_PROFILES_FILE),
+// sends Fast DDS's log to standard error (errors only: standard output is the
+// contract's) and sets intra-process delivery to FULL. Returns the file's
+// path. Must run before the first participant; throws if the file is missing
+// or does not load.
+std::string use_loopback_profiles();
+
+// A domain participant created from the transport's profile (udp:
+// mwbench_udp; shm: mwbench_shm; inproc: mwbench_udp, whose transport carries
+// discovery only, the samples never leave the process), with the registered
+// type, the cell's two topics, one publisher and one subscriber. Deleting it
+// deletes everything created under it.
+class Participant {
+ public:
+  Participant(const Endpoint& endpoint, Transport transport);
+  ~Participant();
+  Participant(const Participant&) = delete;
+  Participant& operator=(const Participant&) = delete;
+
+  dds::Topic* ping_topic() const noexcept { return ping_; }
+  dds::Topic* pong_topic() const noexcept { return pong_; }
+  dds::Publisher* publisher() const noexcept { return publisher_; }
+  dds::Subscriber* subscriber() const noexcept { return subscriber_; }
+  const Endpoint& endpoint() const noexcept { return endpoint_; }
+
+ private:
+  Endpoint endpoint_;
+  dds::DomainParticipant* participant_ = nullptr;
+  dds::TypeSupport type_;
+  dds::Topic* ping_ = nullptr;
+  dds::Topic* pong_ = nullptr;
+  dds::Publisher* publisher_ = nullptr;
+  dds::Subscriber* subscriber_ = nullptr;
+};
+
+// The QoS of every writer and reader of the driver: reliable, KEEP_LAST 1,
+// volatile, synchronous publication, data sharing off (so that `udp` and
+// `shm` are exactly the transport the cell names; README, "What is measured").
+dds::DataWriterQos writer_qos();
+dds::DataReaderQos reader_qos();
+
+// How the middleware was configured, for the result header.
+nlohmann::json middleware_config(const std::string& profiles, const Endpoint& endpoint,
+                                 Transport transport, Wait wait, const nlohmann::json& stale_shm);
+
+// The payload pattern of the `octets` ping: byte i is i mod 251 (as in rawtcp).
+inline std::uint8_t pattern_byte(std::size_t i) noexcept {
+  return static_cast<std::uint8_t>(i % 251);
+}
+
+}  // namespace fastdds_driver
