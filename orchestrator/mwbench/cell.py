@@ -2,7 +2,9 @@
 
 Remote cells run a server and a client process; collocated cells run one
 process. A background load (background.py), when the cell asks for one, runs
-from after the server's endpoint is published until the client has ended.
+from after the server's endpoint is published until the client has ended. A
+daemon the driver declares (daemon.py: iceoryx's RouDi) runs from before the
+server starts until after both ends have stopped, one per cell.
 Every failure becomes a `failed` record with the reason and the tail of the
 processes' error output, never an exception that would stop the run; only
 Ctrl-C propagates, after the children have been stopped.
@@ -13,6 +15,7 @@ import time
 from pathlib import Path
 
 from .background import BackgroundLoad
+from .daemon import Daemon
 from .drivers import DriverInfo
 from .matrix import Cell
 from .placement import IdleHold, assign_cpus
@@ -42,12 +45,15 @@ def run_cell(cell: Cell, driver: DriverInfo) -> CellRecord:
         if hold.problem:
             record.notes.append(hold.problem)
         load = BackgroundLoad(cell.background, cell.timeout_s, Path(scratch))
+        daemon = Daemon(driver.daemon, Path(scratch))
         try:
+            daemon.start()
             if cell.mode == "collocated":
                 measured = _run_collocated(cell, driver, Path(scratch), cpus.client_cpu, load)
                 server_header = None
             else:
                 measured, server_header = _run_remote(cell, driver, Path(scratch), cpus, load)
+            daemon.check("during the cell, so the drivers lost it")
             _judge(record, cell, measured, server_header)
         except (ChildFailure, ResultFileError) as failure:
             record.error = str(failure)
@@ -56,7 +62,9 @@ def run_cell(cell: Cell, driver: DriverInfo) -> CellRecord:
                                  " MiB of address space: memory_limit_mb in the spec)")
         finally:
             load.stop()
+            daemon.stop()
         record.load_generator = load.record
+        record.daemon = daemon.record
     record.duration_s = time.monotonic() - started
     return record
 

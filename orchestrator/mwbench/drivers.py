@@ -4,16 +4,19 @@ A driver is known when the repository has a folder `drivers/<name>/`; it is
 available when its program is built and answers `--describe`
 (docs/driver-contract.md, section 1). The description, not this module,
 says which operations, modes and transports a driver supports, so adding a
-driver needs no change here.
+driver needs no change here. A driver that declares a daemon (iceoryx's
+RouDi) is available only when the daemon's program is on PATH.
 """
 
 import json
+import shutil
 import subprocess
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
 
 from . import paths
+from .daemon import validate as validate_daemon
 
 CONTRACT_VERSION = 1
 DESCRIBE_TIMEOUT_S = 10
@@ -32,6 +35,7 @@ class DriverInfo:
     options: dict = field(default_factory=dict)  # key -> help text
     max_threads: int | None = None  # bound on --threads; None: no bound
     max_servants: int | None = None  # bound on --servants; None: no bound
+    daemon: dict | None = None  # the daemon each cell needs (daemon.py); None: none
 
     def transports(self, mode: str) -> list[str]:
         return list(self.modes.get(mode, []))
@@ -79,6 +83,13 @@ def describe(name: str) -> DriverInfo:
     if data.get("contract") != CONTRACT_VERSION:
         return unavailable(f"driver speaks contract {data.get('contract')!r}; "
                            f"mwbench speaks {CONTRACT_VERSION}")
+    daemon = data.get("daemon")
+    if daemon is not None:
+        if problem := validate_daemon(daemon):
+            return unavailable(f"{_shown(program)} --describe: {problem}")
+        if shutil.which(daemon["program"]) is None:
+            package = daemon.get("package") or "unknown"
+            return unavailable(f"{daemon['program']} not found (Debian package {package})")
     return DriverInfo(
         name=name,
         program=program,
@@ -90,6 +101,7 @@ def describe(name: str) -> DriverInfo:
         options=data.get("options", {}),
         max_threads=data.get("max_threads"),
         max_servants=data.get("max_servants"),
+        daemon=daemon,
     )
 
 

@@ -52,6 +52,7 @@ class CellRecord:
     notes: list[str] = field(default_factory=list)
     role: str | None = None  # the experiment's role in the combined-factor estimate
     load_generator: dict | None = None  # {"argv": [...], "version": ...} of the background load
+    daemon: dict | None = None  # {"program", "argv", "version"} of the middleware's daemon
     samples_ns: np.ndarray | None = None
     started_utc: str = field(default_factory=utc_now)
     duration_s: float = 0.0
@@ -169,6 +170,7 @@ class Store:
             "notes": json.dumps(cell.notes),
             "role": cell.role,
             "load_generator": _json_or_none(cell.load_generator),
+            "daemon": _json_or_none(cell.daemon),
             "started_utc": cell.started_utc,
             "duration_s": cell.duration_s,
         }

@@ -13,11 +13,15 @@ Version 2 (the Open CORBA Benchmarking suite) adds to `cells`:
   read `none`, which also lets `compare` match an old run with a new one;
 - `role`: the experiment's role in the combined-factor estimate, or NULL;
 - `load_generator`: JSON {argv, version} of the background-load process.
+
+Version 3 (iceoryx) adds to `cells`:
+- `daemon`: JSON {program, argv, version} of the daemon the driver needed and
+  the orchestrator ran for the cell (iceoryx's RouDi), or NULL for none.
 """
 
 import sqlite3
 
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 
 # The factors that identify a cell within a run; export and compare rely on them.
 FACTOR_COLUMNS = (
@@ -110,6 +114,7 @@ MIGRATIONS: dict[int, tuple[str, ...]] = {
         "ALTER TABLE cells ADD COLUMN role TEXT",
         "ALTER TABLE cells ADD COLUMN load_generator TEXT",
     ),
+    2: ("ALTER TABLE cells ADD COLUMN daemon TEXT",),
 }
 
 

@@ -116,7 +116,7 @@ def test_a_failed_migration_leaves_the_database_at_its_version(tmp_path, monkeyp
     version_1_database(path)
     broken = (*store_schema.MIGRATIONS[1], "ALTER TABLE nowhere ADD COLUMN x")
     monkeypatch.setitem(store_schema.MIGRATIONS, 1, broken)
-    with pytest.raises(StoreError, match="cannot migrate schema version 1 to 2"):
+    with pytest.raises(StoreError, match=f"cannot migrate schema version 1 to {SCHEMA_VERSION}"):
         Store.open_existing(path)
     connection = sqlite3.connect(path)
     assert connection.execute("SELECT version FROM schema_info").fetchone() == (1,)

@@ -35,9 +35,13 @@ struct Description {
   // measure() calls Measurement::run() (one thread) sets max_threads = 1.
   std::optional<int> max_threads;
   std::optional<int> max_servants;
+  // A daemon the middleware needs running on the machine, which the
+  // orchestrator starts and stops around each cell (docs/driver-contract.md,
+  // "daemon"); null for none.
+  nlohmann::json daemon;
 
-  // The --describe object: "contract" and the fields above, max_threads and
-  // max_servants only when set.
+  // The --describe object: "contract" and the fields above, max_threads,
+  // max_servants and daemon only when set.
   nlohmann::json to_json() const;
 };
 

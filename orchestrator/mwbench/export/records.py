@@ -4,7 +4,8 @@
 contract (README, "Reading results"): the run and its factors, the statistics,
 the status and error (plus, since schema 2, the experiment's estimate `role`
 and the background `load_generator`, and the context switches of each end
-per 1,000 calls, from the result headers: context_switches.py). Factors a
+per 1,000 calls, from the result headers: context_switches.py; since schema
+3 the middleware's `daemon`). Factors a
 cell does not use are None; `background` is `none` for a cell measured
 without background load. `cell_factors` gives just the identifying factors
 of a stored row, decoded the same way, so the per-sample formats label their
@@ -20,7 +21,7 @@ from ..store import FACTOR_COLUMNS, STAT_COLUMNS, Store
 EXPORT_KEYS = (
     "run_id", "suite", "cell_id", *FACTOR_COLUMNS, "idle_hold_held", "client_cpu", "server_cpu",
     "middleware", "middleware_version", "batch_size", *STAT_COLUMNS, "status", "error", "notes",
-    "role", "load_generator", "client_switches_per_1000", "server_switches_per_1000",
+    "role", "load_generator", "client_switches_per_1000", "server_switches_per_1000", "daemon",
 )
 
 
@@ -39,6 +40,7 @@ def cell_records(store: Store, run_ids: list[int]) -> list[dict]:
             record["middleware_version"] = header.get("middleware_version")
             record["load_generator"] = (json.loads(row["load_generator"])
                                         if row["load_generator"] else None)
+            record["daemon"] = json.loads(row["daemon"]) if row["daemon"] else None
             (record["client_switches_per_1000"],
              record["server_switches_per_1000"]) = per_1000_calls(header, server)
             if record["samples"] is not None:

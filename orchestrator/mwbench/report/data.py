@@ -151,7 +151,7 @@ def _cell_dict(row) -> dict:
     cell["idle_hold_held"] = (None if cell["idle_hold_held"] is None
                               else bool(cell["idle_hold_held"]))
     cell["notes"] = json.loads(cell["notes"]) if cell["notes"] else []
-    for key in ("measurer_header", "server_header", "load_generator"):
+    for key in ("measurer_header", "server_header", "load_generator", "daemon"):
         cell[key] = json.loads(cell[key]) if cell[key] else None
     return cell
 

@@ -1,0 +1,130 @@
+// The client end: ping publisher, pong subscriber, the two waits.
+#include "iceoryx_client.hpp"
+
+#include <chrono>
+#include <cstring>
+#include <stdexcept>
+#include <string>
+#include <thread>
+
+#include "mwbench/clock.hpp"
+
+namespace iceoryx {
+
+namespace {
+
+std::string seconds(double s) {
+  std::string text = std::to_string(s);
+  text.erase(text.find_last_not_of('0') + 1);
+  if (text.back() == '.') text.pop_back();
+  return text;
+}
+
+std::vector<std::uint8_t> pattern(std::size_t bytes) {
+  std::vector<std::uint8_t> p(bytes);
+  for (std::size_t i = 0; i < bytes; ++i) p[i] = pattern_byte(i);
+  return p;
+}
+
+}  // namespace
+
+Client::Client(const Endpoint& endpoint, Wait wait, std::size_t payload_bytes, double timeout_s,
+               mwbench::Measurement& measurement)
+    : endpoint_(endpoint),
+      wait_(wait),
+      measurement_(measurement),
+      timeout_s_(timeout_s),
+      timeout_ns_(static_cast<std::int64_t>(timeout_s * 1e9)),
+      payload_(pattern(payload_bytes)),
+      publisher_(service(endpoint, endpoint.ping), publisher_options()),
+      subscriber_(service(endpoint, endpoint.pong), subscriber_options()) {
+  if (wait == Wait::waitset) {
+    waitset_.emplace();
+    waitset_->attachState(subscriber_, iox::popo::SubscriberState::HAS_DATA).or_else([](auto) {
+      throw std::runtime_error("WaitSet: cannot attach the pong subscriber");
+    });
+  }
+}
+
+void Client::connect() {
+  const auto deadline =
+      std::chrono::steady_clock::now() + std::chrono::duration<double>(timeout_s_);
+  const std::string after = " after " + seconds(timeout_s_) + " s (is the server running?)";
+  while (!publisher_.hasSubscribers()) {
+    if (std::chrono::steady_clock::now() > deadline) {
+      throw std::runtime_error("no subscriber of " + endpoint_.ping_name() + after);
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  }
+  while (subscriber_.getSubscriptionState() != iox::SubscribeState::SUBSCRIBED) {
+    if (std::chrono::steady_clock::now() > deadline) {
+      throw std::runtime_error("no publisher offers " + endpoint_.pong_name() + after);
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  }
+}
+
+void Client::call() {
+  const auto size = static_cast<std::uint32_t>(sizeof(Message) + payload_.size());
+  void* chunk = nullptr;
+  publisher_.loan(size, alignof(Message))
+      .and_then([&chunk](void* loaned) { chunk = loaned; })
+      .or_else([size](iox::popo::AllocationError error) {
+        throw std::runtime_error("loan of a " + std::to_string(size) + "-byte chunk failed: " +
+                                 iox::popo::asStringLiteral(error));
+      });
+  auto* ping = static_cast<Message*>(chunk);
+  ping->seq = ++seq_;
+  ping->status = kIntact;
+  ping->payload_bytes = static_cast<std::uint32_t>(payload_.size());
+  if (!payload_.empty()) std::memcpy(ping + 1, payload_.data(), payload_.size());
+  ping->stamp = stamp_ = mwbench::now_ns();
+  publisher_.publish(chunk);
+  if (!await_pong()) {
+    throw std::runtime_error("no pong for ping " + std::to_string(seq_) + " on " +
+                             endpoint_.pong_name() + " within " + seconds(timeout_s_) +
+                             " s (--timeout)");
+  }
+}
+
+bool Client::await_pong() {
+  std::uint64_t spins = 0;
+  std::uint64_t spin_start = 0;
+  for (;;) {
+    const auto taken = subscriber_.take();
+    if (!taken.has_error()) {
+      const Message pong = *static_cast<const Message*>(taken.value());
+      subscriber_.release(taken.value());
+      if (pong.seq < seq_) continue;  // a late answer to an earlier ping
+      check_pong(pong);
+      return true;
+    }
+    if (taken.get_error() != iox::popo::ChunkReceiveResult::NO_CHUNK_AVAILABLE) {
+      throw std::runtime_error(std::string("take (pong): ") +
+                               iox::popo::asStringLiteral(taken.get_error()));
+    }
+    if (wait_ == Wait::waitset) {
+      if (waitset_->timedWait(iox::units::Duration::fromNanoseconds(timeout_ns_)).empty()) {
+        return false;
+      }
+    } else if ((++spins & 0xfff) == 0) {  // the clock is read only once a pong is late
+      const std::uint64_t now = mwbench::now_ns();
+      if (spin_start == 0) spin_start = now;
+      if (now - spin_start > static_cast<std::uint64_t>(timeout_ns_)) return false;
+    }
+  }
+}
+
+void Client::check_pong(const Message& pong) {
+  if (pong.seq != seq_) {
+    measurement_.fail("pong " + std::to_string(pong.seq) + " answers no ping sent (last ping " +
+                      std::to_string(seq_) + ")");
+  } else if (pong.stamp != stamp_) {
+    measurement_.fail("pong " + std::to_string(pong.seq) + " carries the timestamp " +
+                      std::to_string(pong.stamp) + ", its ping " + std::to_string(stamp_));
+  } else if (pong.status != kIntact) {
+    measurement_.fail("octets: the server found a payload mismatch (verify=1)");
+  }
+}
+
+}  // namespace iceoryx

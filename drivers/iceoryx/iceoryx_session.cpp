@@ -1,0 +1,161 @@
+// RouDi, the runtime, the cell's endpoint.
+#include "iceoryx_session.hpp"
+
+#include <pwd.h>
+#include <sys/socket.h>
+#include <sys/un.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <filesystem>
+#include <stdexcept>
+#include <string_view>
+
+#include "iceoryx_hoofs/log/logmanager.hpp"
+#include "iceoryx_posh/runtime/posh_runtime.hpp"
+#include "iceoryx_versions.hpp"
+#include "mwbench/options.hpp"
+
+namespace iceoryx {
+
+namespace {
+
+constexpr const char* kRuntimePrefix = "mwbench-iox-";
+
+// The value of `key=` in "k1=v1;k2=v2", or empty.
+std::string field(std::string_view text, std::string_view key) {
+  const std::string needle = std::string(key) + "=";
+  for (std::size_t pos = 0; pos < text.size();) {
+    const std::size_t end = std::min(text.find(';', pos), text.size());
+    const std::string_view item = text.substr(pos, end - pos);
+    if (item.starts_with(needle)) return std::string(item.substr(needle.size()));
+    pos = end + 1;
+  }
+  return {};
+}
+
+// RouDi names the payload segment after the user it runs as.
+std::string user_name() {
+  const passwd* user = ::getpwuid(::geteuid());
+  return user != nullptr ? user->pw_name : std::to_string(::geteuid());
+}
+
+std::filesystem::path program_dir() {
+  return std::filesystem::read_symlink("/proc/self/exe").parent_path();
+}
+
+}  // namespace
+
+Wait parse_wait(const std::string& value) {
+  if (value == "waitset") return Wait::waitset;
+  if (value == "spin") return Wait::spin;
+  throw mwbench::UsageError("--option wait=" + value + ": allowed values: waitset, spin");
+}
+
+const char* to_string(Wait wait) noexcept {
+  return wait == Wait::waitset ? "waitset" : "spin";
+}
+
+nlohmann::json roudi_daemon() {
+  const std::string shm_user = "/dev/shm/" + user_name();
+  return {
+      {"program", "iox-roudi"},
+      {"package", "iceoryx"},
+      {"args", {"--config-file", (program_dir() / "roudi_config.toml").string(),
+                "--log-level", "info"}},
+      {"version_args", {"--version"}},
+      {"ready_socket", kRoudiSocket},
+      {"leftovers",
+       {"/dev/shm/iceoryx_mgmt", shm_user, kRoudiSocket, std::string(kRoudiSocket) + ".lock",
+        "/tmp/iox-unique-roudi.lock", std::string("/tmp/") + kRuntimePrefix + "*"}},
+  };
+}
+
+void require_roudi() {
+  sockaddr_un address{};
+  address.sun_family = AF_UNIX;
+  std::strncpy(address.sun_path, kRoudiSocket, sizeof(address.sun_path) - 1);
+  const int fd = ::socket(AF_UNIX, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+  if (fd < 0) throw std::runtime_error(std::string("socket: ") + std::strerror(errno));
+  const int connected = ::connect(fd, reinterpret_cast<const sockaddr*>(&address), sizeof address);
+  const int error = errno;
+  ::close(fd);
+  if (connected == 0) return;
+  throw std::runtime_error(
+      std::string("RouDi (iox-roudi) is not running: cannot reach its socket ") + kRoudiSocket +
+      " (" + std::strerror(error) + "); start iox-roudi first (mwbench run starts it itself)");
+}
+
+void init_runtime(const std::string& role) {
+  require_roudi();
+  // Warnings and errors only: the runtime's debug lines would bury a
+  // failure's reason in the stderr tail the orchestrator shows.
+  iox::log::LogManager::GetLogManager().SetDefaultLogLevel(iox::log::LogLevel::kWarn,
+                                                        iox::log::LogLevelOutput::kHideLogLevel);
+  const std::string name = kRuntimePrefix + role + "-" + std::to_string(::getpid());
+  iox::runtime::PoshRuntime::initRuntime(
+      iox::RuntimeName_t(iox::cxx::TruncateToCapacity, name.c_str()));
+}
+
+Endpoint Endpoint::for_process() {
+  Endpoint e;
+  e.instance = std::to_string(::getpid());
+  return e;
+}
+
+Endpoint Endpoint::parse(const std::string& text) {
+  Endpoint e;
+  const std::string_view fields = std::string_view(text).substr(std::min<std::size_t>(4, text.size()));
+  e.service = field(fields, "service");
+  e.instance = field(fields, "instance");
+  e.ping = field(fields, "ping");
+  e.pong = field(fields, "pong");
+  if (!text.starts_with("iox:") || e.service.empty() || e.instance.empty() || e.ping.empty() ||
+      e.pong.empty()) {
+    throw std::runtime_error("endpoint '" + text +
+                             "' is not iox:service=S;instance=I;ping=EVENT;pong=EVENT");
+  }
+  return e;
+}
+
+std::string Endpoint::to_string() const {
+  return "iox:service=" + service + ";instance=" + instance + ";ping=" + ping + ";pong=" + pong;
+}
+
+std::string Endpoint::ping_name() const { return service + "/" + instance + "/" + ping; }
+std::string Endpoint::pong_name() const { return service + "/" + instance + "/" + pong; }
+
+iox::capro::ServiceDescription service(const Endpoint& endpoint, const std::string& event) {
+  return {iox::capro::IdString_t(iox::cxx::TruncateToCapacity, endpoint.service.c_str()),
+          iox::capro::IdString_t(iox::cxx::TruncateToCapacity, endpoint.instance.c_str()),
+          iox::capro::IdString_t(iox::cxx::TruncateToCapacity, event.c_str())};
+}
+
+iox::popo::PublisherOptions publisher_options() {
+  iox::popo::PublisherOptions options;
+  options.historyCapacity = 0;
+  return options;
+}
+
+iox::popo::SubscriberOptions subscriber_options() {
+  iox::popo::SubscriberOptions options;
+  options.queueCapacity = 1;
+  options.historyRequest = 0;
+  options.queueFullPolicy = iox::popo::QueueFullPolicy::DISCARD_OLDEST_DATA;
+  return options;
+}
+
+nlohmann::json middleware_config(const Endpoint& endpoint, Wait wait) {
+  return {
+      {"services", {{"ping", endpoint.ping_name()}, {"pong", endpoint.pong_name()}}},
+      {"runtime", iox::runtime::PoshRuntime::getInstance().getInstanceName().c_str()},
+      {"roudi_socket", kRoudiSocket},
+      {"subscriber", {{"queue_capacity", 1}, {"queue_full_policy", "discard_oldest_data"}}},
+      {"publisher", {{"history_capacity", 0}}},
+      {"wait", to_string(wait)},
+      {"iceoryx_version", ICEORYX_LATEST_RELEASE_VERSION},
+  };
+}
+
+}  // namespace iceoryx

@@ -1,0 +1,89 @@
+// What both ends of the iceoryx driver share: the RouDi daemon they need (its
+// description for --describe, the check that it runs), the runtime of the
+// process, the services of a cell (its endpoint), the wait strategy, and the
+// message laid out in a loaned chunk.
+//
+// One cell is one pair of services, named by the server (or the collocated
+// process) after its pid: service "mwbench", instance "<pid>", events "ping"
+// and "pong". Two concurrent cells under one RouDi share no service.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "iceoryx_posh/capro/service_description.hpp"
+#include "iceoryx_posh/popo/publisher_options.hpp"
+#include "iceoryx_posh/popo/subscriber_options.hpp"
+
+namespace iceoryx {
+
+// How a subscriber waits for its chunk (--option wait=...).
+enum class Wait { waitset, spin };
+Wait parse_wait(const std::string& value);  // throws mwbench::UsageError
+const char* to_string(Wait wait) noexcept;
+
+// RouDi's socket: iceoryx 2.0 has one RouDi per machine, always here.
+inline constexpr const char* kRoudiSocket = "/tmp/roudi";
+
+// The "daemon" object of --describe: how the orchestrator starts RouDi with
+// roudi_config.toml beside the program, knows it is ready, and what it
+// removes before and after (docs/driver-contract.md, "daemon").
+nlohmann::json roudi_daemon();
+
+// Throws "RouDi (iox-roudi) is not running: <why>" unless a process has
+// RouDi's socket bound, so that initRuntime never waits for one (it would,
+// for 60 s, then abort).
+void require_roudi();
+
+// Registers this process with RouDi under "mwbench-iox-<role>-<pid>" (once
+// per process: iceoryx allows one runtime). Calls require_roudi() first.
+void init_runtime(const std::string& role);
+
+// The services of one cell, as the endpoint file holds them:
+// "iox:service=mwbench;instance=4217;ping=ping;pong=pong".
+struct Endpoint {
+  std::string service = "mwbench";
+  std::string instance;
+  std::string ping = "ping";
+  std::string pong = "pong";
+
+  static Endpoint for_process();                   // instance: this pid
+  static Endpoint parse(const std::string& text);  // throws std::runtime_error
+  std::string to_string() const;
+  std::string ping_name() const;  // "mwbench/4217/ping", for messages
+  std::string pong_name() const;
+};
+
+// The service of one event of the cell ("mwbench", "<pid>", `event`).
+iox::capro::ServiceDescription service(const Endpoint& endpoint, const std::string& event);
+// Every publisher: no history (a late subscriber gets nothing old).
+iox::popo::PublisherOptions publisher_options();
+// Every subscriber: a queue of one chunk, discarding the oldest when full
+// (a closed ping-pong has at most one chunk in flight per direction).
+iox::popo::SubscriberOptions subscriber_options();
+
+// The message at the start of every chunk; a ping's payload follows it.
+struct Message {
+  std::uint64_t seq;
+  std::uint64_t stamp;  // the client's CLOCK_MONOTONIC at sending, ns
+  std::uint32_t status;  // pong: 1 payload intact or not checked, 0 mismatch
+  std::uint32_t payload_bytes;
+};
+inline constexpr std::uint32_t kIntact = 1;
+inline constexpr std::uint32_t kMismatch = 0;
+
+// The largest payload a chunk of roudi_config.toml's largest pool holds,
+// leaving room for the chunk header and the Message.
+inline constexpr std::uint64_t kMaxPayloadBytes = (16u << 20) - 256;
+
+// The payload pattern of the `octets` ping: byte i is i mod 251 (as in rawtcp).
+inline std::uint8_t pattern_byte(std::size_t i) noexcept {
+  return static_cast<std::uint8_t>(i % 251);
+}
+
+// How the middleware was configured, for the result header.
+nlohmann::json middleware_config(const Endpoint& endpoint, Wait wait);
+
+}  // namespace iceoryx

@@ -1,0 +1,262 @@
+"""End-to-end tests of mwbench-driver-iceoryx: real RouDi, server and client processes.
+
+Needs a build: the driver is looked up in $MWBENCH_BUILD_DIR (default: the
+repository's build/). Only the standard library and pytest. Each test that
+needs RouDi gets a private one (the `roudi` fixture): started with the
+driver's own configuration, stopped and its files removed whatever the test
+did. iceoryx 2.0 allows one RouDi per machine, so these tests refuse to run
+beside one they did not start.
+"""
+
+import glob
+import json
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import time
+
+import pytest
+from driver_processes import Driver, DriverServer, cell, read_result
+
+ICEORYX = Driver("iceoryx")
+DRIVER = ICEORYX.program
+pytestmark = ICEORYX.built_or_skipped()
+
+WAITS = ["waitset", "spin"]
+ROUDI_SOCKET = "/tmp/roudi"
+
+
+def describe():
+    out = subprocess.run([DRIVER, "--describe"], capture_output=True, text=True, check=True)
+    return json.loads(out.stdout)
+
+
+def roudi_answers():
+    with socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM) as probe:
+        try:
+            probe.connect(ROUDI_SOCKET)
+        except OSError:
+            return False
+    return True
+
+
+def leftovers(daemon):
+    return sorted(path for pattern in daemon["leftovers"] for path in glob.glob(pattern))
+
+
+def remove_leftovers(daemon):
+    for path in leftovers(daemon):
+        os.unlink(path)
+
+
+@pytest.fixture
+def roudi(tmp_path):
+    """A private RouDi, as the orchestrator starts it; always stopped and cleaned."""
+    if shutil.which("iox-roudi") is None:
+        pytest.skip("iox-roudi not found (Debian package iceoryx)")
+    if roudi_answers():
+        pytest.skip("a RouDi these tests did not start is running")
+    daemon = describe()["daemon"]
+    remove_leftovers(daemon)
+    log = open(tmp_path / "roudi.log", "wb")
+    proc = subprocess.Popen([shutil.which(daemon["program"]), *daemon["args"]],
+                            stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
+    try:
+        deadline = time.monotonic() + 10
+        while not roudi_answers():
+            assert proc.poll() is None, (tmp_path / "roudi.log").read_text()
+            assert time.monotonic() < deadline, "RouDi did not bind /tmp/roudi within 10 s"
+            time.sleep(0.01)
+        yield proc
+    finally:
+        os.killpg(proc.pid, signal.SIGTERM)
+        try:
+            proc.wait(timeout=5)
+        except subprocess.TimeoutExpired:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait()
+        log.close()
+        remove_leftovers(daemon)
+
+
+@pytest.fixture
+def serve(tmp_path, roudi):
+    """Starts servers (under the private RouDi) that are killed at the end, even when a
+    test fails before it stops them."""
+    started = []
+
+    def start(args):
+        server = DriverServer(DRIVER, tmp_path, args)
+        started.append(server.proc)
+        return server
+
+    yield start
+    for proc in started:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+
+
+def test_describe():
+    d = describe()
+    assert d["contract"] == 1 and d["driver"] == "iceoryx"
+    assert d["middleware_version"] == "2.0.3"
+    assert d["operations"] == {"roundtrip": {"payload": False}, "octets": {"payload": True}}
+    assert d["modes"] == {"remote": ["shm"], "collocated": ["inproc"]}
+    assert set(d["options"]) == {"wait", "verify"}
+    assert d["max_threads"] == 1 and d["max_servants"] == 1
+    daemon = d["daemon"]
+    assert daemon["program"] == "iox-roudi" and daemon["package"] == "iceoryx"
+    config = daemon["args"][daemon["args"].index("--config-file") + 1]
+    assert config == str(DRIVER.parent / "roudi_config.toml") and os.path.isfile(config)
+    assert daemon["ready_socket"] == ROUDI_SOCKET
+    assert "/dev/shm/iceoryx_mgmt" in daemon["leftovers"]
+    assert all(p.startswith(("/dev/shm/", "/tmp/")) for p in daemon["leftovers"])
+
+
+@pytest.mark.parametrize("wait", WAITS)
+def test_round_trip(tmp_path, serve, wait):
+    args = cell("roundtrip", "shm", 0, "--option", f"wait={wait}")
+    server = serve(args)
+    endpoint = server.endpoint.read_text().strip()
+    assert endpoint == f"iox:service=mwbench;instance={server.proc.pid};ping=ping;pong=pong"
+
+    client, output = ICEORYX.client(tmp_path, server, *args)
+    assert client.returncode == 0, client.stderr
+    header, samples = read_result(output)
+    assert header["sample_count"] == len(samples) == 200
+    assert header["options"]["wait"] == wait
+    config = header["middleware_config"]
+    assert config["wait"] == wait
+    assert config["services"] == {"ping": f"mwbench/{server.proc.pid}/ping",
+                                  "pong": f"mwbench/{server.proc.pid}/pong"}
+    assert config["runtime"] == f"mwbench-iox-client-{header['process']['pid']}"
+
+    status, err = server.stop()
+    assert status == 0, err
+    server_header, server_samples = read_result(server.output)
+    assert server_header["role"] == "server" and server_samples == []
+    assert server_header["middleware_config"]["wait"] == wait
+
+
+@pytest.mark.parametrize("payload", [0, 1, 1000, 65536, 1 << 20, (16 << 20) - 256])
+def test_octets_payload_arrives_intact(tmp_path, serve, payload):
+    # verify=1: the server checks every byte in the loaned chunk, the pong says whether
+    # all were right.
+    args = cell("octets", "shm", payload, "--option", "verify=1")
+    server = serve(args)
+    client, output = ICEORYX.client(tmp_path, server, *args, samples=30)
+    assert client.returncode == 0, client.stderr
+    header, _ = read_result(output)
+    assert header["payload_bytes"] == payload and header["sample_count"] == 30
+    status, err = server.stop()
+    assert status == 0, err
+
+
+def test_a_wrong_payload_fails_both_ends(tmp_path, serve):
+    server = serve(cell("octets", "shm", 16, "--option", "verify=1"))
+    client, _ = ICEORYX.client(tmp_path, server, *cell("octets", "shm", 8, "--option", "verify=1"))
+    assert client.returncode == 1
+    assert "octets: the server found a payload mismatch (verify=1)" in client.stderr
+    assert server.proc.wait(timeout=10) == 1
+    assert "payload mismatch at byte 8 of 8 (expected 16 bytes" in server.proc.stderr.read()
+
+
+@pytest.mark.parametrize("wait", WAITS)
+@pytest.mark.parametrize("operation,payload", [("roundtrip", 0), ("octets", 4096)])
+def test_collocated(tmp_path, roudi, wait, operation, payload):
+    # Unpinned: with wait=spin on one CPU every round trip would wait for a preemption.
+    proc, output = ICEORYX.run("collocated", tmp_path, *cell(
+        operation, "inproc", payload, "--option", f"wait={wait}", "--option", "verify=1"))
+    assert proc.returncode == 0, proc.stderr
+    header, samples = read_result(output)
+    assert header["role"] == "collocated" and len(samples) == 200
+    pid = header["process"]["pid"]
+    assert header["middleware_config"]["services"]["ping"] == f"mwbench/{pid}/ping"
+    assert header["middleware_config"]["runtime"] == f"mwbench-iox-collocated-{pid}"
+
+
+def test_client_fails_when_no_server_appears(tmp_path, roudi):
+    (tmp_path / "endpoint").write_text("iox:service=mwbench;instance=nobody;ping=ping;pong=pong\n")
+    start = time.monotonic()
+    proc, output = ICEORYX.run("client", tmp_path, "--endpoint-file", str(tmp_path / "endpoint"),
+                               *cell("roundtrip", "shm", 0, "--timeout", "1"))
+    assert proc.returncode == 1
+    assert proc.stderr.startswith("mwbench-driver-iceoryx: error: no subscriber of "
+                                  "mwbench/nobody/ping after 1 s (is the server running?)")
+    assert time.monotonic() - start < 10
+    assert not output.exists()
+
+
+@pytest.mark.parametrize("role", ["server", "collocated"])
+def test_fails_at_once_without_roudi(tmp_path, role):
+    if roudi_answers():
+        pytest.skip("a RouDi is running")
+    start = time.monotonic()
+    transport = "shm" if role == "server" else "inproc"
+    proc = subprocess.run(
+        [DRIVER, "--role", role, *cell("roundtrip", transport, 0), "--endpoint-file",
+         tmp_path / "endpoint", "--output", tmp_path / "out"],
+        capture_output=True, text=True, timeout=30)
+    assert proc.returncode == 1
+    assert proc.stderr.startswith("mwbench-driver-iceoryx: error: RouDi (iox-roudi) is not "
+                                  "running: cannot reach its socket /tmp/roudi")
+    assert time.monotonic() - start < 5
+    assert not (tmp_path / "endpoint").exists()
+
+
+@pytest.mark.parametrize("args,message", [
+    (cell("roundtrip", "shm", 0, "--option", "wait=poll"),
+     "--option wait=poll: allowed values: waitset, spin"),
+    (cell("roundtrip", "shm", 0, "--option", "verify=2"), "verify"),
+    (cell("roundtrip", "shm", 0, "--option", "colour=1"), "--option colour"),
+    (cell("roundtrip", "shm", 0, "--threads", "2"), "--threads 2"),
+    (cell("roundtrip", "shm", 0, "--servants", "2"), "--servants 2"),
+    (cell("roundtrip", "tcp", 0), "tcp"),
+    (cell("roundtrip", "shm", 8), "--payload-bytes 8"),
+    (cell("octets", "shm", 16 << 20), "--payload-bytes 16777216: at most 16776960"),
+    (cell("ping", "shm", 0), "ping"),
+])
+def test_bad_arguments_are_exit_2(tmp_path, args, message):
+    proc, _ = ICEORYX.run("client", tmp_path, "--endpoint-file", str(tmp_path / "endpoint"),
+                          *args)
+    assert proc.returncode == 2, proc.stderr
+    assert proc.stderr.startswith("mwbench-driver-iceoryx: error:")
+    assert message in proc.stderr
+
+
+@pytest.mark.parametrize("wait", WAITS)
+def test_server_stops_on_sigterm(tmp_path, serve, wait):
+    server = serve(cell("roundtrip", "shm", 0, "--option", f"wait={wait}"))
+    time.sleep(0.2)  # serving: blocked in its WaitSet, or spinning
+    start = time.monotonic()
+    status, err = server.stop()
+    assert status == 0, err
+    assert time.monotonic() - start < 5
+    assert read_result(server.output)[0]["role"] == "server"
+    # It deregistered from RouDi: its runtime's socket is gone.
+    assert not os.path.exists(f"/tmp/mwbench-iox-server-{server.proc.pid}")
+
+
+def test_sigterm_stops_the_client_and_keeps_its_samples(tmp_path, serve):
+    args = cell("roundtrip", "shm", 0)
+    server = serve(args)
+    output = tmp_path / "client.result"
+    client = subprocess.Popen(
+        [DRIVER, "--role", "client", *args, "--endpoint-file", server.endpoint,
+         "--output", output, "--samples", "5000000", "--warmup", "0"],
+        stderr=subprocess.PIPE, text=True)
+    try:
+        time.sleep(1)
+        client.send_signal(signal.SIGTERM)
+        _, err = client.communicate(timeout=10)
+    finally:
+        client.kill()
+        client.wait()
+    assert client.returncode == 1
+    assert "stopped by SIGTERM after" in err
+    header, samples = read_result(output)
+    assert 0 < header["sample_count"] == len(samples) < 5000000
+    assert server.stop()[0] == 0

@@ -1,0 +1,168 @@
+"""A daemon the middleware needs (iceoryx's RouDi): started before a cell, stopped after it.
+
+A driver declares it in `--describe` (`"daemon"`, docs/driver-contract.md):
+the program and its arguments, the Unix datagram socket that is bound once it
+serves, and the files it leaves behind when it dies without cleaning up. The
+orchestrator knows nothing of iceoryx itself. One daemon per cell, like the
+background load (background.py): no cell can inherit the state of another,
+and a daemon that crashed fails one cell, not the run.
+
+Order, for each cell that needs one:
+1. refuse to start if the socket already answers (a daemon mwbench did not
+   start: removing its files would break it, sharing it would measure it);
+2. remove the leftovers of a crashed run (a stale socket or shared-memory
+   segment would make the new daemon refuse to start, or clients reach a
+   dead one);
+3. start it as a child in its own session, and wait until its socket accepts
+   a connection, failing early with its output's tail if it exits;
+4. after the client (and the server) ended: SIGTERM, SIGKILL after a grace
+   period, reap, and remove the leftovers again.
+"""
+
+import glob
+import os
+import shutil
+import socket
+import subprocess
+import time
+from functools import cache
+from pathlib import Path
+
+from .processes import Child, ChildFailure
+
+START_TIMEOUT_S = 10.0
+STOP_GRACE_S = 5.0
+POLL_INTERVAL_S = 0.01
+# Where a driver may say its daemon leaves files: nothing else is ever removed.
+LEFTOVER_DIRS = ("/dev/shm/", "/tmp/")
+
+
+class Daemon:
+    """The daemon of one cell; `start` and `stop` are no-ops when the driver needs none."""
+
+    def __init__(self, spec: dict | None, scratch: Path):
+        self.spec = spec
+        self.scratch = scratch
+        self.child: Child | None = None
+        self.record: dict | None = None  # {"program", "argv", "version"} once started
+
+    def start(self) -> None:
+        if not self.spec:
+            return
+        name = self.spec["program"]
+        program = shutil.which(name)
+        if program is None:
+            raise ChildFailure(f"{name} not found (Debian package {self.spec.get('package')})")
+        ready = self.spec["ready_socket"]
+        if answers(ready):
+            raise ChildFailure(f"a {name} that mwbench did not start is running ({ready} "
+                               "answers); mwbench starts its own for each cell: stop it first")
+        remove_leftovers(self.spec)
+        argv = [program, *self.spec.get("args", [])]
+        self.record = {"program": name, "argv": argv,
+                       "version": version(program, tuple(self.spec.get("version_args", [])))}
+        self.child = Child("daemon", argv, self.scratch)
+        deadline = time.monotonic() + START_TIMEOUT_S
+        while not answers(ready):
+            if self.child.exited():
+                raise ChildFailure(self._failed(f"{name} {self._exit()} before its socket "
+                                                f"{ready} answered"))
+            if time.monotonic() > deadline:
+                self.child.kill()
+                raise ChildFailure(self._failed(f"{name} did not bind its socket {ready} "
+                                                f"within {START_TIMEOUT_S:g} s"))
+            time.sleep(POLL_INTERVAL_S)
+
+    def check(self, when: str) -> None:
+        """Fail the cell if the daemon died while the drivers needed it."""
+        if self.child is not None and self.child.exited():
+            raise ChildFailure(self._failed(f"{self.spec['program']} {self._exit()} {when}"))
+
+    def stop(self) -> None:
+        if self.child is not None:
+            self.child.stop(STOP_GRACE_S)
+            try:
+                remove_leftovers(self.spec)
+            except ChildFailure as problem:  # the next cell's start tries again, and says so
+                if self.record is not None:
+                    self.record["cleanup_problem"] = str(problem)
+
+    def _exit(self) -> str:
+        """How the daemon ended: "exited with status 1", "was killed by signal ..."."""
+        assert self.child is not None
+        return self.child.describe_exit().removeprefix("daemon ")
+
+    def _failed(self, message: str) -> str:
+        """`message` and the tail of what the daemon wrote (RouDi logs to standard output)."""
+        assert self.child is not None
+        tail = "\n".join(part for part in (_tail(self.child.stdout_path),
+                                           self.child.stderr_tail()) if part)
+        return message + (f"\n--- daemon output (last lines) ---\n{tail}" if tail else "")
+
+
+def answers(path: str) -> bool:
+    """Whether a process has a Unix datagram socket bound at `path`."""
+    with socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM) as probe:
+        try:
+            probe.connect(path)
+        except OSError:
+            return False
+    return True
+
+
+def remove_leftovers(spec: dict) -> list[str]:
+    """Remove the files the daemon leaves when it dies; returns what was removed."""
+    removed = []
+    for pattern in spec.get("leftovers", []):
+        for path in glob.glob(pattern):
+            try:
+                os.unlink(path)
+            except (FileNotFoundError, IsADirectoryError):
+                continue  # gone meanwhile, or a directory: never a tree
+            except OSError as error:
+                raise ChildFailure(f"cannot remove the leftover {path} of "
+                                   f"{spec['program']}: {error.strerror}") from None
+            removed.append(path)
+    return removed
+
+
+def validate(spec) -> str | None:
+    """What is wrong with a driver's `daemon` description, or None."""
+    if not isinstance(spec, dict):
+        return "daemon is not an object"
+    if not isinstance(spec.get("program"), str) or not spec["program"]:
+        return "daemon.program is not a program name"
+    for key in ("args", "version_args", "leftovers"):
+        value = spec.get(key, [])
+        if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+            return f"daemon.{key} is not a list of strings"
+    ready = spec.get("ready_socket")
+    if not isinstance(ready, str) or not os.path.isabs(ready):
+        return "daemon.ready_socket is not an absolute path"
+    for path in spec.get("leftovers", []):
+        normal = os.path.normpath(path)
+        if not normal.startswith(LEFTOVER_DIRS) or normal != path:
+            return (f"daemon.leftovers: {path} is not a file under "
+                    f"{' or '.join(LEFTOVER_DIRS)}")
+    return None
+
+
+@cache
+def version(program: str, args: tuple[str, ...]) -> str | None:
+    """The daemon's version answer, first line; None if it cannot say."""
+    if not args:
+        return None
+    try:
+        answer = subprocess.run([program, *args], capture_output=True, text=True, timeout=10,
+                                check=False)
+    except (OSError, subprocess.TimeoutExpired):
+        return None
+    lines = (answer.stdout or answer.stderr).strip().splitlines()
+    return lines[0] if lines else None
+
+
+def _tail(path: Path, lines: int = 15) -> str:
+    try:
+        return "\n".join(path.read_text(errors="replace").splitlines()[-lines:])
+    except OSError:
+        return ""
