@@ -22,8 +22,8 @@ constexpr std::uint32_t kAsleep = 2;
 long futex(std::atomic<std::uint32_t>& word, int op, std::uint32_t value,
            const timespec* timeout) noexcept {
   static_assert(sizeof(std::atomic<std::uint32_t>) == sizeof(std::uint32_t));
-  return ::syscall(SYS_futex, reinterpret_cast<std::uint32_t*>(&word), op, value, timeout,
-                   nullptr, 0);
+  return ::syscall(SYS_futex, reinterpret_cast<std::uint32_t*>(&word), op, value, timeout, nullptr,
+                   0);
 }
 
 // How long connect() waits for the answer to one ping before sending another.
@@ -87,9 +87,9 @@ Client::Client(Participant& participant, Wait wait, std::size_t payload_bytes, d
   ping_.payload._release = false;
 
   const EndpointQos qos;
-  writer_ = check(dds_create_writer(participant.handle(), participant.ping_topic(), qos.get(),
-                                    nullptr),
-                  "dds_create_writer (ping)");
+  writer_ =
+      check(dds_create_writer(participant.handle(), participant.ping_topic(), qos.get(), nullptr),
+            "dds_create_writer (ping)");
   dds_listener_t* listener = nullptr;
   if (wait == Wait::listener) {
     listener = dds_create_listener(&doorbell_);
@@ -117,7 +117,8 @@ void Client::on_data_available(dds_entity_t, void* doorbell) {
 }
 
 void Client::connect() {
-  const auto deadline = std::chrono::steady_clock::now() + std::chrono::duration<double>(timeout_s_);
+  const auto deadline =
+      std::chrono::steady_clock::now() + std::chrono::duration<double>(timeout_s_);
   const Endpoint& e = participant_.endpoint();
   const std::string after = " after " + seconds(timeout_s_) + " s (domain " +
                             std::to_string(e.domain) + "; is the server running?)";
@@ -154,8 +155,8 @@ void Client::call() {
   write_ping();
   if (await_pong(timeout_) == Await::timed_out) {
     throw std::runtime_error("no pong for ping " + std::to_string(seq_) + " on topic " +
-                             participant_.endpoint().pong_topic + " within " +
-                             seconds(timeout_s_) + " s (--timeout)");
+                             participant_.endpoint().pong_topic + " within " + seconds(timeout_s_) +
+                             " s (--timeout)");
   }
 }
 

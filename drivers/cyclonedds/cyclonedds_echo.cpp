@@ -13,9 +13,9 @@ constexpr std::uint8_t kMismatch = 0;
 Echo::Echo(Participant& participant, Wait wait, std::size_t payload_bytes, bool verify)
     : wait_(wait), payload_bytes_(payload_bytes), verify_(verify), ping_(payload_bytes) {
   const EndpointQos qos;
-  writer_ = check(dds_create_writer(participant.handle(), participant.pong_topic(), qos.get(),
-                                    nullptr),
-                  "dds_create_writer (pong)");
+  writer_ =
+      check(dds_create_writer(participant.handle(), participant.pong_topic(), qos.get(), nullptr),
+            "dds_create_writer (pong)");
   dds_listener_t* listener = nullptr;
   if (wait == Wait::listener) {
     listener = dds_create_listener(this);
@@ -43,14 +43,22 @@ Echo::~Echo() {
 }
 
 void Echo::serve() {
-  while (!stop_.load(std::memory_order_relaxed)) {
+  while (!stop_.load(std::memory_order_relaxed) && !lingered_long_enough()) {
     if (wait_ == Wait::poll) {
       answer_all();
     } else {
-      check(dds_waitset_wait(waitset_, nullptr, 0, DDS_INFINITY), "dds_waitset_wait");
+      // After a mismatch, wake up now and then to see whether to end.
+      const dds_duration_t timeout =
+          failed_at_.load(std::memory_order_relaxed) != 0 ? DDS_MSECS(100) : DDS_INFINITY;
+      check(dds_waitset_wait(waitset_, nullptr, 0, timeout), "dds_waitset_wait");
       if (wait_ == Wait::waitset) answer_all();
     }
   }
+}
+
+bool Echo::lingered_long_enough() const noexcept {
+  const dds_time_t failed_at = failed_at_.load(std::memory_order_relaxed);
+  return failed_at != 0 && dds_time() - failed_at > kLinger;
 }
 
 void Echo::stop() noexcept {
@@ -86,8 +94,9 @@ void Echo::answer_all() noexcept {
       if (length != payload_bytes_ || bad != length) {
         pong_.status = kMismatch;
         record_failure("octets: payload mismatch at byte " + std::to_string(bad) + " of " +
-                       std::to_string(length) + " (expected " + std::to_string(payload_bytes_) +
-                       " bytes; verify=1)");
+                           std::to_string(length) + " (expected " + std::to_string(payload_bytes_) +
+                           " bytes; verify=1)",
+                       /*linger=*/true);
       }
     }
     const dds_return_t written = dds_write(writer_, &pong_);
@@ -95,12 +104,17 @@ void Echo::answer_all() noexcept {
   }
 }
 
-void Echo::record_failure(std::string message) noexcept {
+void Echo::record_failure(std::string message, bool linger) noexcept {
   {
     const std::lock_guard lock(failure_mutex_);
     if (failure_.empty()) failure_ = std::move(message);
   }
-  stop();
+  if (!linger) {
+    stop();
+  } else {
+    dds_time_t none = 0;
+    failed_at_.compare_exchange_strong(none, dds_time(), std::memory_order_relaxed);
+  }
 }
 
 }  // namespace cyclonedds

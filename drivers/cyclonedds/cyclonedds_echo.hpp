@@ -40,7 +40,13 @@ class Echo {
   // Takes every ping there is and writes its pong. noexcept: it also runs
   // on Cyclone's thread; a failure is kept for failure() and stops serve().
   void answer_all() noexcept;
-  void record_failure(std::string message) noexcept;
+  // Keeps the first failure. A write or take error stops serve() at once; a
+  // payload mismatch (`linger`) lets it answer for kLinger more, so that
+  // the client, which may not yet have matched the pong writer when its
+  // first ping was refused, still receives a pong that says why.
+  void record_failure(std::string message, bool linger = false) noexcept;
+  bool lingered_long_enough() const noexcept;
+  static constexpr std::int64_t kLinger = DDS_SECS(2);
   static void on_data_available(dds_entity_t reader, void* echo);
 
   const Wait wait_;
@@ -56,6 +62,7 @@ class Echo {
   std::atomic<bool> stop_{false};
   mutable std::mutex failure_mutex_;  // guards failure_
   std::string failure_;
+  std::atomic<dds_time_t> failed_at_{0};  // dds_time() of a lingering failure
 };
 
 }  // namespace cyclonedds

@@ -37,15 +37,17 @@ Wait parse_wait(const std::string& value) {
   if (value == "waitset") return Wait::waitset;
   if (value == "listener") return Wait::listener;
   if (value == "poll") return Wait::poll;
-  throw mwbench::UsageError("--option wait=" + value +
-                            ": allowed values: waitset, listener, poll");
+  throw mwbench::UsageError("--option wait=" + value + ": allowed values: waitset, listener, poll");
 }
 
 const char* to_string(Wait wait) noexcept {
   switch (wait) {
-    case Wait::waitset: return "waitset";
-    case Wait::listener: return "listener";
-    case Wait::poll: return "poll";
+    case Wait::waitset:
+      return "waitset";
+    case Wait::listener:
+      return "listener";
+    case Wait::poll:
+      return "poll";
   }
   return "?";
 }
@@ -63,14 +65,14 @@ Endpoint Endpoint::for_process() {
 
 Endpoint Endpoint::parse(const std::string& text) {
   Endpoint e;
-  const std::string_view fields = std::string_view(text).substr(std::min<std::size_t>(4, text.size()));
+  const std::string_view fields =
+      std::string_view(text).substr(std::min<std::size_t>(4, text.size()));
   const std::string domain = field(fields, "domain");
   e.ping_topic = field(fields, "ping");
   e.pong_topic = field(fields, "pong");
-  if (!text.starts_with("dds:") || domain.empty() || e.ping_topic.empty() ||
-      e.pong_topic.empty() || domain.find_first_not_of("0123456789") != std::string::npos) {
-    throw std::runtime_error("endpoint '" + text +
-                             "' is not dds:domain=N;ping=TOPIC;pong=TOPIC");
+  if (!text.starts_with("dds:") || domain.empty() || e.ping_topic.empty() || e.pong_topic.empty() ||
+      domain.find_first_not_of("0123456789") != std::string::npos) {
+    throw std::runtime_error("endpoint '" + text + "' is not dds:domain=N;ping=TOPIC;pong=TOPIC");
   }
   e.domain = static_cast<std::uint32_t>(std::stoul(domain));
   return e;
@@ -96,8 +98,8 @@ std::string use_loopback_config() {
 }
 
 Participant::Participant(const Endpoint& endpoint) : endpoint_(endpoint) {
-  participant_ = check(dds_create_participant(endpoint.domain, nullptr, nullptr),
-                       "dds_create_participant");
+  participant_ =
+      check(dds_create_participant(endpoint.domain, nullptr, nullptr), "dds_create_participant");
   try {
     ping_ = check(dds_create_topic(participant_, &mwbench_dds_Sample_desc,
                                    endpoint.ping_topic.c_str(), nullptr, nullptr),
@@ -127,8 +129,8 @@ nlohmann::json middleware_config(const std::string& uri, const Endpoint& endpoin
       {"domain_id", endpoint.domain},
       {"topics", {{"ping", endpoint.ping_topic}, {"pong", endpoint.pong_topic}}},
       {"type", "mwbench_dds::Sample (PingPong.idl)"},
-      {"qos", {{"reliability", "reliable"}, {"history", "keep_last 1"},
-               {"durability", "volatile"}}},
+      {"qos",
+       {{"reliability", "reliable"}, {"history", "keep_last 1"}, {"durability", "volatile"}}},
       {"wait", to_string(wait)},
       {"cyclonedds_version", DDS_VERSION},
   };

@@ -9,11 +9,10 @@
 #pragma once
 
 #include <cstdint>
+#include <nlohmann/json.hpp>
 #include <stdexcept>
 #include <string>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 #include "PingPong.h"
 #include "dds/dds.h"
@@ -35,7 +34,7 @@ struct Endpoint {
   std::string ping_topic;
   std::string pong_topic;
 
-  static Endpoint for_process();  // from this process's pid
+  static Endpoint for_process();                   // from this process's pid
   static Endpoint parse(const std::string& text);  // throws std::runtime_error
   std::string to_string() const;
 };
