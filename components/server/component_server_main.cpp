@@ -7,15 +7,14 @@
 // naming service with --naming), serves until ComponentServer::shutdown() or
 // SIGTERM/SIGINT, which both remove every component and container while the
 // ORB still serves, then stop it; exits 0.
-#include <mwccm/component_server.hpp>
-#include <mwccm/registration.hpp>
+#include <pthread.h>
 
 #include <CLI/CLI.hpp>
-
 #include <atomic>
 #include <csignal>
 #include <iostream>
-#include <pthread.h>
+#include <mwccm/component_server.hpp>
+#include <mwccm/registration.hpp>
 #include <string>
 #include <thread>
 #include <vector>

@@ -10,12 +10,18 @@ namespace mwccm {
 
 const char* to_string(LifecycleState state) noexcept {
   switch (state) {
-    case LifecycleState::created: return "created";
-    case LifecycleState::context_set: return "context set";
-    case LifecycleState::configured: return "configured";
-    case LifecycleState::active: return "active";
-    case LifecycleState::passive: return "passive";
-    case LifecycleState::removed: return "removed";
+    case LifecycleState::created:
+      return "created";
+    case LifecycleState::context_set:
+      return "context set";
+    case LifecycleState::configured:
+      return "configured";
+    case LifecycleState::active:
+      return "active";
+    case LifecycleState::passive:
+      return "passive";
+    case LifecycleState::removed:
+      return "removed";
   }
   return "unknown";
 }
@@ -79,8 +85,8 @@ LifecycleState ComponentServant::state() const {
 
 void ComponentServant::require(LifecycleState wanted, const char* step) const {
   if (state_ != wanted) {
-    raise<Components::IllegalState>("component '" + key() + "' is " + to_string(state_) +
-                                    ", not " + to_string(wanted) + "; " + step + " refused");
+    raise<Components::IllegalState>("component '" + key() + "' is " + to_string(state_) + ", not " +
+                                    to_string(wanted) + "; " + step + " refused");
   }
 }
 
@@ -139,8 +145,8 @@ void ComponentServant::set_configuration(const Components::ConfigValues& descr) 
   for (CORBA::ULong i = 0; i < descr.length(); ++i) {
     if (!set_attribute(descr[i].name.in(), descr[i].value)) {
       raise<Components::InvalidConfiguration>("component '" + key() +
-                                              "' has no writable attribute '" +
-                                              descr[i].name.in() + "'; set_configuration refused");
+                                              "' has no writable attribute '" + descr[i].name.in() +
+                                              "'; set_configuration refused");
     }
   }
 }

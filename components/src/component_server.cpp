@@ -1,9 +1,8 @@
 // The component server: containers in the root POA, shutdown on request.
+#include <algorithm>
 #include <mwccm/component_server.hpp>
 #include <mwccm/cookie.hpp>
 #include <mwccm/errors.hpp>
-
-#include <algorithm>
 
 namespace mwccm {
 

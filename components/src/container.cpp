@@ -144,7 +144,8 @@ Components::Deployment::CCMHomes* Container::get_homes() {
   auto* out = new Components::Deployment::CCMHomes;
   out->length(static_cast<CORBA::ULong>(homes_.size()));
   CORBA::ULong i = 0;
-  for (const auto& [id, home] : homes_) (*out)[i++] = Components::CCMHome::_duplicate(home->reference());
+  for (const auto& [id, home] : homes_)
+    (*out)[i++] = Components::CCMHome::_duplicate(home->reference());
   return out;
 }
 
@@ -221,8 +222,8 @@ HomeServant* Container::find_home_servant(const std::string& id) const {
 Components::CCMObject_ptr Container::find_component(const char* key_or_name) {
   ComponentServant* servant = find_servant(key_or_name);
   if (servant == nullptr) {
-    raise<Components::InvalidName>("container '" + name_ + "' has no component '" +
-                                   key_or_name + "'");
+    raise<Components::InvalidName>("container '" + name_ + "' has no component '" + key_or_name +
+                                   "'");
   }
   return Components::CCMObject::_duplicate(servant->reference());
 }
@@ -251,8 +252,8 @@ Components::CCMObject_ptr Container::add_component(HomeServant& home, ComponentS
     std::lock_guard lock(mutex_);
     if (!components_.emplace(key, Installed{servant, &home}).second) {
       servant->_remove_ref();
-      raise<Components::CreateFailure>("container '" + name_ + "' already has a component '" +
-                                       key + "'");
+      raise<Components::CreateFailure>("container '" + name_ + "' already has a component '" + key +
+                                       "'");
     }
   }
   try {

@@ -1,9 +1,8 @@
 // Cookies carry one 64-bit id, little-endian in their octets; the value
 // factory lets omniORB unmarshal them.
-#include <mwccm/cookie.hpp>
-
 #include <atomic>
 #include <mutex>
+#include <mwccm/cookie.hpp>
 
 namespace mwccm {
 

@@ -1,10 +1,9 @@
 // The static home registry and the dlopen path.
-#include <mwccm/home_registry.hpp>
-
 #include <dlfcn.h>
 
 #include <map>
 #include <mutex>
+#include <mwccm/home_registry.hpp>
 
 namespace mwccm {
 

@@ -30,7 +30,8 @@ Components::CCMObject_ptr HomeServant::create_named_component(const char* key) {
                                      "': the executor raised " + e._name());
   }
   if (servant == nullptr) {
-    raise<Components::CreateFailure>("home '" + id_ + "' made no servant for component '" + key + "'");
+    raise<Components::CreateFailure>("home '" + id_ + "' made no servant for component '" + key +
+                                     "'");
   }
   return where.add_component(*this, servant, key);
 }

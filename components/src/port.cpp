@@ -9,19 +9,28 @@ const std::string unnamed_component = "(not installed)";
 
 const char* kind_word(Components::PortKind kind) {
   switch (kind) {
-    case Components::FACET: return "facet";
-    case Components::SIMPLEX_RECEPTACLE: return "receptacle";
-    case Components::MULTIPLEX_RECEPTACLE: return "multiplex receptacle";
-    case Components::PUBLISHER: return "publisher";
-    case Components::EMITTER: return "emitter";
-    case Components::CONSUMER: return "sink";
-    default: return "port";
+    case Components::FACET:
+      return "facet";
+    case Components::SIMPLEX_RECEPTACLE:
+      return "receptacle";
+    case Components::MULTIPLEX_RECEPTACLE:
+      return "multiplex receptacle";
+    case Components::PUBLISHER:
+      return "publisher";
+    case Components::EMITTER:
+      return "emitter";
+    case Components::CONSUMER:
+      return "sink";
+    default:
+      return "port";
   }
 }
 }  // namespace
 
 Port::Port(std::string name, Components::PortKind kind, std::string type_id)
-    : name_(std::move(name)), kind_(kind), type_id_(std::move(type_id)),
+    : name_(std::move(name)),
+      kind_(kind),
+      type_id_(std::move(type_id)),
       component_(&unnamed_component) {}
 
 Port::~Port() = default;

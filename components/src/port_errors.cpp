@@ -2,7 +2,6 @@
 #include <mwccm/detail/port_errors.hpp>
 #include <mwccm/errors.hpp>
 #include <mwccm/port.hpp>
-
 #include <string>
 
 namespace mwccm {
@@ -43,7 +42,8 @@ void connection_limit(const Port& port, std::size_t limit, const char* operation
 }
 
 void nil_reference(const Port& port, const char* operation) {
-  raise<Components::InvalidConnection>(port.describe() + " got a nil reference" + refused(operation));
+  raise<Components::InvalidConnection>(port.describe() + " got a nil reference" +
+                                       refused(operation));
 }
 
 void wrong_source_kind(const Port& port, const char* operation) {

@@ -33,7 +33,8 @@ void PortTable::add_consumer(const char* name, const char* type_id,
 Port& PortTable::find(const char* name) const {
   auto it = by_name_.find(std::string_view(name));
   if (it == by_name_.end()) {
-    raise<Components::InvalidName>("component '" + component_name_ + "' has no port '" + name + "'");
+    raise<Components::InvalidName>("component '" + component_name_ + "' has no port '" + name +
+                                   "'");
   }
   return *it->second;
 }
@@ -50,7 +51,8 @@ P& PortTable::find_as(const char* name, const char* wanted) const {
 
 CORBA::Object_ptr PortTable::provide_facet(const char* name) const {
   auto& port = find_as<ProvidedPort>(name, "a facet");
-  if (port.kind() != Components::FACET) raise<Components::InvalidName>(port.describe() + " is not a facet");
+  if (port.kind() != Components::FACET)
+    raise<Components::InvalidName>(port.describe() + " is not a facet");
   return CORBA::Object::_duplicate(port.reference());
 }
 

@@ -1,11 +1,9 @@
 // References in files (IOR) and in the naming service (a path of names,
 // contexts created on the way, the leaf rebound).
-#include <mwccm/registration.hpp>
-
-#include <omniORB4/Naming.hh>
-
 #include <cstdio>
 #include <fstream>
+#include <mwccm/registration.hpp>
+#include <omniORB4/Naming.hh>
 #include <sstream>
 
 namespace mwccm {
@@ -27,10 +25,12 @@ CosNaming::NamingContextExt_ptr naming_service(CORBA::ORB_ptr orb, const std::st
   try {
     CORBA::Object_var object = orb->resolve_initial_references("NameService");
     CosNaming::NamingContextExt_var root = CosNaming::NamingContextExt::_narrow(object.in());
-    if (CORBA::is_nil(root.in())) throw Error("'" + target + "': NameService is not a naming context");
+    if (CORBA::is_nil(root.in()))
+      throw Error("'" + target + "': NameService is not a naming context");
     return root._retn();
   } catch (const CORBA::ORB::InvalidName&) {
-    throw Error("'" + target + "': no NameService (start the ORB with -ORBInitRef NameService=...)");
+    throw Error("'" + target +
+                "': no NameService (start the ORB with -ORBInitRef NameService=...)");
   } catch (const CORBA::SystemException& e) {
     throw Error("'" + target + "': the naming service is unreachable (" + e._name() + ")");
   }

@@ -1,8 +1,8 @@
 // The dynamic assembly path: this executable does not link the Probe
 // component; install_home loads it from a shared library (MWCCM_PROBE_MODULE).
-#include "test_support.hpp"
-
 #include <gtest/gtest.h>
+
+#include "test_support.hpp"
 
 namespace mwccm_test {
 namespace {

@@ -60,7 +60,8 @@ TEST_F(Lifecycle, OutOfOrderStepsAreRefused) {
     container_->activate_component(a.ref.in());
     FAIL() << "activated before configuration_complete";
   } catch (const Components::IllegalState& e) {
-    EXPECT_STREQ(e.message.in(), "component 'a' is context set, not configured; ccm_activate refused");
+    EXPECT_STREQ(e.message.in(),
+                 "component 'a' is context set, not configured; ccm_activate refused");
   }
   EXPECT_THROW(container_->passivate_component(a.ref.in()), Components::IllegalState);
   a.ref->configuration_complete();

@@ -1,8 +1,8 @@
 // Ports by kind, through the typed (glue) and the by-name (CCM) operations,
 // and every CCM error with its message.
-#include "probe_fixture.hpp"
-
 #include <string>
+
+#include "probe_fixture.hpp"
 
 namespace mwccm_test {
 namespace {
@@ -33,7 +33,7 @@ TEST_F(Ports, SimplexReceptacleConnectsUsesAndDisconnects) {
   ProbeNode a = create("a"), b = create("b");
   Probe::Counter_var target = facet(b);
   EXPECT_TRUE(CORBA::is_nil(a.servant->peer_.borrow()));
-  a.ref->connect("peer", target.in());  // by name, type checked once
+  a.ref->connect("peer", target.in());                    // by name, type checked once
   EXPECT_EQ(a.servant->peer_.borrow()->increment(4), 4);  // the executor's hot path
   Probe::Counter_var from_context = a.exec->context()->get_connection_peer();
   EXPECT_EQ(from_context->increment(1), 5);
@@ -76,17 +76,20 @@ TEST_F(Ports, GetAllPortsDescribesEveryPort) {
 
 TEST_F(Ports, UnknownNameIsInvalidName) {
   ProbeNode a = create("sender");
-  auto m = message_of<Components::InvalidName>([&] { CORBA::Object_var o = a.ref->provide_facet("nope"); });
+  auto m = message_of<Components::InvalidName>(
+      [&] { CORBA::Object_var o = a.ref->provide_facet("nope"); });
   EXPECT_EQ(m, "component 'sender' has no port 'nope'");
   message_of<Components::InvalidName>([&] { a.ref->connect("count", a.ref.in()); });  // a facet
-  message_of<Components::InvalidName>([&] { a.ref->subscribe("alarms", Components::EventConsumerBase::_nil()); });  // an emitter
+  message_of<Components::InvalidName>(
+      [&] { a.ref->subscribe("alarms", Components::EventConsumerBase::_nil()); });  // an emitter
 }
 
 TEST_F(Ports, IncompatibleTypeIsInvalidConnection) {
   ProbeNode a = create("sender");
   auto m = message_of<Components::InvalidConnection>([&] { a.ref->connect("peer", a.ref.in()); });
   EXPECT_NE(m.find("receptacle 'peer' of component 'sender' takes IDL:Probe/Counter:1.0"),
-            std::string::npos) << m;
+            std::string::npos)
+      << m;
   EXPECT_FALSE(a.servant->peer_.is_connected());
 }
 
@@ -102,8 +105,10 @@ TEST_F(Ports, UnconnectedUseIsNoConnection) {
   ProbeNode a = create("sender");
   auto m = message_of<Components::NoConnection>([&] { a.servant->peer_.connected(); });
   EXPECT_EQ(m, "receptacle 'peer' of component 'sender' is not connected; use refused");
-  message_of<Components::NoConnection>([&] { CORBA::Object_var o = a.ref->disconnect("peer", nullptr); });
-  message_of<Components::NoConnection>([&] { Probe::TickConsumer_var c = a.ref->disconnect_alarms(); });
+  message_of<Components::NoConnection>(
+      [&] { CORBA::Object_var o = a.ref->disconnect("peer", nullptr); });
+  message_of<Components::NoConnection>(
+      [&] { Probe::TickConsumer_var c = a.ref->disconnect_alarms(); });
 }
 
 TEST_F(Ports, BadCookieIsInvalidConnection) {
@@ -116,8 +121,10 @@ TEST_F(Ports, BadCookieIsInvalidConnection) {
       [&] { CORBA::Object_var o = a.ref->disconnect("peers", subscription.in()); });
   EXPECT_NE(m.find("multiplex receptacle 'peers' of component 'sender'"), std::string::npos) << m;
   Components::Cookie_var made_up = mwccm::make_cookie(987654321);
-  message_of<Components::InvalidConnection>([&] { Probe::TickConsumer_var c = a.ref->unsubscribe_ticks(made_up.in()); });
-  message_of<Components::CookieRequired>([&] { CORBA::Object_var o = a.ref->disconnect("peers", nullptr); });
+  message_of<Components::InvalidConnection>(
+      [&] { Probe::TickConsumer_var c = a.ref->unsubscribe_ticks(made_up.in()); });
+  message_of<Components::CookieRequired>(
+      [&] { CORBA::Object_var o = a.ref->disconnect("peers", nullptr); });
 }
 
 }  // namespace

@@ -2,10 +2,10 @@
 // Probe components in it, for the port, event and lifecycle tests.
 #pragma once
 
+#include <gtest/gtest.h>
+
 #include "probe/probe_executor.hpp"
 #include "test_support.hpp"
-
-#include <gtest/gtest.h>
 
 namespace mwccm_test {
 

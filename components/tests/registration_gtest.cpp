@@ -1,16 +1,15 @@
 // References in files and in a real omniNames (started on the loopback port
 // test_support reserved, in a temporary folder, and stopped after the test).
-#include "test_support.hpp"
-
-#include <mwccm/registration.hpp>
-
 #include <gtest/gtest.h>
+#include <spawn.h>
+#include <sys/wait.h>
 
 #include <csignal>
 #include <filesystem>
-#include <spawn.h>
-#include <sys/wait.h>
+#include <mwccm/registration.hpp>
 #include <thread>
+
+#include "test_support.hpp"
 
 namespace mwccm_test {
 namespace {
@@ -21,8 +20,13 @@ class OmniNames {
  public:
   OmniNames() : dir_(fs::temp_directory_path() / unique_name("mwccm-names-")) {
     fs::create_directories(dir_);
-    std::vector<std::string> args = {"omniNames", "-start", std::to_string(naming_port()),
-                                     "-datadir", dir_.string(), "-ignoreport", "-ORBendPoint",
+    std::vector<std::string> args = {"omniNames",
+                                     "-start",
+                                     std::to_string(naming_port()),
+                                     "-datadir",
+                                     dir_.string(),
+                                     "-ignoreport",
+                                     "-ORBendPoint",
                                      "giop:tcp:127.0.0.1:" + std::to_string(naming_port())};
     std::vector<char*> argv;
     for (auto& a : args) argv.push_back(a.data());

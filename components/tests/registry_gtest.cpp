@@ -1,8 +1,8 @@
 // Homes by entry point: the static registry (the Probe home is linked into
 // this test) and the errors of the dlopen path.
-#include "probe_fixture.hpp"
-
 #include <mwccm/home_registry.hpp>
+
+#include "probe_fixture.hpp"
 
 namespace mwccm_test {
 namespace {

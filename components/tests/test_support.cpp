@@ -2,7 +2,6 @@
 #include "test_support.hpp"
 
 #include <gtest/gtest.h>
-
 #include <netinet/in.h>
 #include <sys/socket.h>
 #include <unistd.h>
@@ -34,9 +33,13 @@ struct Shared {
 
   Shared() {
     std::vector<std::string> args = {
-        "mwccm-tests", "-ORBendPoint", "giop:tcp:127.0.0.1:0", "-ORBInitRef",
+        "mwccm-tests",
+        "-ORBendPoint",
+        "giop:tcp:127.0.0.1:0",
+        "-ORBInitRef",
         "NameService=corbaloc::127.0.0.1:" + std::to_string(port) + "/NameService",
-        "-ORBclientCallTimeOutPeriod", "10000"};
+        "-ORBclientCallTimeOutPeriod",
+        "10000"};
     std::vector<char*> argv;
     for (auto& a : args) argv.push_back(a.data());
     int argc = static_cast<int>(argv.size());

@@ -4,14 +4,13 @@
 #pragma once
 
 #include <mwccm/component_server.hpp>
-
 #include <string>
 
 namespace mwccm_test {
 
-CORBA::ORB_ptr orb();               // borrowed
+CORBA::ORB_ptr orb();  // borrowed
 mwccm::ComponentServer& server();
-int naming_port();                  // where a test may start omniNames
+int naming_port();  // where a test may start omniNames
 std::string unique_name(const char* prefix);
 
 }  // namespace mwccm_test

@@ -16,9 +16,8 @@
 #pragma once
 
 #include <map>
-#include <string>
-
 #include <mwccm/component_server.hpp>
+#include <string>
 
 #include "CcmPerf_ccm_glue.hpp"
 

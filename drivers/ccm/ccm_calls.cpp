@@ -9,7 +9,8 @@ namespace ccm_driver {
 
 namespace {
 
-constexpr const char* kBadEcho = "test_method returned a value other than the send_time it was given";
+constexpr const char* kBadEcho =
+    "test_method returned a value other than the send_time it was given";
 
 }  // namespace
 

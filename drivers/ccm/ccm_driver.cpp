@@ -10,12 +10,11 @@
 #include <unistd.h>
 
 #include <cstdio>
+#include <mwccm/registration.hpp>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <stdexcept>
 #include <string>
-
-#include <mwccm/registration.hpp>
-#include <nlohmann/json.hpp>
 
 #include "ccm_assembly.hpp"
 #include "ccm_calls.hpp"
@@ -96,18 +95,19 @@ class CcmDriver final : public mwbench::Driver {
     d.driver = "ccm";
     d.middleware = "mwccm on omniORB";
     d.middleware_version = omniORB::versionString();
-    d.operations = {{"roundtrip", false},          {"ping", false},
-                    {"octets", true},              {"event_value", true},
-                    {"event_struct", true},        {"lookup_home_naming", false},
-                    {"lookup_home_file", false},   {"provide_facet", false},
-                    {"find_component", false}};
+    d.operations = {
+        {"roundtrip", false},        {"ping", false},          {"octets", true},
+        {"event_value", true},       {"event_struct", true},   {"lookup_home_naming", false},
+        {"lookup_home_file", false}, {"provide_facet", false}, {"find_component", false}};
     d.modes = {{"remote", {"tcp"}}, {"collocated", {"inproc"}}};
     d.options = {
         {"scenario", kScenarioHelp},
-        {"threading", "per-connection|pool: the server ORB's threading model "
-                      "(threadPerConnectionPolicy 1, the default, or 0), as in the omniorb driver"},
-        {"verify", "0|1: the servant or Receiver checks payloads and events and counts calls; "
-                   "every look-up is checked; for tests, not for measuring (default 0)"},
+        {"threading",
+         "per-connection|pool: the server ORB's threading model "
+         "(threadPerConnectionPolicy 1, the default, or 0), as in the omniorb driver"},
+        {"verify",
+         "0|1: the servant or Receiver checks payloads and events and counts calls; "
+         "every look-up is checked; for tests, not for measuring (default 0)"},
     };
 #ifdef MWCCM_PROBES
     d.options["probe_file"] = "PATH: the probe build writes its white-box timestamps there";
@@ -205,8 +205,9 @@ class CcmDriver final : public mwbench::Driver {
       } else {
         const Endpoint endpoint = parse_endpoint(measurement.read_endpoint(), {});
         if (scenario.kind == OperationKind::lookup) {
-          measure_lookups(options, measurement, orb, parse_endpoint(endpoint_line(endpoint),
-                          {"component", "container", "home", "home_file"}));
+          measure_lookups(options, measurement, orb,
+                          parse_endpoint(endpoint_line(endpoint),
+                                         {"component", "container", "home", "home_file"}));
           return;
         }
         if (scenario.component_server) {
@@ -216,7 +217,8 @@ class CcmDriver final : public mwbench::Driver {
           target = receiver->provide_control();
         } else {
           parse_endpoint(endpoint_line(endpoint), {"objects"});
-          target = Test::RoundTrip::_duplicate(session.resolve(endpoint.at("objects"), options)[0].in());
+          target =
+              Test::RoundTrip::_duplicate(session.resolve(endpoint.at("objects"), options)[0].in());
         }
       }
       first_call(target.in(), options.timeout_s);

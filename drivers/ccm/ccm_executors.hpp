@@ -10,11 +10,10 @@
 // methods directly, as the component's own code would.
 #pragma once
 
+#include <CcmPerf_ccm_executor.hpp>
 #include <atomic>
 #include <cstdint>
 #include <string>
-
-#include <CcmPerf_ccm_executor.hpp>
 
 #include "ccm_probes.hpp"
 

@@ -3,9 +3,8 @@
 #include <fstream>
 #include <functional>
 #include <iterator>
-#include <stdexcept>
-
 #include <omniORB4/Naming.hh>
+#include <stdexcept>
 
 namespace ccm_driver {
 

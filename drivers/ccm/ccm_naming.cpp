@@ -80,8 +80,8 @@ NamingService::NamingService(double timeout_s) {
   const std::string log = log_dir_ + "/omniNames.out";
   // Everything the child needs is built before fork(): after it, only
   // async-signal-safe calls.
-  std::vector<std::string> args = {"omniNames", "-start", "-logdir", log_dir_,
-                                   "-ORBendPoint", endpoint};
+  std::vector<std::string> args = {"omniNames", "-start",       "-logdir",
+                                   log_dir_,    "-ORBendPoint", endpoint};
   std::vector<char*> argv;
   for (auto& a : args) argv.push_back(a.data());
   argv.push_back(nullptr);

@@ -6,9 +6,8 @@
 #include <atomic>
 #include <fstream>
 #include <memory>
-#include <stdexcept>
-
 #include <mwccm_glue/probe.hpp>
+#include <stdexcept>
 
 #include "mwbench/clock.hpp"
 
@@ -42,9 +41,15 @@ thread_local bool no_buffer = false;
 
 void glue_point(mwccm_glue::ProbePoint point) noexcept {
   switch (point) {
-    case mwccm_glue::ProbePoint::glue_entry: probe(ProbePoint::glue_entry); break;
-    case mwccm_glue::ProbePoint::executor_call: probe(ProbePoint::executor_call); break;
-    case mwccm_glue::ProbePoint::executor_return: probe(ProbePoint::executor_return); break;
+    case mwccm_glue::ProbePoint::glue_entry:
+      probe(ProbePoint::glue_entry);
+      break;
+    case mwccm_glue::ProbePoint::executor_call:
+      probe(ProbePoint::executor_call);
+      break;
+    case mwccm_glue::ProbePoint::executor_return:
+      probe(ProbePoint::executor_return);
+      break;
   }
 }
 
@@ -85,8 +90,8 @@ void write_probes(const std::string& path) {
     const Buffer& buffer = buffers[t];
     if (buffer.dropped != 0) out << "# thread " << t << " dropped " << buffer.dropped << "\n";
     for (std::size_t i = 0; i < buffer.used; ++i) {
-      out << t << ' ' << static_cast<int>(buffer.records[i].point) << ' '
-          << buffer.records[i].ns << '\n';
+      out << t << ' ' << static_cast<int>(buffer.records[i].point) << ' ' << buffer.records[i].ns
+          << '\n';
     }
   }
   if (buffers_taken.load() > kThreads) out << "# more threads probed than buffers\n";

@@ -40,7 +40,8 @@ Scenario parse_scenario(const mwbench::DriverOptions& options) {
   // CCMPerf's collocated cases are the two homogeneous ones: a client and a
   // server of one kind in one process, the call through the POA.
   if (options.mode == "collocated" && s.component_client != s.component_server) {
-    throw mwbench::UsageError(given + "--role collocated: collocated runs obj-obj and comp-comp "
+    throw mwbench::UsageError(given +
+                              "--role collocated: collocated runs obj-obj and comp-comp "
                               "only (one kind of client and server in one process)");
   }
   if (s.kind == OperationKind::event && s.name != "comp-comp") {

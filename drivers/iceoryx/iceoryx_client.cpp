@@ -70,8 +70,8 @@ void Client::call() {
   publisher_.loan(size, alignof(Message))
       .and_then([&chunk](void* loaned) { chunk = loaned; })
       .or_else([size](iox::popo::AllocationError error) {
-        throw std::runtime_error("loan of a " + std::to_string(size) + "-byte chunk failed: " +
-                                 iox::popo::asStringLiteral(error));
+        throw std::runtime_error("loan of a " + std::to_string(size) +
+                                 "-byte chunk failed: " + iox::popo::asStringLiteral(error));
       });
   auto* ping = static_cast<Message*>(chunk);
   ping->seq = ++seq_;

@@ -34,8 +34,8 @@ Settings settings(const DriverOptions& o) {
   s.wait = parse_wait(o.option("wait", "waitset"));
   s.verify = o.option_flag("verify", false);
   if (o.payload_bytes > kMaxPayloadBytes) {
-    throw mwbench::UsageError("--payload-bytes " + std::to_string(o.payload_bytes) +
-                              ": at most " + std::to_string(kMaxPayloadBytes) +
+    throw mwbench::UsageError("--payload-bytes " + std::to_string(o.payload_bytes) + ": at most " +
+                              std::to_string(kMaxPayloadBytes) +
                               " (the largest chunk of roudi_config.toml, 16 MiB, less headers)");
   }
   s.payload_bytes = o.payload_bytes;

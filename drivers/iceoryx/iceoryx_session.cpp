@@ -53,17 +53,15 @@ Wait parse_wait(const std::string& value) {
   throw mwbench::UsageError("--option wait=" + value + ": allowed values: waitset, spin");
 }
 
-const char* to_string(Wait wait) noexcept {
-  return wait == Wait::waitset ? "waitset" : "spin";
-}
+const char* to_string(Wait wait) noexcept { return wait == Wait::waitset ? "waitset" : "spin"; }
 
 nlohmann::json roudi_daemon() {
   const std::string shm_user = "/dev/shm/" + user_name();
   return {
       {"program", "iox-roudi"},
       {"package", "iceoryx"},
-      {"args", {"--config-file", (program_dir() / "roudi_config.toml").string(),
-                "--log-level", "info"}},
+      {"args",
+       {"--config-file", (program_dir() / "roudi_config.toml").string(), "--log-level", "info"}},
       {"version_args", {"--version"}},
       {"ready_socket", kRoudiSocket},
       {"leftovers",
@@ -92,7 +90,7 @@ void init_runtime(const std::string& role) {
   // Warnings and errors only: the runtime's debug lines would bury a
   // failure's reason in the stderr tail the orchestrator shows.
   iox::log::LogManager::GetLogManager().SetDefaultLogLevel(iox::log::LogLevel::kWarn,
-                                                        iox::log::LogLevelOutput::kHideLogLevel);
+                                                           iox::log::LogLevelOutput::kHideLogLevel);
   const std::string name = kRuntimePrefix + role + "-" + std::to_string(::getpid());
   iox::runtime::PoshRuntime::initRuntime(
       iox::RuntimeName_t(iox::cxx::TruncateToCapacity, name.c_str()));
@@ -106,7 +104,8 @@ Endpoint Endpoint::for_process() {
 
 Endpoint Endpoint::parse(const std::string& text) {
   Endpoint e;
-  const std::string_view fields = std::string_view(text).substr(std::min<std::size_t>(4, text.size()));
+  const std::string_view fields =
+      std::string_view(text).substr(std::min<std::size_t>(4, text.size()));
   e.service = field(fields, "service");
   e.instance = field(fields, "instance");
   e.ping = field(fields, "ping");

@@ -9,9 +9,8 @@
 #pragma once
 
 #include <cstdint>
-#include <string>
-
 #include <nlohmann/json.hpp>
+#include <string>
 
 #include "iceoryx_posh/capro/service_description.hpp"
 #include "iceoryx_posh/popo/publisher_options.hpp"
@@ -67,7 +66,7 @@ iox::popo::SubscriberOptions subscriber_options();
 // The message at the start of every chunk; a ping's payload follows it.
 struct Message {
   std::uint64_t seq;
-  std::uint64_t stamp;  // the client's CLOCK_MONOTONIC at sending, ns
+  std::uint64_t stamp;   // the client's CLOCK_MONOTONIC at sending, ns
   std::uint32_t status;  // pong: 1 payload intact or not checked, 0 mismatch
   std::uint32_t payload_bytes;
 };

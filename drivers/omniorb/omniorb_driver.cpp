@@ -5,16 +5,16 @@
 // This file maps the contract onto the ORB: options to ORB settings, roles to
 // what the ORB does. The ORB itself lives in omniorb_session.*, the servants
 // in omniorb_servant.*, the measured calls in omniorb_calls.*.
+#include <omniORB4/CORBA.h>
+
 #include <charconv>
 #include <cstdint>
 #include <cstdio>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <stdexcept>
 #include <string>
 #include <vector>
-
-#include <nlohmann/json.hpp>
-#include <omniORB4/CORBA.h>
 
 #include "mwbench/driver.hpp"
 #include "omniorb_calls.hpp"
@@ -104,8 +104,7 @@ void first_call(Test::RoundTrip_ptr target, double timeout_s) {
   omniORB::setClientCallTimeout(target, timeout_ms);
   try {
     if (!target->_is_a(Test::RoundTrip::_PD_repoId)) {
-      throw std::runtime_error(std::string("the endpoint is not a ") +
-                               Test::RoundTrip::_PD_repoId);
+      throw std::runtime_error(std::string("the endpoint is not a ") + Test::RoundTrip::_PD_repoId);
     }
     target->ping();
   } catch (const CORBA::Exception& e) {
@@ -130,8 +129,8 @@ class OmniorbDriver final : public mwbench::Driver {
     d.driver = "omniorb";
     d.middleware = "omniORB";
     d.middleware_version = omniORB::versionString();
-    d.operations = {{"roundtrip", false},  {"ping", false},         {"octets", true},
-                    {"octets_out", true},  {"octets_inout", true}, {"records", true}};
+    d.operations = {{"roundtrip", false}, {"ping", false},        {"octets", true},
+                    {"octets_out", true}, {"octets_inout", true}, {"records", true}};
     d.modes = {{"remote", {"tcp", "unix"}}, {"collocated", {"inproc"}}};
     d.options = {
         {"threading",

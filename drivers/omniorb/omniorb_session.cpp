@@ -1,7 +1,7 @@
 #include "omniorb_session.hpp"
 
-#include <unistd.h>
 #include <sys/un.h>
+#include <unistd.h>
 
 #include <cerrno>
 #include <charconv>
@@ -34,16 +34,15 @@ void ignore_outside_configuration() {
 
 std::string make_socket_dir() {
   const char* tmp = std::getenv("TMPDIR");
-  std::string dir = std::string(tmp != nullptr && *tmp != '\0' ? tmp : "/tmp") +
-                    "/mwbench-omniorb-XXXXXX";
+  std::string dir =
+      std::string(tmp != nullptr && *tmp != '\0' ? tmp : "/tmp") + "/mwbench-omniorb-XXXXXX";
   if (mkdtemp(dir.data()) == nullptr) {
     throw std::system_error(errno, std::generic_category(), "mkdtemp " + dir);
   }
   return dir;
 }
 
-OrbSession::OptionList build_options(const OrbSettings& settings,
-                                     const std::string& socket_path) {
+OrbSession::OptionList build_options(const OrbSettings& settings, const std::string& socket_path) {
   OrbSession::OptionList options;
   // Loopback only, port 0: the kernel picks a free port. A collocated ORB
   // listens too (omniORB needs an endpoint to make references) but is never
@@ -51,9 +50,8 @@ OrbSession::OptionList build_options(const OrbSettings& settings,
   const std::string tcp_endpoint = "giop:tcp:127.0.0.1:";
   switch (settings.role) {
     case mwbench::Role::server:
-      options.emplace_back("endPoint", settings.transport == "unix"
-                                           ? "giop:unix:" + socket_path
-                                           : tcp_endpoint);
+      options.emplace_back(
+          "endPoint", settings.transport == "unix" ? "giop:unix:" + socket_path : tcp_endpoint);
       break;
     case mwbench::Role::collocated:
       options.emplace_back("endPoint", tcp_endpoint);
@@ -79,8 +77,7 @@ OrbSession::OptionList build_options(const OrbSettings& settings,
       break;
   }
   if (settings.role != mwbench::Role::client) {
-    options.emplace_back("threadPerConnectionPolicy",
-                         settings.thread_per_connection ? "1" : "0");
+    options.emplace_back("threadPerConnectionPolicy", settings.thread_per_connection ? "1" : "0");
     if (!settings.thread_per_connection && settings.pool_size != 0) {
       options.emplace_back("maxServerThreadPoolSize", std::to_string(settings.pool_size));
     }
@@ -111,7 +108,7 @@ OrbSession::OrbSession(const OrbSettings& settings) {
     }
     options_ = build_options(settings, socket_path_);
     ignore_outside_configuration();
-    auto table = std::make_unique<const char* [][2]>(options_.size() + 1);
+    auto table = std::make_unique<const char*[][2]>(options_.size() + 1);
     for (std::size_t i = 0; i < options_.size(); ++i) {
       table[i][0] = options_[i].first.c_str();
       table[i][1] = options_[i].second.c_str();

@@ -3,10 +3,9 @@
 // every message has the same shape: "--argument value: what is wrong (allowed: ...)".
 #include "arguments.hpp"
 
+#include <CLI/CLI.hpp>
 #include <algorithm>
 #include <charconv>
-
-#include <CLI/CLI.hpp>
 
 namespace mwbench::detail {
 
@@ -76,16 +75,16 @@ void check_options(DriverOptions& o, const std::vector<std::string>& pairs, cons
         bad("--option fault=" + value + ": unknown fault (allowed: exit, crash, hang)");
       }
     } else if (!d.options.contains(key)) {
-      bad("--option " + key + ": unknown key for " + d.driver + " (allowed: " +
-          join(d.options) + (d.options.empty() ? "" : ", ") + "fault)");
+      bad("--option " + key + ": unknown key for " + d.driver + " (allowed: " + join(d.options) +
+          (d.options.empty() ? "" : ", ") + "fault)");
     }
     o.options[key] = value;
   }
 }
 
 // --threads and --servants: at least 1, at most what the driver declares.
-void check_bound(const char* argument, int value, const std::optional<int>& max,
-                 const char* key, const std::string& driver) {
+void check_bound(const char* argument, int value, const std::optional<int>& max, const char* key,
+                 const std::string& driver) {
   const std::string given = std::string(argument) + " " + std::to_string(value);
   if (value < 1) bad(given + ": must be at least 1");
   if (max && value > *max) {

@@ -86,9 +86,9 @@ Measurement::Measurement(const DriverOptions& options, double clock_read_cost_ns
     series_.resize(threads);
     if (threads > 1) lanes_.resize(threads);
   } catch (const std::bad_alloc&) {
-    throw std::runtime_error(options.out_of_memory(
-        "sample buffers of " + std::to_string(threads) + " x " + std::to_string(options.samples) +
-        " samples"));
+    throw std::runtime_error(options.out_of_memory("sample buffers of " + std::to_string(threads) +
+                                                   " x " + std::to_string(options.samples) +
+                                                   " samples"));
   }
   if (const char* delay = std::getenv("MWBENCH_INJECT_DELAY_NS"); delay != nullptr) {
     char* end = nullptr;

@@ -5,9 +5,12 @@ namespace mwbench {
 
 const char* to_string(Role role) noexcept {
   switch (role) {
-    case Role::server: return "server";
-    case Role::client: return "client";
-    case Role::collocated: return "collocated";
+    case Role::server:
+      return "server";
+    case Role::client:
+      return "client";
+    case Role::collocated:
+      return "collocated";
   }
   return "?";
 }

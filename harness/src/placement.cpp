@@ -78,12 +78,18 @@ SchedulingInfo current_scheduling() {
   sched_param param{};
   if (pthread_getschedparam(pthread_self(), &policy, &param) != 0) return {"unknown", 0};
   switch (policy) {
-    case SCHED_OTHER: return {"SCHED_OTHER", 0};
-    case SCHED_FIFO: return {"SCHED_FIFO", param.sched_priority};
-    case SCHED_RR: return {"SCHED_RR", param.sched_priority};
-    case SCHED_BATCH: return {"SCHED_BATCH", 0};
-    case SCHED_IDLE: return {"SCHED_IDLE", 0};
-    default: return {"policy " + std::to_string(policy), param.sched_priority};
+    case SCHED_OTHER:
+      return {"SCHED_OTHER", 0};
+    case SCHED_FIFO:
+      return {"SCHED_FIFO", param.sched_priority};
+    case SCHED_RR:
+      return {"SCHED_RR", param.sched_priority};
+    case SCHED_BATCH:
+      return {"SCHED_BATCH", 0};
+    case SCHED_IDLE:
+      return {"SCHED_IDLE", 0};
+    default:
+      return {"policy " + std::to_string(policy), param.sched_priority};
   }
 }
 

@@ -15,8 +15,8 @@ void write_result(std::ostream& out, const nlohmann::json& header,
                   std::span<const std::uint64_t> samples) {
   const auto count = header.value("sample_count", std::uint64_t{0});
   if (count != samples.size()) {
-    throw std::logic_error("result header says sample_count " + std::to_string(count) +
-                           " but " + std::to_string(samples.size()) + " samples were given");
+    throw std::logic_error("result header says sample_count " + std::to_string(count) + " but " +
+                           std::to_string(samples.size()) + " samples were given");
   }
   out << "mwbench-result " << kContractVersion << '\n' << header.dump() << '\n';
 

@@ -143,8 +143,8 @@ int measure(Driver& driver, const Description& d, const DriverOptions& o, const 
 
   const auto samples = m.samples();
   if (!o.output.empty()) {
-    const RunRecord r{m.warmup_done(),      m.batch_size(),          samples.size(),
-                      m.measured_wall_ns(), &m.probe(),              &m.middleware_config(),
+    const RunRecord r{m.warmup_done(),       m.batch_size(), samples.size(),
+                      m.measured_wall_ns(),  &m.probe(),     &m.middleware_config(),
                       m.injected_delay_ns(), m.series()};
     write_result_file(o.output, make_header(d, o, clock, r), samples);
   }

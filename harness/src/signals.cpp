@@ -21,8 +21,7 @@ BlockStopSignals::BlockStopSignals() {
 
 BlockStopSignals::~BlockStopSignals() { pthread_sigmask(SIG_SETMASK, &old_, nullptr); }
 
-SignalThread::SignalThread(std::function<void(int)> on_signal)
-    : on_signal_(std::move(on_signal)) {
+SignalThread::SignalThread(std::function<void(int)> on_signal) : on_signal_(std::move(on_signal)) {
   thread_ = std::thread([this] {
     const sigset_t set = stop_signals();
     for (;;) {
@@ -44,9 +43,12 @@ SignalThread::~SignalThread() {
 
 const char* signal_name(int signo) noexcept {
   switch (signo) {
-    case SIGTERM: return "SIGTERM";
-    case SIGINT: return "SIGINT";
-    default: return "a signal";
+    case SIGTERM:
+      return "SIGTERM";
+    case SIGINT:
+      return "SIGINT";
+    default:
+      return "a signal";
   }
 }
 

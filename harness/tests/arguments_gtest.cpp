@@ -14,8 +14,8 @@ using Args = std::vector<std::string>;
 
 // A valid collocated command line, to which each test adds one bad argument.
 Args cell(Args extra) {
-  Args a = {"--role", "collocated", "--operation", "noop", "--transport", "inproc",
-            "--samples", "10", "--warmup", "0"};
+  Args a = {"--role", "collocated", "--operation", "noop",     "--transport",
+            "inproc", "--samples",  "10",          "--warmup", "0"};
   a.insert(a.end(), extra.begin(), extra.end());
   return a;
 }

@@ -17,8 +17,7 @@ using namespace std::chrono;
 class Endpoint : public ::testing::Test {
  protected:
   void SetUp() override {
-    dir_ = fs::temp_directory_path() /
-           ("mwbench-endpoint-gtest-" + std::to_string(::getpid()));
+    dir_ = fs::temp_directory_path() / ("mwbench-endpoint-gtest-" + std::to_string(::getpid()));
     fs::create_directories(dir_);
     options_.endpoint_file = (dir_ / "endpoint").string();
   }
@@ -104,7 +103,9 @@ TEST(StopCallback, ScopedCallbackUnregisters) {
   mwbench::DriverOptions o;
   mwbench::ServerContext context(o);
   int runs = 0;
-  { const mwbench::ScopedStopCallback scoped(context, [&] { ++runs; }); }
+  {
+    const mwbench::ScopedStopCallback scoped(context, [&] { ++runs; });
+  }
   context.request_stop();
   EXPECT_EQ(runs, 0);
 }

@@ -12,8 +12,7 @@ namespace mwbench::testing {
 
 // A collocated run of `threads` threads, `samples` samples and `warmup`
 // calls each; `batch` empty means --batch auto.
-inline DriverOptions collocated_options(int threads, std::uint64_t samples,
-                                        std::uint64_t warmup,
+inline DriverOptions collocated_options(int threads, std::uint64_t samples, std::uint64_t warmup,
                                         std::optional<std::uint64_t> batch) {
   DriverOptions o;
   o.role = Role::collocated;

@@ -4,10 +4,9 @@
 #include <atomic>
 #include <bit>
 
-#include "mwbench/measurement.hpp"
-
 #include "alloc_counter.hpp"
 #include "measured_calls.hpp"
+#include "mwbench/measurement.hpp"
 
 namespace {
 

@@ -13,10 +13,9 @@
 #include <set>
 #include <thread>
 
-#include "mwbench/measurement.hpp"
-
 #include "alloc_counter.hpp"
 #include "measured_calls.hpp"
+#include "mwbench/measurement.hpp"
 
 namespace {
 
@@ -184,8 +183,7 @@ TEST(MeasurementThreads, AllocationsDoNotGrowWithTheSamples) {
   auto allocations = [](std::uint64_t samples) {
     const auto o = options(3, samples, 100, std::nullopt);
     Measurement m(o, 20);
-    return mwbench::testing::count_allocations(
-        [&] { m.run_threads([](int) { return [] {}; }); });
+    return mwbench::testing::count_allocations([&] { m.run_threads([](int) { return [] {}; }); });
   };
   EXPECT_EQ(allocations(1000), allocations(10000));
 }

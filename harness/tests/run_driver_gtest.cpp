@@ -57,9 +57,9 @@ class RunDriver : public ::testing::Test {
 };
 
 TEST_F(RunDriver, CollocatedWritesAResultFile) {
-  const auto r = run_fake({"--role", "collocated", "--operation", "noop", "--transport", "inproc",
-                           "--samples", "50", "--warmup", "5", "--option", "color=red",
-                           "--output", path("out")});
+  const auto r =
+      run_fake({"--role", "collocated", "--operation", "noop", "--transport", "inproc", "--samples",
+                "50", "--warmup", "5", "--option", "color=red", "--output", path("out")});
   ASSERT_EQ(r.status, 0) << r.err;
   const Parsed p = read_result(path("out"));
   EXPECT_EQ(p.magic, "mwbench-result 1");
@@ -75,16 +75,16 @@ TEST_F(RunDriver, CollocatedWritesAResultFile) {
   EXPECT_TRUE(h["process"]["cpu_requested"].is_null());
   EXPECT_EQ(h["process"]["policy"], "SCHED_OTHER");
   EXPECT_EQ(h["process"]["pid"], ::getpid());
-  for (const char* key : {"voluntary_switches", "involuntary_switches", "user_us", "system_us",
-                          "max_rss_kb"}) {
+  for (const char* key :
+       {"voluntary_switches", "involuntary_switches", "user_us", "system_us", "max_rss_kb"}) {
     EXPECT_TRUE(h["rusage"].contains(key)) << key;
   }
 }
 
 TEST_F(RunDriver, AutoBatchAndPinningAreRecorded) {
-  const auto r = run_fake({"--role", "collocated", "--operation", "noop", "--transport", "inproc",
-                           "--samples", "10", "--batch", "auto", "--cpu", "0", "--output",
-                           path("out")});
+  const auto r =
+      run_fake({"--role", "collocated", "--operation", "noop", "--transport", "inproc", "--samples",
+                "10", "--batch", "auto", "--cpu", "0", "--output", path("out")});
   ASSERT_EQ(r.status, 0) << r.err;
   const auto h = read_result(path("out")).header;
   EXPECT_TRUE(std::has_single_bit(h["batch_size"].get<std::uint64_t>()));
@@ -119,9 +119,9 @@ TEST_F(RunDriver, FaultExitLeavesBeforePublishing) {
 TEST_F(RunDriver, FaultCrashAbortsAfterPublishing) {
   // "fast" forks without exec, so the child writes into this test's dir_.
   GTEST_FLAG_SET(death_test_style, "fast");
-  const std::vector<std::string> args = {"--role", "server", "--operation", "noop", "--transport",
-                                         "tcp", "--endpoint-file", path("ep"), "--option",
-                                         "fault=crash"};
+  const std::vector<std::string> args = {"--role",      "server",     "--operation",     "noop",
+                                         "--transport", "tcp",        "--endpoint-file", path("ep"),
+                                         "--option",    "fault=crash"};
   EXPECT_EXIT(run_fake(args, true, false), ::testing::KilledBySignal(SIGABRT), "");
   EXPECT_TRUE(fs::exists(path("ep")));
 }
@@ -134,9 +134,8 @@ class SlowDriver final : public mwbench::Driver {
   }
   void serve(const mwbench::DriverOptions&, mwbench::ServerContext&) override {}
   void measure(const mwbench::DriverOptions&, mwbench::Measurement& m) override {
-    m.run_threads([](int) {
-      return [] { std::this_thread::sleep_for(std::chrono::milliseconds(1)); };
-    });
+    m.run_threads(
+        [](int) { return [] { std::this_thread::sleep_for(std::chrono::milliseconds(1)); }; });
   }
 };
 
@@ -167,8 +166,8 @@ mwbench::testing::RunResult run_slow_and_terminate(std::vector<std::string> args
 
 TEST_F(RunDriver, SigtermStopsTheClientAndKeepsItsSamples) {
   const auto r = run_slow_and_terminate({"--role", "collocated", "--operation", "noop",
-                                         "--transport", "inproc", "--samples", "100000",
-                                         "--warmup", "0", "--output", path("out")});
+                                         "--transport", "inproc", "--samples", "100000", "--warmup",
+                                         "0", "--output", path("out")});
   EXPECT_EQ(r.status, 1);
   EXPECT_NE(r.err.find("stopped by SIGTERM after"), std::string::npos) << r.err;
   const Parsed p = read_result(path("out"));
@@ -181,9 +180,8 @@ TEST_F(RunDriver, SigtermStopsTheClientAndKeepsItsSamples) {
 
 TEST_F(RunDriver, SigtermStopsEveryThreadAndKeepsTheirSeries) {
   const auto r = run_slow_and_terminate({"--role", "collocated", "--operation", "noop",
-                                         "--transport", "inproc", "--samples", "100000",
-                                         "--warmup", "0", "--threads", "3", "--output",
-                                         path("out")});
+                                         "--transport", "inproc", "--samples", "100000", "--warmup",
+                                         "0", "--threads", "3", "--output", path("out")});
   EXPECT_EQ(r.status, 1);
   EXPECT_NE(r.err.find("of 300000 samples"), std::string::npos) << r.err;
   const Parsed p = read_result(path("out"));
@@ -198,9 +196,9 @@ TEST_F(RunDriver, SigtermStopsEveryThreadAndKeepsTheirSeries) {
 }
 
 TEST_F(RunDriver, SeveralThreadsWriteOneSeriesEach) {
-  const auto r = run_fake({"--role", "collocated", "--operation", "noop", "--transport", "inproc",
-                           "--samples", "50", "--warmup", "5", "--threads", "3", "--output",
-                           path("out")});
+  const auto r =
+      run_fake({"--role", "collocated", "--operation", "noop", "--transport", "inproc", "--samples",
+                "50", "--warmup", "5", "--threads", "3", "--output", path("out")});
   ASSERT_EQ(r.status, 0) << r.err;
   const Parsed p = read_result(path("out"));
   const auto& h = p.header;
@@ -274,9 +272,19 @@ int run_capped_and_terminate() {
     ::kill(::getpid(), SIGTERM);
   });
   CapCheckingDriver driver;
-  std::vector<std::string> args = {"mwbench-driver-fake", "--role", "collocated", "--operation",
-                                   "noop", "--transport", "inproc", "--samples", "100000",
-                                   "--warmup", "0", "--memory-limit-mb", "100000"};
+  std::vector<std::string> args = {"mwbench-driver-fake",
+                                   "--role",
+                                   "collocated",
+                                   "--operation",
+                                   "noop",
+                                   "--transport",
+                                   "inproc",
+                                   "--samples",
+                                   "100000",
+                                   "--warmup",
+                                   "0",
+                                   "--memory-limit-mb",
+                                   "100000"};
   std::vector<char*> argv;
   for (auto& a : args) argv.push_back(a.data());
   const int status = mwbench::run_driver(static_cast<int>(argv.size()), argv.data(), driver);
@@ -294,8 +302,9 @@ TEST_F(RunDriver, StopLiftsTheMemoryLimit) {
 
 int run_greedy(bool allocate) {
   GreedyDriver driver(allocate);
-  std::vector<std::string> args = {"mwbench-driver-fake", "--role", "collocated", "--operation",
-                                   "noop", "--transport", "inproc", "--memory-limit-mb", "256"};
+  std::vector<std::string> args = {
+      "mwbench-driver-fake", "--role", "collocated",        "--operation", "noop",
+      "--transport",         "inproc", "--memory-limit-mb", "256"};
   std::vector<char*> argv;
   for (auto& a : args) argv.push_back(a.data());
   return mwbench::run_driver(static_cast<int>(argv.size()), argv.data(), driver);

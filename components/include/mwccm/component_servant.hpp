@@ -12,12 +12,11 @@
 // → removed (ccm_remove).
 #pragma once
 
-#include <mwccm/port_table.hpp>
-
 #include <omniORB4/CORBA.h>
-#include <Components.hh>
 
+#include <Components.hh>
 #include <mutex>
+#include <mwccm/port_table.hpp>
 #include <string>
 
 namespace mwccm {
@@ -49,7 +48,8 @@ class ComponentServant : public virtual POA_Components::CCMObject {
 
   // Components::CCMObject.
   Components::CCMHome_ptr get_ccm_home() override;
-  void set_configuration(const Components::ConfigValues& descr) override;  // before configuration_complete
+  void set_configuration(
+      const Components::ConfigValues& descr) override;  // before configuration_complete
   void configuration_complete() override;
   void remove() override;  // passivates if active, ccm_remove, deactivates every object
 
@@ -59,7 +59,9 @@ class ComponentServant : public virtual POA_Components::CCMObject {
   const std::string& key() const noexcept { return ports_.component_name(); }
   LifecycleState state() const;
   PortTable& ports() noexcept { return ports_; }
-  Components::EnterpriseComponent_ptr executor() const noexcept { return executor_.in(); }  // borrowed
+  Components::EnterpriseComponent_ptr executor() const noexcept {
+    return executor_.in();
+  }  // borrowed
   // This component's reference (borrowed; nil before install).
   Components::CCMObject_ptr reference() const noexcept { return reference_.in(); }
 

@@ -2,12 +2,11 @@
 // (tests, a statically assembled program) and in mwccm-component-server.
 #pragma once
 
-#include <mwccm/container.hpp>
-
 #include <omniORB4/CORBA.h>
-#include <Components.hh>
 
+#include <Components.hh>
 #include <mutex>
+#include <mwccm/container.hpp>
 #include <string>
 #include <vector>
 
@@ -24,7 +23,8 @@ class ComponentServer : public virtual POA_Components::Deployment::ComponentServ
 
   // Components::Deployment::ComponentServer. create_container reads the
   // optional config value "name" (string); the default is "c<n>".
-  Components::Deployment::Container_ptr create_container(const Components::ConfigValues& config) override;
+  Components::Deployment::Container_ptr create_container(
+      const Components::ConfigValues& config) override;
   void remove_container(Components::Deployment::Container_ptr cref) override;
   Components::Deployment::Containers* get_containers() override;
   // Removes every component and container (remove_all), then asks the ORB to

@@ -9,14 +9,13 @@
 // second POA state to keep in step.
 #pragma once
 
-#include <mwccm/component_servant.hpp>
-#include <mwccm/home_servant.hpp>
-
 #include <omniORB4/CORBA.h>
-#include <Components.hh>
 
+#include <Components.hh>
 #include <map>
 #include <mutex>
+#include <mwccm/component_servant.hpp>
+#include <mwccm/home_servant.hpp>
 #include <string>
 #include <vector>
 
@@ -45,13 +44,13 @@ class Container : public virtual POA_Components::Deployment::Container {
   // In process: the same steps without a reference.
   HomeServant& install_home_servant(const std::string& id, HomeServant* servant);  // adopts
   ComponentServant* find_servant(const std::string& key_or_name) const;  // borrowed; null if none
-  HomeServant* find_home_servant(const std::string& id) const;          // borrowed; null if none
+  HomeServant* find_home_servant(const std::string& id) const;           // borrowed; null if none
   void activate(ComponentServant& component);
   void passivate(ComponentServant& component);
 
   const std::string& name() const noexcept { return name_; }
   PortableServer::POA_ptr poa() const noexcept { return poa_.in(); }  // borrowed
-  CORBA::ORB_ptr orb() const noexcept { return orb_.in(); }            // borrowed
+  CORBA::ORB_ptr orb() const noexcept { return orb_.in(); }           // borrowed
   // This container's reference once the component server activated it; nil before.
   Components::Deployment::Container_ptr reference() const noexcept { return reference_.in(); }
   void set_reference(Components::Deployment::Container_ptr ref);
@@ -73,14 +72,14 @@ class Container : public virtual POA_Components::Deployment::Container {
   CORBA::ORB_var orb_;
   PortableServer::POA_var poa_;
   Components::Deployment::Container_var reference_;
-  mutable std::mutex mutex_;  // the maps below; never held across an executor call
-  std::map<std::string, HomeServant*> homes_;            // by id, one reference count each
+  mutable std::mutex mutex_;                   // the maps below; never held across an executor call
+  std::map<std::string, HomeServant*> homes_;  // by id, one reference count each
   struct Installed {
     ComponentServant* servant;  // one reference count
     HomeServant* home;          // the home that created it
   };
   std::map<std::string, Installed> components_;  // by key
-  std::map<std::string, std::string> aliases_;           // registered name → key
+  std::map<std::string, std::string> aliases_;   // registered name → key
 };
 
 }  // namespace mwccm

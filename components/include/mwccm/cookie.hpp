@@ -5,7 +5,6 @@
 #pragma once
 
 #include <Components.hh>
-
 #include <cstdint>
 #include <optional>
 

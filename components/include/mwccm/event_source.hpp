@@ -9,14 +9,13 @@
 // as in receptacles.hpp).
 #pragma once
 
+#include <atomic>
+#include <cstdint>
 #include <mwccm/cookie.hpp>
 #include <mwccm/detail/port_errors.hpp>
 #include <mwccm/detail/snapshot_list.hpp>
 #include <mwccm/event_delivery.hpp>
 #include <mwccm/port.hpp>
-
-#include <atomic>
-#include <cstdint>
 #include <vector>
 
 namespace mwccm {
@@ -33,7 +32,8 @@ class EventSource final : public SourcePort {
   };
 
   EventSource(const char* name, SourceKind kind)
-      : SourcePort(name, kind == SourceKind::publisher ? Components::PUBLISHER : Components::EMITTER,
+      : SourcePort(name,
+                   kind == SourceKind::publisher ? Components::PUBLISHER : Components::EMITTER,
                    Consumer::_PD_repoId) {}
 
   // Publisher (subscribe_<name>): any number of subscribers.

@@ -15,7 +15,6 @@
 #pragma once
 
 #include <mwccm/errors.hpp>
-
 #include <string>
 #include <vector>
 
@@ -63,9 +62,9 @@ struct StaticHomeRegistration {
 #define MWCCM_REGISTER_HOME(entrypoint, ...) MWCCM_DETAIL_REGISTER_HOME(entrypoint, __VA_ARGS__)
 
 // One level more, so that a macro given as `entrypoint` is expanded before # and ##.
-#define MWCCM_DETAIL_REGISTER_HOME(entrypoint, ...)                                      \
-  extern "C" __attribute__((visibility("default"))) ::mwccm::HomeServant* entrypoint() { \
-    return (__VA_ARGS__)();                                                              \
-  }                                                                                      \
-  static const ::mwccm::detail::StaticHomeRegistration mwccm_static_home_##entrypoint(  \
-      #entrypoint, &entrypoint)
+#define MWCCM_DETAIL_REGISTER_HOME(entrypoint, ...)                                                \
+  extern "C" __attribute__((visibility("default"))) ::mwccm::HomeServant* entrypoint() {           \
+    return (__VA_ARGS__)();                                                                        \
+  }                                                                                                \
+  static const ::mwccm::detail::StaticHomeRegistration mwccm_static_home_##entrypoint(#entrypoint, \
+                                                                                      &entrypoint)

@@ -5,8 +5,8 @@
 #pragma once
 
 #include <omniORB4/CORBA.h>
-#include <Components.hh>
 
+#include <Components.hh>
 #include <atomic>
 #include <string>
 
@@ -29,7 +29,7 @@ class HomeServant : public virtual POA_Components::KeylessCCMHome {
   PortableServer::POA_ptr _default_POA() override;
 
   const std::string& id() const noexcept { return id_; }  // as given to install_home
-  Container& container() const;                          // IllegalState before install
+  Container& container() const;                           // IllegalState before install
   Components::CCMHome_ptr reference() const noexcept { return reference_.in(); }  // borrowed
 
  protected:

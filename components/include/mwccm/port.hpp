@@ -4,8 +4,8 @@
 #pragma once
 
 #include <omniORB4/CORBA.h>
-#include <Components.hh>
 
+#include <Components.hh>
 #include <string>
 
 namespace mwccm {
@@ -72,7 +72,9 @@ class ProvidedPort final : public Port {
   ~ProvidedPort() override;
 
   PortableServer::ServantBase* servant() const noexcept { return servant_; }
-  CORBA::Object_ptr reference() const noexcept { return reference_.in(); }  // borrowed; nil before install
+  CORBA::Object_ptr reference() const noexcept {
+    return reference_.in();
+  }  // borrowed; nil before install
   void set_reference(CORBA::Object_ptr ref) { reference_ = CORBA::Object::_duplicate(ref); }
   Components::ConnectionDescriptions describe_connections() const override;
 

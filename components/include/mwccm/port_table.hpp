@@ -4,10 +4,9 @@
 // installed; after that it only reads the name map, so lookups take no lock.
 #pragma once
 
-#include <mwccm/port.hpp>
-
 #include <map>
 #include <memory>
+#include <mwccm/port.hpp>
 #include <string>
 #include <vector>
 

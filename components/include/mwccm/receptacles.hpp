@@ -8,14 +8,13 @@
 // accessor that returns a new reference.
 #pragma once
 
+#include <cstddef>
+#include <cstdint>
+#include <limits>
 #include <mwccm/cookie.hpp>
 #include <mwccm/detail/port_errors.hpp>
 #include <mwccm/detail/snapshot_list.hpp>
 #include <mwccm/port.hpp>
-
-#include <cstddef>
-#include <cstdint>
-#include <limits>
 #include <vector>
 
 namespace mwccm {
@@ -111,7 +110,8 @@ class MultiplexReceptacle final : public ReceptaclePort {
     if (CORBA::is_nil(ref)) detail::nil_reference(*this, operation("connect_").c_str());
     const std::uint64_t id = next_cookie_id();
     list_.update([&](std::vector<Connection>& entries) {
-      if (entries.size() >= limit_) detail::connection_limit(*this, limit_, operation("connect_").c_str());
+      if (entries.size() >= limit_)
+        detail::connection_limit(*this, limit_, operation("connect_").c_str());
       entries.push_back(Connection{T::_duplicate(ref), id});
     });
     return make_cookie(id);

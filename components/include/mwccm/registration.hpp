@@ -7,10 +7,9 @@
 // Every failure is an mwccm::Error naming the target.
 #pragma once
 
-#include <mwccm/errors.hpp>
-
 #include <omniORB4/CORBA.h>
 
+#include <mwccm/errors.hpp>
 #include <string>
 
 namespace mwccm {

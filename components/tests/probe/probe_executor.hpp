@@ -4,12 +4,12 @@
 // LocalObject does not, and an executor that does not count is never deleted.
 #pragma once
 
-#include "probe_glue.hpp"
-
 #include <atomic>
 #include <mutex>
 #include <string>
 #include <vector>
+
+#include "probe_glue.hpp"
 
 namespace probe {
 
@@ -24,7 +24,9 @@ class CounterExec final : public virtual Probe::CCM_Counter,
 
 class NodeExec final : public virtual Probe::CCM_Node, public virtual mwccm::CountedLocalObject {
  public:
-  Probe::CCM_Counter_ptr get_count() override { return Probe::CCM_Counter::_duplicate(counter_.in()); }
+  Probe::CCM_Counter_ptr get_count() override {
+    return Probe::CCM_Counter::_duplicate(counter_.in());
+  }
   void push_echoes(Probe::Tick* ev) override;
   CORBA::ULong rate() override { return rate_; }
   void rate(CORBA::ULong value) override { rate_ = value; }

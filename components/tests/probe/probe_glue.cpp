@@ -5,7 +5,9 @@
 
 namespace Probe_glue {
 
-void Tick_echoes_consumer::push_Tick(Probe::Tick* ev) { component_.typed_executor()->push_echoes(ev); }
+void Tick_echoes_consumer::push_Tick(Probe::Tick* ev) {
+  component_.typed_executor()->push_echoes(ev);
+}
 
 void Tick_echoes_consumer::push_event(Components::EventBase* ev) {
   Probe::Tick* tick = Probe::Tick::_downcast(ev);
@@ -78,7 +80,8 @@ void register_value_factories(CORBA::ORB_ptr orb) {
   static std::once_flag once;
   std::call_once(once, [orb] {
     CORBA::ValueFactoryBase_var factory = new Tick_factory;
-    CORBA::ValueFactoryBase_var previous = orb->register_value_factory(Probe::Tick::_PD_repoId, factory.in());
+    CORBA::ValueFactoryBase_var previous =
+        orb->register_value_factory(Probe::Tick::_PD_repoId, factory.in());
   });
 }
 

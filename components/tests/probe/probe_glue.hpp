@@ -72,7 +72,8 @@ class Node_context final : public virtual Probe::CCM_Node_Context,
                            public virtual mwccm::SessionContextBase,
                            public virtual mwccm::CountedLocalObject {
  public:
-  explicit Node_context(Node_servant& servant) : mwccm::SessionContextBase(servant), servant_(servant) {}
+  explicit Node_context(Node_servant& servant)
+      : mwccm::SessionContextBase(servant), servant_(servant) {}
   Probe::Counter_ptr get_connection_peer() override { return servant_.peer_.get_connection(); }
   Probe::peersConnections* get_connections_peers() override {
     return servant_.get_connections_peers();
@@ -102,7 +103,8 @@ class NodeHome_servant final : public virtual POA_Probe::NodeHome,
 };
 
 // The Tick event's value type and its factory (generated for every eventtype).
-class Tick_value final : public virtual OBV_Probe::Tick, public virtual CORBA::DefaultValueRefCountBase {
+class Tick_value final : public virtual OBV_Probe::Tick,
+                         public virtual CORBA::DefaultValueRefCountBase {
  public:
   Tick_value() = default;
   explicit Tick_value(CORBA::ULongLong number) { this->number(number); }

@@ -9,7 +9,6 @@
 
 #include <cstdint>
 #include <ctime>
-
 #include <nlohmann/json.hpp>
 
 namespace mwbench {

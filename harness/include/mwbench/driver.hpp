@@ -13,11 +13,10 @@
 #include <functional>
 #include <map>
 #include <mutex>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 #include "mwbench/measurement.hpp"
 #include "mwbench/options.hpp"
@@ -30,7 +29,7 @@ struct Description {
   std::string middleware_version;
   std::map<std::string, bool> operations;                 // name -> carries a payload
   std::map<std::string, std::vector<std::string>> modes;  // "remote"/"collocated" -> transports
-  std::map<std::string, std::string> options;  // allowed --option keys -> one-line help
+  std::map<std::string, std::string> options;             // allowed --option keys -> one-line help
   // Bounds of --threads and --servants; nullopt: no bound. A driver whose
   // measure() calls Measurement::run() (one thread) sets max_threads = 1.
   std::optional<int> max_threads;
@@ -88,8 +87,7 @@ class ServerContext {
 // however serve() ends (return or exception).
 class ScopedStopCallback {
  public:
-  ScopedStopCallback(ServerContext& context, std::function<void()> callback)
-      : context_(context) {
+  ScopedStopCallback(ServerContext& context, std::function<void()> callback) : context_(context) {
     context_.on_stop(std::move(callback));
   }
   ~ScopedStopCallback() { context_.on_stop(nullptr); }

@@ -13,14 +13,13 @@
 #include <atomic>
 #include <cstdint>
 #include <mutex>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <span>
 #include <stdexcept>
 #include <string>
 #include <type_traits>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 #include "mwbench/clock.hpp"
 #include "mwbench/detail/crew.hpp"
@@ -139,9 +138,7 @@ class Measurement {
   // What the run did, for the result file.
   bool ran() const noexcept { return ran_; }
   // Every sample taken, series after series (thread 1 first).
-  std::span<const std::uint64_t> samples() const noexcept {
-    return {buffer_.data(), measured_};
-  }
+  std::span<const std::uint64_t> samples() const noexcept { return {buffer_.data(), measured_}; }
   std::uint64_t samples_wanted() const noexcept;  // --threads × --samples
   // One entry per thread (one entry for run()).
   std::span<const Series> series() const noexcept { return series_; }

@@ -6,11 +6,10 @@
 #pragma once
 
 #include <cstdint>
+#include <nlohmann/json.hpp>
 #include <ostream>
 #include <span>
 #include <string>
-
-#include <nlohmann/json.hpp>
 
 namespace mwbench {
 
