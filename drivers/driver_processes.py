@@ -4,6 +4,7 @@ Standard library only. pytest puts this folder on the import path (`pythonpath`
 in pyproject.toml), so `drivers/<name>/test_<name>.py` imports it by name.
 """
 
+import atexit
 import json
 import os
 import signal
@@ -58,6 +59,19 @@ def established_connections(pid, port):
     return count
 
 
+# Every server a test started: a test that fails before stop() must not leave
+# its server running after the session.
+_started: list[subprocess.Popen] = []
+
+
+@atexit.register
+def _kill_leftover_servers():
+    for proc in _started:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+
+
 class DriverServer:
     """A driver server process, started and waited for as the orchestrator does."""
 
@@ -68,6 +82,7 @@ class DriverServer:
             [driver, "--role", "server", "--endpoint-file", self.endpoint,
              "--output", self.output, *args],
             stderr=subprocess.PIPE, text=True, env=env)
+        _started.append(self.proc)
         deadline = time.monotonic() + 10
         while not self.endpoint.exists():
             if self.proc.poll() is not None:

@@ -110,7 +110,7 @@ def test_describe():
     daemon = d["daemon"]
     assert daemon["program"] == "iox-roudi" and daemon["package"] == "iceoryx"
     config = daemon["args"][daemon["args"].index("--config-file") + 1]
-    assert config == str(DRIVER.parent / "roudi_config.toml") and os.path.isfile(config)
+    assert os.path.isfile(config) and os.path.samefile(config, DRIVER.parent / "roudi_config.toml")
     assert daemon["ready_socket"] == ROUDI_SOCKET
     assert "/dev/shm/iceoryx_mgmt" in daemon["leftovers"]
     assert all(p.startswith(("/dev/shm/", "/tmp/")) for p in daemon["leftovers"])
