@@ -141,3 +141,52 @@ class Driver:
     def client(self, tmp_path, server, *args, samples=200):
         return self.run("client", tmp_path, "--endpoint-file", str(server.endpoint), *args,
                         samples=samples)
+
+
+def fanout_subscribers(driver, tmp_path, cell_args, subscribers, processes):
+    """The subscriber processes of a fan-out, started as the orchestrator starts them:
+    `processes` servers (1, or one per subscriber), each hosting its share of the
+    `subscribers`, numbered on from the previous one's."""
+    assert subscribers % processes == 0, "each process hosts the same number of subscribers"
+    share = subscribers // processes
+    servers = []
+    for index in range(processes):
+        folder = tmp_path / f"subscribers-{index}"
+        folder.mkdir()
+        servers.append(driver.server(folder, *cell_args, "--subscribers", str(share),
+                                     "--first-subscriber", str(index * share)))
+    return servers
+
+
+def run_fanout(driver, tmp_path, cell_args, subscribers, processes, *client_args, samples=200):
+    """One fan-out end to end: subscriber processes, the publisher, SIGTERM to each
+    subscriber process. Returns (publisher's header, its samples, the subscriber
+    processes' headers) after checking that every subscriber received every event."""
+    servers = fanout_subscribers(driver, tmp_path, cell_args, subscribers, processes)
+    endpoints = [arg for server in servers for arg in ("--endpoint-file", str(server.endpoint))]
+    proc, output = driver.run("client", tmp_path, *endpoints, *cell_args,
+                              "--subscribers", str(subscribers), *client_args, samples=samples)
+    stopped = [server.stop() for server in servers]
+    assert proc.returncode == 0, proc.stderr
+    for status, err in stopped:
+        assert status == 0, err
+    header, measured = read_result(output)
+    server_headers = [read_result(server.output)[0] for server in servers]
+    assert_every_event_delivered(header, server_headers)
+    return header, measured, server_headers
+
+
+def assert_every_event_delivered(header, subscriber_headers=()):
+    """Every subscriber, in the publisher's process or in the others, received exactly
+    the events the publisher sent: no loss, no duplicate, no stray subscriber."""
+    fanout = header["fanout"]
+    published = fanout["events_published"]
+    assert published == header["warmup"] + header["sample_count"] * header["batch_size"]
+    received = {}
+    for part in [header, *subscriber_headers]:
+        counts = part["fanout"].get("events_received", [])
+        first = part["fanout"].get("first_subscriber", 0)
+        for offset, count in enumerate(counts):
+            assert first + offset not in received, f"subscriber {first + offset} counted twice"
+            received[first + offset] = count
+    assert received == dict.fromkeys(range(fanout["subscribers"]), published)

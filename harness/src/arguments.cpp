@@ -105,8 +105,11 @@ void check_counts(DriverOptions& o, const std::string& batch) {
     o.batch = n;
   }
   if (o.role != Role::server && o.samples == 0) bad("--samples 0: at least 1 sample is needed");
-  if (o.role != Role::collocated && o.endpoint_file.empty()) {
+  if (o.role != Role::collocated && o.endpoint_files.empty()) {
     bad("--endpoint-file is required for --role " + std::string(to_string(o.role)));
+  }
+  if (o.role == Role::collocated && !o.endpoint_files.empty()) {
+    bad("--endpoint-file: a collocated process has no server to find");
   }
   if (o.memory_limit_mb && *o.memory_limit_mb == 0) {
     bad("--memory-limit-mb 0: must be a positive number of MiB");
@@ -115,6 +118,37 @@ void check_counts(DriverOptions& o, const std::string& batch) {
     bad("--priority " + std::to_string(o.priority) + ": must be 1-99, or 0 for the default policy");
   }
   if (!(o.timeout_s > 0)) bad("--timeout " + std::to_string(o.timeout_s) + ": must be positive");
+}
+
+// The operation "fanout" takes --subscribers, --first-subscriber and, for a
+// client, one --endpoint-file per subscriber process; no other operation does.
+void check_fanout(DriverOptions& o, const Description& d) {
+  const bool fanout = o.operation == kFanoutOperation;
+  const std::string subscribers = "--subscribers " + std::to_string(o.subscribers);
+  if (!fanout) {
+    if (o.subscribers != 1) bad(subscribers + ": only the operation 'fanout' has subscribers");
+    if (o.first_subscriber != 0) bad("--first-subscriber: only the operation 'fanout' takes it");
+    if (o.endpoint_files.size() > 1) {
+      bad("--endpoint-file given " + std::to_string(o.endpoint_files.size()) +
+          " times: only a fan-out client reads several");
+    }
+    return;
+  }
+  check_bound("--subscribers", o.subscribers, d.max_subscribers, "max_subscribers", d.driver);
+  if (o.first_subscriber < 0) {
+    bad("--first-subscriber " + std::to_string(o.first_subscriber) + ": must be at least 0");
+  }
+  if (o.role != Role::server && o.first_subscriber != 0) {
+    bad("--first-subscriber: only a subscriber process (--role server) takes it");
+  }
+  if (o.role == Role::server && o.endpoint_files.size() > 1) {
+    bad("--endpoint-file given " + std::to_string(o.endpoint_files.size()) +
+        " times: a subscriber process publishes one endpoint");
+  }
+  if (o.role == Role::client && o.endpoint_files.size() > static_cast<std::size_t>(o.subscribers)) {
+    bad("--endpoint-file given " + std::to_string(o.endpoint_files.size()) + " times: more " +
+        "subscriber processes than " + subscribers);
+  }
 }
 
 }  // namespace
@@ -137,7 +171,10 @@ Arguments parse_arguments(int argc, const char* const* argv, const Description& 
   app.add_option("--samples", o.samples, "Samples to keep")->capture_default_str();
   app.add_option("--warmup", o.warmup, "Calls made and discarded first")->capture_default_str();
   app.add_option("--batch", batch, "Calls per sample, or auto")->capture_default_str();
-  app.add_option("--endpoint-file", o.endpoint_file, "Where the server publishes its endpoint");
+  app.add_option("--endpoint-file", o.endpoint_files,
+                 "Where the server publishes its endpoint; a fan-out client: one per "
+                 "subscriber process")
+      ->allow_extra_args(false);
   app.add_option("--output", o.output, "Result file to write");
   auto* cpu_opt = app.add_option("--cpu", cpu, "Pin the process's threads to this CPU");
   app.add_option("--priority", o.priority, "SCHED_FIFO priority 1-99 (0: default policy)");
@@ -149,6 +186,12 @@ Arguments parse_arguments(int argc, const char* const* argv, const Description& 
                                     "Cap the address space (RLIMIT_AS) at this many MiB");
   app.add_option("--option", pairs, "Driver setting KEY=VALUE; may repeat")->take_all();
   app.add_option("--timeout", o.timeout_s, "Seconds the client waits for the server")
+      ->capture_default_str();
+  app.add_option("--subscribers", o.subscribers,
+                 "fanout: subscribers in the fan-out (client) or in this process (server)")
+      ->capture_default_str();
+  app.add_option("--first-subscriber", o.first_subscriber,
+                 "fanout, server: the number of this process's first subscriber")
       ->capture_default_str();
 
   try {
@@ -164,11 +207,13 @@ Arguments parse_arguments(int argc, const char* const* argv, const Description& 
 
   if (cpu_opt->count() > 0) o.cpu = cpu;
   if (memory_opt->count() > 0) o.memory_limit_mb = memory_mb;
+  if (!o.endpoint_files.empty()) o.endpoint_file = o.endpoint_files.front();
   check_role_and_cell(o, role, d);
   check_options(o, pairs, d);
   check_counts(o, batch);
   check_bound("--threads", o.threads, d.max_threads, "max_threads", d.driver);
   check_bound("--servants", o.servants, d.max_servants, "max_servants", d.driver);
+  check_fanout(o, d);
   return a;
 }
 

@@ -20,6 +20,7 @@ nlohmann::json Description::to_json() const {
                         {"options", opts}};
   if (max_threads) out["max_threads"] = *max_threads;
   if (max_servants) out["max_servants"] = *max_servants;
+  if (max_subscribers) out["max_subscribers"] = *max_subscribers;
   if (!daemon.is_null()) out["daemon"] = daemon;
   return out;
 }

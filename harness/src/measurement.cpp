@@ -105,12 +105,15 @@ std::uint64_t Measurement::samples_wanted() const noexcept {
   return options_.samples * static_cast<std::uint64_t>(std::max(options_.threads, 1));
 }
 
-std::string Measurement::read_endpoint() {
+namespace {
+
+// Waits for the endpoint file at `path` (the server renames a complete file
+// into place, so if it opens, it is whole) until the deadline or a stop.
+std::string wait_for_endpoint(const std::string& path,
+                              std::chrono::steady_clock::time_point deadline, double timeout_s,
+                              const std::atomic<bool>& stop) {
   using namespace std::chrono;
-  const std::string& path = options_.endpoint_file;
-  const auto deadline = steady_clock::now() + duration<double>(options_.timeout_s);
   for (;;) {
-    // The server renames a complete file into place, so if it opens, it is whole.
     if (std::ifstream in(path); in) {
       std::string line;
       std::getline(in, line);
@@ -118,16 +121,36 @@ std::string Measurement::read_endpoint() {
       if (!line.empty()) return line;
       throw std::runtime_error("endpoint file '" + path + "' is empty");
     }
-    if (stop_requested()) {
+    if (stop.load(std::memory_order_relaxed)) {
       throw std::runtime_error("stopped while waiting for endpoint file '" + path + "'");
     }
     if (steady_clock::now() >= deadline) {
       throw std::runtime_error("no endpoint file '" + path + "' after " +
-                               std::to_string(options_.timeout_s) +
+                               std::to_string(timeout_s) +
                                " s (--timeout): is the server running?");
     }
     std::this_thread::sleep_for(milliseconds(5));
   }
+}
+
+}  // namespace
+
+std::string Measurement::read_endpoint() {
+  const auto deadline = std::chrono::steady_clock::now() +
+                        std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+                            std::chrono::duration<double>(options_.timeout_s));
+  return wait_for_endpoint(options_.endpoint_file, deadline, options_.timeout_s, stop_);
+}
+
+std::vector<std::string> Measurement::read_endpoints() {
+  const auto deadline = std::chrono::steady_clock::now() +
+                        std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+                            std::chrono::duration<double>(options_.timeout_s));
+  std::vector<std::string> endpoints;
+  for (const auto& path : options_.endpoint_files) {
+    endpoints.push_back(wait_for_endpoint(path, deadline, options_.timeout_s, stop_));
+  }
+  return endpoints;
 }
 
 void Measurement::fail(std::string message) {

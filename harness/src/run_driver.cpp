@@ -29,7 +29,26 @@ struct RunRecord {
   const nlohmann::json* middleware_config = nullptr;  // written only when recorded
   std::uint64_t injected_delay_ns = 0;                // written only when not 0
   std::span<const Measurement::Series> series;        // written only with several
+  std::uint64_t events_published = 0;                 // fanout, client or collocated
+  const std::vector<std::uint64_t>* events_received = nullptr;  // fanout, server or collocated
 };
+
+// The header's "fanout" object (docs/driver-contract.md section 5).
+nlohmann::json fanout_header(const DriverOptions& o, const RunRecord& r) {
+  nlohmann::json fanout = {{"subscribers", o.subscribers}};
+  if (o.role == Role::server) {
+    fanout["first_subscriber"] = o.first_subscriber;
+  } else {
+    // 0: the subscribers live in the publisher's own process.
+    fanout["subscriber_processes"] = o.endpoint_files.size();
+    fanout["events_published"] = r.events_published;
+  }
+  if (o.role != Role::client) {
+    fanout["events_received"] = r.events_received ? *r.events_received
+                                                  : std::vector<std::uint64_t>{};
+  }
+  return fanout;
+}
 
 nlohmann::json make_header(const Description& d, const DriverOptions& o, const ClockInfo& clock,
                            const RunRecord& r) {
@@ -73,6 +92,7 @@ nlohmann::json make_header(const Description& d, const DriverOptions& o, const C
     header["middleware_config"] = *r.middleware_config;
   }
   if (r.injected_delay_ns != 0) header["injected_delay_ns"] = r.injected_delay_ns;
+  if (o.operation == kFanoutOperation) header["fanout"] = fanout_header(o, r);
   if (r.series.size() > 1) {
     nlohmann::json series = nlohmann::json::array();
     for (std::size_t t = 0; t < r.series.size(); ++t) {
@@ -115,6 +135,7 @@ int serve(Driver& driver, const Description& d, const DriverOptions& o, const st
     RunRecord r;
     r.probe = &probe;
     r.middleware_config = &context.middleware_config();
+    r.events_received = &context.events_received();
     write_result_file(o.output, make_header(d, o, clock, r), {});
   }
   return 0;
@@ -143,9 +164,10 @@ int measure(Driver& driver, const Description& d, const DriverOptions& o, const 
 
   const auto samples = m.samples();
   if (!o.output.empty()) {
-    const RunRecord r{m.warmup_done(),       m.batch_size(), samples.size(),
-                      m.measured_wall_ns(),  &m.probe(),     &m.middleware_config(),
-                      m.injected_delay_ns(), m.series()};
+    const RunRecord r{m.warmup_done(),       m.batch_size(),       samples.size(),
+                      m.measured_wall_ns(),  &m.probe(),           &m.middleware_config(),
+                      m.injected_delay_ns(), m.series(),           m.events_published(),
+                      &m.events_received()};
     write_result_file(o.output, make_header(d, o, clock, r), samples);
   }
   if (samples.size() < m.samples_wanted()) {

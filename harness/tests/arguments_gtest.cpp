@@ -59,7 +59,7 @@ TEST(Arguments, UnsupportedMode) {
 TEST(Arguments, UnknownOperation) {
   Args a = cell({});
   a[3] = "bogus";
-  expect_usage_error(a, {"--operation bogus", "allowed: blob, noop"});
+  expect_usage_error(a, {"--operation bogus", "allowed: blob, fanout, noop"});
 }
 
 TEST(Arguments, UnsupportedTransport) {
@@ -114,6 +114,39 @@ TEST(Arguments, MemoryLimitMustBePositive) {
 TEST(Arguments, EndpointFileRequiredForServerAndClient) {
   expect_usage_error({"--role", "client", "--operation", "noop", "--transport", "tcp"},
                      {"--endpoint-file", "--role client"});
+}
+
+TEST(Arguments, SubscribersBelongToTheFanoutOperation) {
+  expect_usage_error(cell({"--subscribers", "2"}), {"--subscribers 2", "only the operation"});
+  expect_usage_error(cell({"--first-subscriber", "3"}), {"--first-subscriber", "'fanout'"});
+}
+
+TEST(Arguments, SubscribersAreBoundedByTheDescription) {
+  Args a = cell({"--subscribers", "17"});
+  a[3] = "fanout";
+  expect_usage_error(a, {"--subscribers 17", "at most 16", "max_subscribers"});
+  a[a.size() - 1] = "0";
+  expect_usage_error(a, {"--subscribers 0", "at least 1"});
+}
+
+TEST(Arguments, OnlyAFanoutClientReadsSeveralEndpointFiles) {
+  const Args client = {"--role", "client",          "--transport",     "tcp",
+                       "--endpoint-file", "a", "--endpoint-file", "b"};
+  Args noop = client;
+  noop.insert(noop.end(), {"--operation", "noop"});
+  expect_usage_error(noop, {"--endpoint-file given 2 times", "only a fan-out client"}, false);
+  Args server = {"--role", "server", "--operation", "fanout", "--transport", "tcp",
+                 "--endpoint-file", "a", "--endpoint-file", "b", "--subscribers", "2"};
+  expect_usage_error(server, {"--endpoint-file given 2 times", "publishes one endpoint"}, false);
+  Args more = client;
+  more.insert(more.end(), {"--operation", "fanout"});
+  expect_usage_error(more, {"more subscriber processes than --subscribers 1"}, false);
+}
+
+TEST(Arguments, FirstSubscriberOnlyForASubscriberProcess) {
+  Args a = cell({"--subscribers", "2", "--first-subscriber", "1"});
+  a[3] = "fanout";
+  expect_usage_error(a, {"--first-subscriber", "--role server"});
 }
 
 TEST(Arguments, PriorityOutOfRange) {

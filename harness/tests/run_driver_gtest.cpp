@@ -108,6 +108,44 @@ TEST_F(RunDriver, ServerPublishesAndWritesAHeaderOnlyResult) {
   EXPECT_EQ(p.last, "end");
 }
 
+TEST_F(RunDriver, FanoutHeadersSayWhoPublishedAndWhoReceivedWhat) {
+  auto r = run_fake({"--role", "server", "--operation", "fanout", "--transport", "tcp",
+                     "--subscribers", "3", "--first-subscriber", "5", "--endpoint-file",
+                     path("ep1"), "--output", path("server")});
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(read_result(path("server")).header["fanout"],
+            nlohmann::json({{"subscribers", 3},
+                            {"first_subscriber", 5},
+                            {"events_received", {5, 6, 7}}}));
+
+  std::ofstream(path("ep2")) << "fake://second\n";
+  r = run_fake({"--role", "client", "--operation", "fanout", "--transport", "tcp", "--subscribers",
+                "4", "--endpoint-file", path("ep1"), "--endpoint-file", path("ep2"), "--samples",
+                "10", "--warmup", "3", "--output", path("client")});
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(read_result(path("client")).header["fanout"],
+            nlohmann::json(
+                {{"subscribers", 4}, {"subscriber_processes", 2}, {"events_published", 13}}));
+
+  r = run_fake({"--role", "collocated", "--operation", "fanout", "--transport", "inproc",
+                "--subscribers", "2", "--samples", "10", "--warmup", "0", "--output",
+                path("collocated")});
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(read_result(path("collocated")).header["fanout"],
+            nlohmann::json({{"subscribers", 2},
+                            {"subscriber_processes", 0},
+                            {"events_published", 10},
+                            {"events_received", {7, 7}}}));
+}
+
+TEST_F(RunDriver, OtherOperationsHaveNoFanoutHeader) {
+  ASSERT_EQ(run_fake({"--role", "collocated", "--operation", "noop", "--transport", "inproc",
+                      "--samples", "5", "--output", path("out")})
+                .status,
+            0);
+  EXPECT_FALSE(read_result(path("out")).header.contains("fanout"));
+}
+
 TEST_F(RunDriver, FaultExitLeavesBeforePublishing) {
   const auto r = run_fake({"--role", "server", "--operation", "noop", "--transport", "tcp",
                            "--endpoint-file", path("ep"), "--option", "fault=exit"});

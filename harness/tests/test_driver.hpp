@@ -18,17 +18,33 @@ class FakeDriver final : public Driver {
     d.driver = "fake";
     d.middleware = "Nothing";
     d.middleware_version = "0";
-    d.operations = {{"noop", false}, {"blob", true}};
+    d.operations = {{"noop", false}, {"blob", true}, {"fanout", true}};
     d.modes = {{"remote", {"tcp"}}};
     if (collocated_) d.modes["collocated"] = {"inproc"};
     d.options = {{"color", "a made-up option"}};
     d.max_servants = 4;  // max_threads left unbounded
+    d.max_subscribers = 16;
     return d;
   }
-  void serve(const DriverOptions&, ServerContext& context) override {
+  // A fan-out server says each of its subscribers received one event per
+  // subscriber number: counts the test can tell apart.
+  void serve(const DriverOptions& o, ServerContext& context) override {
     context.publish_endpoint("fake://endpoint");
+    if (o.operation != kFanoutOperation) return;
+    std::vector<std::uint64_t> received;
+    for (int s = 0; s < o.subscribers; ++s) received.push_back(o.first_subscriber + s);
+    context.record_events_received(received);
   }
-  void measure(const DriverOptions&, Measurement& m) override {
+  void measure(const DriverOptions& o, Measurement& m) override {
+    if (o.operation == kFanoutOperation) {
+      if (o.role == Role::client) m.read_endpoints();
+      m.run([] {});
+      m.record_events_published(o.warmup + m.samples().size());
+      if (o.role == Role::collocated) {
+        m.record_events_received(std::vector<std::uint64_t>(o.subscribers, 7));
+      }
+      return;
+    }
     m.run_threads([](int) {
       return [sink = 0]() mutable {
         sink = sink + 1;

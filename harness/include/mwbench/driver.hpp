@@ -34,13 +34,15 @@ struct Description {
   // measure() calls Measurement::run() (one thread) sets max_threads = 1.
   std::optional<int> max_threads;
   std::optional<int> max_servants;
+  // Bound of --subscribers for the operation "fanout"; nullopt: no bound.
+  std::optional<int> max_subscribers;
   // A daemon the middleware needs running on the machine, which the
   // orchestrator starts and stops around each cell (docs/driver-contract.md,
   // "daemon"); null for none.
   nlohmann::json daemon;
 
   // The --describe object: "contract" and the fields above, max_threads,
-  // max_servants and daemon only when set.
+  // max_servants, max_subscribers and daemon only when set.
   nlohmann::json to_json() const;
 };
 
@@ -73,6 +75,14 @@ class ServerContext {
   void record_middleware_config(nlohmann::json config) { config_ = std::move(config); }
   const nlohmann::json& middleware_config() const noexcept { return config_; }
 
+  // Fan-out: the events each subscriber of this process received (index 0 is
+  // subscriber --first-subscriber), for the result header. Call it after
+  // serving; the orchestrator checks every count against the events published.
+  void record_events_received(std::vector<std::uint64_t> per_subscriber) {
+    received_ = std::move(per_subscriber);
+  }
+  const std::vector<std::uint64_t>& events_received() const noexcept { return received_; }
+
  private:
   const DriverOptions& options_;
   std::atomic<bool> stop_{false};
@@ -80,6 +90,7 @@ class ServerContext {
   std::function<void()> callback_;
   bool callback_ran_ = false;
   nlohmann::json config_;  // null until recorded
+  std::vector<std::uint64_t> received_;
 };
 
 // Registers a stop callback for its own lifetime. Declared in serve() after

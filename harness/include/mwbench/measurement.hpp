@@ -77,6 +77,9 @@ class Measurement {
   // --timeout seconds for the file to appear. Throws std::runtime_error naming
   // the path on timeout, or when a stop was requested while waiting.
   std::string read_endpoint();
+  // A fan-out client: every subscriber process's endpoint, in the order of
+  // the --endpoint-file arguments, each waited for as read_endpoint() does.
+  std::vector<std::string> read_endpoints();
 
   // Measures on the calling thread (--threads 1 only; throws
   // std::logic_error otherwise). Runs the warm-up (--warmup calls), picks
@@ -117,6 +120,17 @@ class Measurement {
   // before run(); later calls replace it.
   void record_middleware_config(nlohmann::json config) { config_ = std::move(config); }
   const nlohmann::json& middleware_config() const noexcept { return config_; }
+
+  // Fan-out (operation "fanout"): the events the publisher sent (warm-up
+  // included, handshakes not), and, in a collocated process, the events each
+  // subscriber received. Written to the result header's "fanout"; call them
+  // after run().
+  void record_events_published(std::uint64_t events) noexcept { published_ = events; }
+  void record_events_received(std::vector<std::uint64_t> per_subscriber) {
+    received_ = std::move(per_subscriber);
+  }
+  std::uint64_t events_published() const noexcept { return published_; }
+  const std::vector<std::uint64_t>& events_received() const noexcept { return received_; }
 
   // A slowdown injected on purpose, for testing regression detection: the
   // environment variable MWBENCH_INJECT_DELAY_NS makes every measured call
@@ -200,6 +214,8 @@ class Measurement {
   detail::LoopProbe probe_;
   nlohmann::json config_;  // null until recorded
   std::uint64_t injected_delay_ns_ = 0;
+  std::uint64_t published_ = 0;
+  std::vector<std::uint64_t> received_;
 };
 
 // ---- implementation of the templates ------------------------------------

@@ -10,10 +10,15 @@
 #include <optional>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 namespace mwbench {
 
 enum class Role { server, client, collocated };
+
+// The one operation whose name the contract gives a meaning: one publisher,
+// --subscribers subscribers that each reply to every event (section 5).
+inline constexpr const char* kFanoutOperation = "fanout";
 
 // "server", "client" or "collocated", as on the command line.
 const char* to_string(Role role) noexcept;
@@ -34,7 +39,7 @@ struct DriverOptions {
   std::uint64_t samples = 10000;
   std::uint64_t warmup = 1000;
   std::optional<std::uint64_t> batch = 1;  // calls per sample; nullopt = auto
-  std::string endpoint_file;               // empty for collocated
+  std::string endpoint_file;               // empty for collocated; a fan-out client's first
   std::string output;                      // empty: write no result file
   std::optional<int> cpu;                  // nullopt: unpinned
   int priority = 0;                        // 0: default policy, else SCHED_FIFO 1-99
@@ -43,6 +48,15 @@ struct DriverOptions {
   std::optional<std::uint64_t> memory_limit_mb;  // RLIMIT_AS in MiB; nullopt: no cap
   std::map<std::string, std::string> options;    // every --option KEY=VALUE
   double timeout_s = 10.0;
+
+  // Operation "fanout" only (docs/driver-contract.md section 5). A client or
+  // collocated process: subscribers in the whole fan-out; a server (a
+  // subscriber process): subscribers it hosts, numbered first_subscriber on.
+  int subscribers = 1;
+  int first_subscriber = 0;
+  // A fan-out client: one endpoint file per subscriber process, in order
+  // (endpoint_file is the first). Any other client or server: endpoint_file alone.
+  std::vector<std::string> endpoint_files;
 
   // The value of --option `key`, or `fallback` when it was not given.
   std::string option(const std::string& key, const std::string& fallback) const;
