@@ -1,8 +1,11 @@
 """Running one cell: start the driver processes, collect the result, judge it.
 
 Remote cells run a server and a client process; collocated cells run one
-process. A background load (background.py), when the cell asks for one, runs
-from after the server's endpoint is published until the client has ended. A
+process. A remote fan-out cell (operation `fanout`, driver contract section 5)
+runs one subscriber process, or one per subscriber, in place of the server,
+and fails if any subscriber did not receive exactly the events published.
+A background load (background.py), when the cell asks for one, runs from
+after the server's endpoint is published until the client has ended. A
 daemon the driver declares (daemon.py: iceoryx's RouDi) runs from before the
 server starts until after both ends have stopped, one per cell.
 Every failure becomes a `failed` record with the reason and the tail of the
@@ -69,7 +72,8 @@ def run_cell(cell: Cell, driver: DriverInfo) -> CellRecord:
     return record
 
 
-def _argv(cell: Cell, driver: DriverInfo, role: str, scratch: Path, cpu: int | None) -> list[str]:
+def _argv(cell: Cell, driver: DriverInfo, role: str, cpu: int | None,
+          endpoint_files: list[Path], output: Path, fanout: list[str]) -> list[str]:
     argv = [
         str(driver.program),
         "--role", role,
@@ -79,10 +83,10 @@ def _argv(cell: Cell, driver: DriverInfo, role: str, scratch: Path, cpu: int | N
         "--samples", str(cell.samples),
         "--warmup", str(cell.warmup),
         "--batch", str(cell.batch),
-        "--endpoint-file", str(scratch / "endpoint"),
-        "--output", str(scratch / f"{role}.result"),
-        "--timeout", f"{CLIENT_CONNECT_TIMEOUT_S:g}",
     ]
+    for endpoint_file in endpoint_files:
+        argv += ["--endpoint-file", str(endpoint_file)]
+    argv += ["--output", str(output), "--timeout", f"{CLIENT_CONNECT_TIMEOUT_S:g}"]
     if cpu is not None:
         argv += ["--cpu", str(cpu)]
     if cell.priority:
@@ -93,50 +97,88 @@ def _argv(cell: Cell, driver: DriverInfo, role: str, scratch: Path, cpu: int | N
         argv += ["--servants", str(cell.servants)]
     if cell.memory_limit_mb is not None:
         argv += ["--memory-limit-mb", str(cell.memory_limit_mb)]
+    argv += fanout
     for key, value in cell.options:
         argv += ["--option", f"{key}={value}"]
     return argv
 
 
+def _subscribers(count: int) -> list[str]:
+    return ["--subscribers", str(count)]
+
+
 def _run_collocated(cell: Cell, driver: DriverInfo, scratch: Path, cpu: int | None,
                     load: BackgroundLoad) -> ResultFile:
     load.start()
-    child = Child("collocated", _argv(cell, driver, "collocated", scratch, cpu), scratch)
+    fanout = _subscribers(cell.subscribers) if cell.subscribers is not None else []
+    output = scratch / "collocated.result"
+    child = Child("collocated",
+                  _argv(cell, driver, "collocated", cpu, [], output, fanout), scratch)
     try:
         _expect_success(child, child.wait(cell.timeout_s))
         load.check("during the measurement")
         load.stop()
-        return read_result_file(scratch / "collocated.result")
+        return read_result_file(output)
     finally:
         child.kill()
 
 
+class _Server:
+    """One server process of a remote cell: the server, or one of a fan-out's subscriber
+    processes, with its endpoint and result files."""
+
+    def __init__(self, cell: Cell, driver: DriverInfo, scratch: Path, cpu: int | None,
+                 index: int | None):
+        suffix = "" if index is None else f"-{index}"
+        self.endpoint = scratch / f"endpoint{suffix}"
+        self.output = scratch / f"server{suffix}.result"
+        fanout = []
+        if cell.subscribers is not None:
+            share = cell.subscribers // cell.subscriber_process_count
+            fanout = _subscribers(share) + ["--first-subscriber", str((index or 0) * share)]
+        role = "server" if index is None else f"subscribers-{index}"
+        self.child = Child(role, _argv(cell, driver, "server", cpu, [self.endpoint], self.output,
+                                       fanout), scratch)
+
+
 def _run_remote(cell: Cell, driver: DriverInfo, scratch: Path, cpus,
                 load: BackgroundLoad) -> tuple[ResultFile, dict]:
-    server = Child("server", _argv(cell, driver, "server", scratch, cpus.server_cpu), scratch)
+    count = cell.subscriber_process_count if cell.subscribers is not None else None
+    indices = [None] if count is None else list(range(count))
+    servers: list[_Server] = []
     client = None
     try:
-        _with_tail(server, lambda: server.wait_for_file(scratch / "endpoint",
-                                                         SERVER_START_TIMEOUT_S))
+        for index in indices:
+            servers.append(_Server(cell, driver, scratch, cpus.server_cpu, index))
+        for server in servers:
+            _with_tail(server.child, lambda s=server: s.child.wait_for_file(
+                s.endpoint, SERVER_START_TIMEOUT_S))
         load.start()
-        client = Child("client", _argv(cell, driver, "client", scratch, cpus.client_cpu), scratch)
+        fanout = _subscribers(cell.subscribers) if cell.subscribers is not None else []
+        client = Child("client", _argv(cell, driver, "client", cpus.client_cpu,
+                                       [server.endpoint for server in servers],
+                                       scratch / "client.result", fanout), scratch)
+        children = [server.child for server in servers]
         try:
             status = client.wait(cell.timeout_s)
         except ChildFailure as failure:
-            raise ChildFailure(_tails(f"{failure} ({_state(server)})", client, server)) from None
+            raise ChildFailure(_tails(f"{failure} ({_state(children)})", client,
+                                      *children)) from None
         if status != 0:
-            raise ChildFailure(_tails(f"{client.describe_exit()} ({_state(server)})",
-                                      client, server))
+            raise ChildFailure(_tails(f"{client.describe_exit()} ({_state(children)})",
+                                      client, *children))
         load.check("during the measurement")
         load.stop()
         measured = read_result_file(scratch / "client.result")
-        server.stop()
-        server_header = _server_header(server, scratch / "server.result")
-        return measured, server_header
+        for child in children:
+            child.stop()
+        headers = [_server_header(server.child, server.output) for server in servers]
+        return measured, headers[0] if count is None else combine_subscriber_headers(headers)
     finally:
         if client is not None:
             client.kill()
-        server.stop()
+        for server in servers:
+            server.child.stop()
 
 
 def _server_header(server: Child, path: Path) -> dict | None:
@@ -149,9 +191,35 @@ def _server_header(server: Child, path: Path) -> dict | None:
         return None
 
 
-def _state(server: Child) -> str:
-    """What the server was doing when the client failed: the likely culprit."""
-    return server.describe_exit() if server.exited() else "server still running"
+def combine_subscriber_headers(headers: list[dict | None]) -> dict | None:
+    """The headers of a fan-out's subscriber processes as one server header: the first
+    one's fields, `rusage` and `fanout` added up over all, each under `processes`.
+    None if any process wrote none (its counts would be missing)."""
+    if not headers or any(header is None for header in headers):
+        return None
+    if len(headers) == 1:
+        return headers[0]
+    combined = dict(headers[0])
+    usage = {key: sum(h["rusage"][key] for h in headers)
+             for key in ("voluntary_switches", "involuntary_switches", "user_us", "system_us")}
+    usage["max_rss_kb"] = max(h["rusage"]["max_rss_kb"] for h in headers)
+    combined["rusage"] = usage
+    combined["fanout"] = {
+        "subscribers": sum(h["fanout"]["subscribers"] for h in headers),
+        "first_subscriber": headers[0]["fanout"]["first_subscriber"],
+        "events_received": [n for h in headers for n in h["fanout"]["events_received"]],
+    }
+    combined["processes"] = headers
+    return combined
+
+
+def _state(servers: list[Child]) -> str:
+    """What the servers were doing when the client failed: the likely culprits."""
+    if len(servers) == 1:
+        server = servers[0]
+        return server.describe_exit() if server.exited() else "server still running"
+    ended = [server.describe_exit() for server in servers if server.exited()]
+    return "; ".join(ended) if ended else f"all {len(servers)} subscriber processes still running"
 
 
 def _expect_success(child: Child, status: int) -> None:
@@ -191,6 +259,9 @@ def _judge(record: CellRecord, cell: Cell, measured: ResultFile, server_header: 
     calls = int(measured.samples_ns.size) * measured.batch_size
     record.stats = summarize(measured.per_call_ns(), calls,
                              int(header.get("measured_wall_ns", 0))).as_dict()
+    if cell.subscribers is not None:
+        _check_deliveries(header, server_header if cell.mode == "remote" else header,
+                          cell.subscribers)
     if header.get("injected_delay_ns"):
         record.notes.append(f"slowed on purpose by {header['injected_delay_ns']} ns per call "
                             "(MWBENCH_INJECT_DELAY_NS)")
@@ -198,3 +269,24 @@ def _judge(record: CellRecord, cell: Cell, measured: ResultFile, server_header: 
     if cell.placement == "unpinned" and process.get("cpu_first") != process.get("cpu_last"):
         record.notes.append("the measuring thread moved between CPUs during the loop")
     record.status = "ok"
+
+
+def _check_deliveries(publisher: dict, subscribers: dict | None, expected: int) -> None:
+    """Every subscriber received exactly the events published (contract section 5)."""
+    fanout = publisher.get("fanout")
+    if fanout is None:
+        raise ResultFileError("the publisher's result has no fanout counts (contract section 5)")
+    if subscribers is None or "fanout" not in subscribers:
+        raise ResultFileError("a subscriber process wrote no result with fanout counts, so "
+                              "the events each subscriber received are unknown")
+    published = fanout.get("events_published")
+    received = subscribers["fanout"].get("events_received", [])
+    if len(received) != expected:
+        raise ResultFileError(f"{len(received)} subscribers counted their events; the cell "
+                              f"has {expected}")
+    wrong = [f"subscriber {number}: {count}" for number, count in enumerate(received)
+             if count != published]
+    if wrong:
+        shown = ", ".join(wrong[:8]) + (", ..." if len(wrong) > 8 else "")
+        raise ResultFileError(f"{len(wrong)} of {expected} subscribers did not receive every "
+                              f"one of the {published} events published ({shown})")

@@ -15,6 +15,10 @@ middleware. A cell's busy threads are counted as
                           client's thread).
   + background workers    N for `background: cpu:N`, 0 for `none`
 
+A fan-out cell (operation `fanout`) counts its publisher as the client thread
+and each of its N subscribers as a server thread, remote or collocated: every
+event wakes all N subscribers at once, and each wants a CPU to reply.
+
 and compared with the machine's CPU count, whatever the placement: pinning
 both ends to one CPU is a choice the placement already records; this count
 asks whether the machine had a CPU for every thread that can want one. It is
@@ -45,9 +49,12 @@ class BusyThreads:
                 f"{self.background} background)")
 
 
-def busy_threads(mode: str | None, threads: int | None, background: str | None) -> BusyThreads:
+def busy_threads(mode: str | None, threads: int | None, background: str | None,
+                 subscribers: int | None = None) -> BusyThreads:
     client = threads or 1
     server = client if mode == "remote" else 0
+    if subscribers is not None:
+        server = subscribers
     return BusyThreads(client, server, background_workers(background or BACKGROUND_NONE))
 
 

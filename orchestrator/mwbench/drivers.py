@@ -35,6 +35,7 @@ class DriverInfo:
     options: dict = field(default_factory=dict)  # key -> help text
     max_threads: int | None = None  # bound on --threads; None: no bound
     max_servants: int | None = None  # bound on --servants; None: no bound
+    max_subscribers: int | None = None  # bound on --subscribers of fanout; None: no bound
     daemon: dict | None = None  # the daemon each cell needs (daemon.py); None: none
 
     def transports(self, mode: str) -> list[str]:
@@ -101,6 +102,7 @@ def describe(name: str) -> DriverInfo:
         options=data.get("options", {}),
         max_threads=data.get("max_threads"),
         max_servants=data.get("max_servants"),
+        max_subscribers=data.get("max_subscribers"),
         daemon=daemon,
     )
 

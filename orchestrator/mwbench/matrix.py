@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 
 from .crowding import busy_threads, crowding_note
 from .drivers import DriverInfo
-from .spec import BACKGROUND_NONE, Spec, effective_settings
+from .spec import BACKGROUND_NONE, FANOUT_OPERATION, Spec, effective_settings
 
 COLLOCATED_TRANSPORT = "inproc"
 HARNESS_OPTIONS = {"fault"}  # reserved by the harness for every driver (contract, section 2)
@@ -49,6 +49,15 @@ class Cell:
     role: str | None = None  # the experiment's role in the combined-factor estimate
     memory_limit_mb: int | None = None
     notes: tuple[str, ...] = ()  # known before the cell runs (crowding)
+    # Operation fanout only: subscribers, and where they run (remote: "one" process or
+    # "each" its own; collocated: None, they share the publisher's process).
+    subscribers: int | None = None
+    subscriber_processes: str | None = None
+
+    @property
+    def subscriber_process_count(self) -> int:
+        """Subscriber (server) processes a remote cell starts: 1 but for `each`."""
+        return self.subscribers if self.subscriber_processes == "each" else 1
 
     def factors(self) -> dict:
         """The identifying factors, with the store's column names."""
@@ -64,6 +73,8 @@ class Cell:
             "priority": self.priority,
             "servants": self.servants,
             "threads": self.threads,
+            "subscribers": self.subscribers,
+            "subscriber_processes": self.subscriber_processes,
             "options": dict(self.options) or None,
             "background": self.background,
             "repetition": self.repetition,
@@ -77,6 +88,10 @@ class Cell:
         for name in ("servants", "threads"):
             if getattr(self, name) is not None:
                 parts.append(f"{name}={getattr(self, name)}")
+        if self.subscribers is not None:
+            parts.append(f"subscribers={self.subscribers}")
+            if self.subscriber_processes is not None:
+                parts.append(f"in {self.subscriber_processes}")
         parts.extend(f"{key}={value}" for key, value in self.options)
         if self.background != BACKGROUND_NONE:
             parts.append(f"background={self.background}")
@@ -174,14 +189,16 @@ def _expand_driver(experiment, settings: dict, driver: DriverInfo, matrix: Matri
                 factors = itertools.product(
                     settings["payload_bytes"], settings["placement"], settings["idle_hold"],
                     settings["priority"], settings["servants"], settings["threads"],
-                    settings["background"], itertools.product(*option_values),
+                    settings["background"], _fanouts(operation, mode, settings),
+                    itertools.product(*option_values),
                 )
                 for (payload, placement, idle_hold, priority, servants, threads, background,
-                     values) in factors:
+                     (subscribers, processes), values) in factors:
                     what = f"{mode} {transport} {operation} {payload}B {placement}" + "".join(
                         f" {name}={value}" for name, value in
-                        (("servants", servants), ("threads", threads)) if value is not None)
-                    if bound := _beyond_bounds(driver, servants, threads):
+                        (("servants", servants), ("threads", threads),
+                         ("subscribers", subscribers)) if value is not None)
+                    if bound := _beyond_bounds(driver, servants, threads, subscribers):
                         skip(what, bound)
                         continue
                     if payload and not has_payload:
@@ -193,8 +210,9 @@ def _expand_driver(experiment, settings: dict, driver: DriverInfo, matrix: Matri
                     if placement == "cross-cpu" and (os.cpu_count() or 1) < 2:
                         skip(what, "cross-cpu needs two CPUs")
                         continue
-                    crowded = crowding_note(busy_threads(mode, threads, background),
-                                            os.cpu_count() or 1)
+                    crowded = crowding_note(
+                        busy_threads(mode, threads, background, subscribers),
+                        os.cpu_count() or 1)
                     matrix.cells.append(Cell(
                         experiment=experiment.name, driver=driver.name, mode=mode,
                         transport=transport, operation=operation, payload_bytes=payload,
@@ -206,11 +224,32 @@ def _expand_driver(experiment, settings: dict, driver: DriverInfo, matrix: Matri
                         timeout_s=settings["timeout_s"], background=background,
                         role=experiment.role, memory_limit_mb=settings["memory_limit_mb"],
                         notes=(crowded,) if crowded else (),
+                        subscribers=subscribers, subscriber_processes=processes,
                     ))
 
 
-def _beyond_bounds(driver: DriverInfo, servants: int | None, threads: int | None) -> str | None:
-    """Why the driver cannot run this many servants or threads (`--describe`), or None."""
+def _fanouts(operation: str, mode: str, settings: dict) -> list[tuple[int | None, str | None]]:
+    """The (subscribers, subscriber_processes) pairs of an operation: the spec's for
+    `fanout` (one process or each its own, remote only; 1 subscriber when unset), a
+    single (None, None) for every other operation."""
+    if operation != FANOUT_OPERATION:
+        return [(None, None)]
+    subscribers = [n or 1 for n in settings["subscribers"]]
+    if mode == "collocated":
+        return [(n, None) for n in dict.fromkeys(subscribers)]
+    pairs = [(n, where) for n in subscribers for where in settings["subscriber_processes"]]
+    # With one subscriber, "one process" and "each its own" are the same cell.
+    return list(dict.fromkeys((n, "one" if n == 1 else where) for n, where in pairs))
+
+
+def _beyond_bounds(driver: DriverInfo, servants: int | None, threads: int | None,
+                   subscribers: int | None = None) -> str | None:
+    """Why the driver cannot run this many servants, threads or subscribers (`--describe`),
+    or None."""
+    if subscribers is not None and driver.max_subscribers is not None \
+            and subscribers > driver.max_subscribers:
+        return (f"{driver.name} hosts at most {driver.max_subscribers} subscriber(s) "
+                f"(max_subscribers in --describe); asked for {subscribers}")
     if servants is not None and driver.max_servants is not None \
             and servants > driver.max_servants:
         return (f"{driver.name} registers at most {driver.max_servants} servant(s) "

@@ -18,6 +18,9 @@ from ruamel.yaml.error import YAMLError
 
 Placement = Literal["same-cpu", "cross-cpu", "unpinned"]
 Mode = Literal["remote", "collocated"]
+# Where the subscribers of a `fanout` cell run: all in one process, or one process each.
+SubscriberProcesses = Literal["one", "each"]
+FANOUT_OPERATION = "fanout"  # the operation whose meaning the driver contract fixes
 # What an experiment contributes to the combined-factor estimate (estimate.py).
 Role = Literal["simple", "size", "servants", "threads", "mixture"]
 BACKGROUND_NONE = "none"
@@ -72,6 +75,8 @@ class Settings(BaseModel):
     payload_bytes: Factor(Annotated[int, Field(ge=0)]) | None = None
     servants: Factor(Annotated[int, Field(ge=1)]) | None = None
     threads: Factor(Annotated[int, Field(ge=1)]) | None = None
+    subscribers: Factor(Annotated[int, Field(ge=1)]) | None = None
+    subscriber_processes: Factor(SubscriberProcesses) | None = None
     modes: Factor(Mode) | None = None
     transports: Factor(str) | None = None
     options: dict[str, Factor(str | int)] | None = None
@@ -110,6 +115,8 @@ BUILTIN_DEFAULTS = {
     "payload_bytes": [0],
     "servants": [None],
     "threads": [None],
+    "subscribers": [None],  # operation fanout: 1
+    "subscriber_processes": ["one"],
     "modes": ["remote"],
     "transports": None,  # every transport the driver supports
     "options": {},
@@ -155,8 +162,27 @@ def parse_spec(text: str, path: Path | str) -> Spec:
     except ValidationError as error:
         raise SpecError(_describe_errors(path, document, error)) from None
     _check_roles(path, document, spec)
+    _check_fanout(path, document, spec)
     _check_factorial(path, document, spec)
     return spec
+
+
+def _check_fanout(path: Path, document: CommentedMap, spec: Spec) -> None:
+    """`subscribers` and `subscriber_processes` describe a fan-out: an experiment that
+    sets either without the operation `fanout` has made a mistake worth naming."""
+    problems = []
+    for index, experiment in enumerate(spec.experiments):
+        if FANOUT_OPERATION in experiment.operation:
+            continue
+        for key in ("subscribers", "subscriber_processes"):
+            if getattr(experiment, key) is not None:
+                problems.append((index, key))
+    if problems:
+        raise SpecError("\n".join(
+            f"{path}:{_line_of(document, ['experiments', index, key])}: "
+            f"experiments[{index}].{key}: only the operation {FANOUT_OPERATION} has "
+            f"subscribers; this experiment measures {', '.join(spec.experiments[index].operation)}"
+            for index, key in problems))
 
 
 # The reference point each role's sweep must contain: the estimate subtracts it.
@@ -204,7 +230,8 @@ def _check_roles(path: Path, document: CommentedMap, spec: Spec) -> None:
 FACTORIAL_KEYS = {"driver": "drivers", "operation": "operation", "mode": "modes",
                   "transport": "transports", "payload_bytes": "payload_bytes",
                   "placement": "placement", "idle_hold": "idle_hold", "priority": "priority",
-                  "servants": "servants", "threads": "threads", "background": "background"}
+                  "servants": "servants", "threads": "threads", "background": "background",
+                  "subscribers": "subscribers", "subscriber_processes": "subscriber_processes"}
 OPTION_PREFIX = "options."
 
 

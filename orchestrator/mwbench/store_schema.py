@@ -17,11 +17,18 @@ Version 2 (the Open CORBA Benchmarking suite) adds to `cells`:
 Version 3 (iceoryx) adds to `cells`:
 - `daemon`: JSON {program, argv, version} of the daemon the driver needed and
   the orchestrator ran for the cell (iceoryx's RouDi), or NULL for none.
+
+Version 4 (pub/sub fan-out) adds to `cells`, both NULL but for operation `fanout`:
+- `subscribers`: the subscribers of the fan-out;
+- `subscriber_processes`: where they ran, `one` process or `each` its own (NULL for a
+  collocated cell, where they share the publisher's). With several subscriber
+  processes, `server_header` holds their headers under `processes`, and `rusage`
+  and `fanout` summed over them, so that it reads like one server's.
 """
 
 import sqlite3
 
-SCHEMA_VERSION = 3
+SCHEMA_VERSION = 4
 
 # The factors that identify a cell within a run; export and compare rely on them.
 FACTOR_COLUMNS = (
@@ -36,6 +43,8 @@ FACTOR_COLUMNS = (
     "priority",
     "servants",
     "threads",
+    "subscribers",
+    "subscriber_processes",
     "options",
     "background",
     "repetition",
@@ -115,6 +124,10 @@ MIGRATIONS: dict[int, tuple[str, ...]] = {
         "ALTER TABLE cells ADD COLUMN load_generator TEXT",
     ),
     2: ("ALTER TABLE cells ADD COLUMN daemon TEXT",),
+    3: (
+        "ALTER TABLE cells ADD COLUMN subscribers INTEGER",
+        "ALTER TABLE cells ADD COLUMN subscriber_processes TEXT",
+    ),
 }
 
 

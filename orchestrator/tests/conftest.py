@@ -36,8 +36,8 @@ def mwbench_exe() -> str:
 # Factors of a stored cell that a test does not care about.
 BASE_FACTORS = dict(experiment="e", driver="omniorb", transport="tcp", mode="remote",
                     operation="ping", payload_bytes=0, placement="same-cpu", idle_hold=True,
-                    priority=0, servants=None, threads=None, options=None, background="none",
-                    repetition=1)
+                    priority=0, servants=None, threads=None, subscribers=None,
+                    subscriber_processes=None, options=None, background="none", repetition=1)
 _CELL_KEYS = ("role", "error", "notes", "load_generator", "measurer_header")
 
 

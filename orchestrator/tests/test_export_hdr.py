@@ -83,7 +83,9 @@ def test_tags_are_parseable_unique_and_free_of_separators():
     odd = {**FACTORS, "options": ODD_OPTIONS, "transport": "-", "servants": 4,
            "threads": 2, "priority": 99, "idle_hold": False, "payload_bytes": None,
            "background": "cpu:2"}
-    for factors in (FACTORS, odd):
+    fanout = {**FACTORS, "operation": "fanout", "subscribers": 16,
+              "subscriber_processes": "each"}
+    for factors in (FACTORS, odd, fanout):
         tag = cell_tag(7, factors)
         assert not set(tag) & set(", \r\n\t")
         assert parse_tag(tag) == {"run_id": 7, **{k: factors[k] for k in FACTOR_COLUMNS}}

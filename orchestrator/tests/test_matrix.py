@@ -162,3 +162,39 @@ def test_role_and_memory_limit_reach_the_cells():
     (cell,) = matrix.cells
     assert cell.role == "simple" and cell.memory_limit_mb == 256
     assert "role" not in cell.factors() and cell.factors()["background"] == "none"
+
+
+PUBSUB = DriverInfo(
+    name="pubsub", program=Path("pubsub"), available=True, middleware="a pub/sub",
+    operations={"roundtrip": {"payload": False}, "fanout": {"payload": True}},
+    modes={"remote": ["udp"], "collocated": ["inproc"]}, options={}, max_subscribers=8,
+)
+
+
+def test_fanout_cells_cross_subscribers_with_where_they_run():
+    matrix = expand(spec(drivers="pubsub", operation=["fanout", "roundtrip"],
+                         modes=["remote", "collocated"], subscribers=[1, 4, 16],
+                         subscriber_processes=["one", "each"]), {"pubsub": PUBSUB})
+    assert factors(matrix, "operation", "mode", "subscribers", "subscriber_processes") == [
+        ("fanout", "remote", 1, "one"),  # one subscriber: one process either way
+        ("fanout", "remote", 4, "one"), ("fanout", "remote", 4, "each"),
+        ("roundtrip", "remote", None, None),  # the factors belong to fanout alone
+        ("fanout", "collocated", 1, None), ("fanout", "collocated", 4, None),
+        ("roundtrip", "collocated", None, None),
+    ]
+    assert [c.subscriber_process_count for c in matrix.cells[:3]] == [1, 1, 4]
+    assert matrix.cells[2].label().endswith("subscribers=4 in each")
+    assert {s.reason for s in matrix.skipped} == {
+        "pubsub hosts at most 8 subscriber(s) (max_subscribers in --describe); asked for 16"}
+
+
+def test_a_fanout_without_subscribers_has_one(monkeypatch):
+    monkeypatch.setattr("os.cpu_count", lambda: 2)
+    matrix = expand(spec(drivers="pubsub", operation="fanout"), {"pubsub": PUBSUB})
+    assert factors(matrix, "subscribers", "subscriber_processes") == [(1, "one")]
+    assert matrix.cells[0].notes == ()
+    # Every event wakes all four subscribers at once: more than the machine's CPUs.
+    matrix = expand(spec(drivers="pubsub", operation="fanout", subscribers=4),
+                    {"pubsub": PUBSUB})
+    assert matrix.cells[0].notes[0].startswith(
+        "crowded: 5 busy threads (1 client + 4 server + 0 background)")

@@ -62,6 +62,12 @@ def known_run() -> list[dict]:
         cells.append({"experiment": "mixture", "role": "mixture", "operation": "octets",
                       "payload_bytes": size, "servants": servants, "threads": threads,
                       "options": {"target": "random"}, "samples_ns": around(median)})
+    for where, medians in (("one", (30, 40, 60)), ("each", (30, 50, 90))):
+        for subscribers, median in zip((1, 2, 4), medians, strict=True):
+            samples = around(median, count=10)
+            cells.append({"experiment": "fanout", "operation": "fanout", "driver": "cyclonedds",
+                          "subscribers": subscribers, "subscriber_processes": where,
+                          "samples_ns": samples, "wall_ns": sum(samples)})
     return cells
 
 
@@ -118,7 +124,18 @@ def test_parallelism_reports_per_thread_time_system_rate_and_crowding(html):
     assert re.search(r"parallelism all 1 20\.000 \S+ 20\.00–20\.00 [\d,]+ 2 ", table)
     assert re.search(r"parallelism all 2 38\.000 \S+ [\d.–]+ [\d,]+ 4 yes", table)
     assert 'id="run1-parallelism-threads"' in html
-    assert "5 cells had more busy threads than the machine's 2 CPUs" in text(html)
+    # 5 of them here, 4 in the fan-out (2 and 4 subscribers, each placement).
+    assert "9 cells had more busy threads than the machine's 2 CPUs" in text(html)
+
+
+def test_fanout_gives_latency_events_per_second_and_the_cost_of_a_subscriber(html):
+    table = text(html[html.index('id="run1-fanout-table"'):])
+    # One process: medians 30, 40, 60 µs at 1, 2, 4 subscribers; least squares: 10 µs each.
+    # Events/s: subscribers / mean time per event (the samples' mean, here the median).
+    assert re.search(r"fanout in one process 1 30\.000 \S+ [\d,]+ 2 +10\.000", table)
+    assert re.search(r"fanout in one process 4 60\.000 \S+ [\d,]+ 5 yes", table)
+    assert re.search(r"fanout a process each 2 50\.000 ", table)
+    assert 'id="run1-fanout-subscribers"' in html
 
 
 def test_background_table_gives_ratios_and_the_exact_command(html):

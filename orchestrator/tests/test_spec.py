@@ -191,6 +191,32 @@ def test_a_role_must_measure_what_the_estimate_looks_up(tmp_path, experiment, fr
     assert f"{path}:3: experiments[0].role: {fragment}" in str(error.value)
 
 
+def test_subscribers_belong_to_a_fanout(tmp_path):
+    path = write(tmp_path, """\
+        suite: s
+        experiments:
+          - name: e
+            operation: roundtrip
+            drivers: rawtcp
+            subscriber_processes: each
+        """)
+    with pytest.raises(SpecError) as error:
+        load_spec(path)
+    assert (f"{path}:6: experiments[0].subscriber_processes: only the operation fanout has "
+            "subscribers; this experiment measures roundtrip") in str(error.value)
+
+
+def test_subscriber_processes_are_one_or_each(tmp_path):
+    path = write(tmp_path, """\
+        suite: s
+        experiments:
+          - {name: e, operation: fanout, drivers: rawtcp, subscriber_processes: [one, two]}
+        """)
+    with pytest.raises(SpecError) as error:
+        load_spec(path)
+    assert "subscriber_processes[1]: Input should be 'one' or 'each'" in str(error.value)
+
+
 def test_memory_limit_must_be_positive(tmp_path):
     path = write(tmp_path, """\
         suite: s
@@ -247,7 +273,7 @@ def test_a_factorial_of_two_level_factors_loads(tmp_path, factorial, levels):
     ("[threads, drivers]", "experiments[0].factorial[1]",
      "'drivers' is not a factor; use one of driver, operation, mode, transport, "
      "payload_bytes, placement, idle_hold, priority, servants, threads, background, "
-     "or options.KEY for a driver option"),
+     "subscribers, subscriber_processes, or options.KEY for a driver option"),
     ("[threads, operation]", "experiments[0].factorial[1]",
      "operation has 1 level in this experiment (ping); a factor of the design needs exactly "
      "two: list them under operation"),

@@ -7,7 +7,7 @@ fixed order, separated by "/":
 
     run<id>/<experiment>/<driver>/<mode>/<transport>/<operation>/<payload>B/
     <placement>/<hold|nohold>/<options>/rep<n>[/prio=<n>][/servants=<n>][/threads=<n>]
-    [/background=<value>]
+    [/subscribers=<n>][/subscriber_processes=<one|each>][/background=<value>]
 
 for example `run3/ping/rawtcp/remote/tcp/roundtrip/0B/same-cpu/hold/-/rep1`.
 Options are `key=value` joined by "+", "-" when there are none. A factor the
@@ -41,9 +41,9 @@ def cell_tag(run_id: int, factors: dict) -> str:
     ]
     if factors.get("priority"):
         parts.append(f"prio={factors['priority']}")
-    for name in ("servants", "threads"):
+    for name in ("servants", "threads", "subscribers", "subscriber_processes"):
         if factors.get(name) is not None:
-            parts.append(f"{name}={factors[name]}")
+            parts.append(f"{name}={_text(factors[name])}")
     if factors.get("background") not in (None, BACKGROUND_NONE):
         parts.append(f"background={_text(factors['background'])}")
     return "/".join(parts)
@@ -64,11 +64,12 @@ def parse_tag(tag: str) -> dict:
             (unquote(k), unquote(v)) for k, v in (item.split("=") for item in options.split("+"))
         ),
         "repetition": int(repetition.removeprefix("rep")),
-        "priority": 0, "servants": None, "threads": None, "background": BACKGROUND_NONE,
+        "priority": 0, "servants": None, "threads": None, "subscribers": None,
+        "subscriber_processes": None, "background": BACKGROUND_NONE,
     }
     for item in extra:
         name, value = item.split("=")
-        if name == "background":
+        if name in ("background", "subscriber_processes"):
             factors[name] = unquote(value)
         else:
             factors["priority" if name == "prio" else name] = int(value)

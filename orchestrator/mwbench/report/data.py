@@ -15,9 +15,10 @@ from ..store import Store
 
 # Factors a reader tells configurations apart by, in the order labels use them.
 LABEL_FACTORS = ("driver", "mode", "transport", "operation", "payload_bytes", "placement",
-                 "idle_hold", "priority", "servants", "threads", "options", "background")
+                 "idle_hold", "priority", "servants", "threads", "subscribers",
+                 "subscriber_processes", "options", "background")
 # Factors that are swept (numeric), drawn as lines against their value.
-SWEPT_FACTORS = ("payload_bytes", "servants", "threads")
+SWEPT_FACTORS = ("payload_bytes", "servants", "threads", "subscribers")
 
 
 @dataclass
@@ -135,8 +136,10 @@ def label(factors: dict, names: list[str]) -> str:
             parts.append("hold" if value else "no hold")
         elif name == "options":
             parts.extend(f"{k}={v}" for k, v in value.items())
-        elif name in ("servants", "threads", "priority"):
+        elif name in ("servants", "threads", "priority", "subscribers"):
             parts.append(f"{name} {value}")
+        elif name == "subscriber_processes":
+            parts.append({"one": "in one process", "each": "a process each"}.get(value, value))
         elif name == "background":
             parts.append("no background" if value == "none" else f"background {value}")
         else:

@@ -61,11 +61,13 @@ def warnings(run: Run) -> list[str]:
         found.append(f"{lost} cells asked for the idle hold but could not take it "
                      "(/dev/cpu_dma_latency not writable).")
     crowded = [c for c in cells
-               if busy_threads(c["mode"], c["threads"], c["background"]).total > cpus > 0]
+               if busy_threads(c["mode"], c["threads"], c["background"],
+                               c.get("subscribers")).total > cpus > 0]
     if crowded:
         found.append(f"{len(crowded)} cells had more busy threads than the machine's {cpus} "
                      "CPUs, counting client threads, the server threads serving them (one "
-                     "per client thread in a remote cell) and background-load workers: "
+                     "per client thread in a remote cell; a fan-out's subscribers, all woken "
+                     "by each event) and background-load workers: "
                      "threads wait for a CPU as well as for the middleware. Experiments: "
                      f"{', '.join(dict.fromkeys(c['experiment'] for c in crowded))}; each "
                      "such cell's notes give its count.")

@@ -5,7 +5,8 @@ marshalling (time against payload, as a linear fit), dispatcher (time
 against registered servants, and which shape of a poor object map, if any),
 parallelism (per-thread time and system rate against threads), background
 (the round trip under CPU load) and estimates (the combined-factor estimate
-against the mixture experiment); then factorial, the main effects and
+against the mixture experiment); fan-out (latency to the last subscriber and
+events delivered per second against subscribers); then factorial, the main effects and
 interactions of each experiment whose spec declares a 2^k design. A section
 works on whatever run has its factor swept, not only on suites/ocb.yaml: it
 reads the experiments whose role is its factor (size, servants, threads)
@@ -15,7 +16,7 @@ factor otherwise.
 """
 
 from ..data import Run
-from . import background, dispatcher, estimates, factorial, marshalling, parallelism
+from . import background, dispatcher, estimates, factorial, fanout, marshalling, parallelism
 
 
 def sections(run: Run) -> list[dict]:
@@ -90,6 +91,20 @@ def sections(run: Run) -> list[dict]:
         found.append({"id": f"{anchor}-estimate", "kind": "estimate",
                       "title": "Combined-factor estimate", "summary": summary,
                       "figures": figures})
+    if items := fanout.series(run):
+        found.append({
+            "id": f"{anchor}-fanout", "kind": "fanout", "title": "Fan-out", "lines": items,
+            "figures": [_figure(
+                f"{anchor}-fanout-subscribers", "Latency to the last subscriber and events "
+                "delivered against subscribers", fanout.figure(items),
+                "Left: the median time from the publisher's send to the last subscriber's "
+                "reply. Right: events delivered per second, subscribers × events published "
+                "per second. Hollow points: more busy threads than CPUs.",
+                "The publisher waits for every reply before its next event (a closed loop), "
+                "so this is the latency of one event at a time, not the throughput of a "
+                "publisher that queues; subscribers in one process share its threads as the "
+                "middleware arranges them (the driver's README says how).")],
+        })
     declared = factorial.designs(run)
     if declared["designs"] or declared["notes"]:
         # Each design's figure sits with its own tables (the template draws it), not at

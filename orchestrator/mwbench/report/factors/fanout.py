@@ -1,0 +1,76 @@
+"""Fan-out: one publisher, N subscribers, and what each added subscriber costs.
+
+A fan-out sample is the time from the publisher's send to the last
+subscriber's reply (driver contract section 5), the one-to-many latency of
+the container-managed pub/sub study. Two numbers per subscriber count: that
+latency, and the events delivered per second (subscribers × events published
+per second), which says whether the middleware delivers to more subscribers
+in parallel or one after another. The cost of one more subscriber is the
+slope of the median against N, fitted by least squares over the line's
+points: a raw socket that writes N copies pays one write and one wake-up per
+subscriber, so a middleware whose slope is below that delivers in parallel
+or shares the copy.
+
+Points with more busy threads than the machine's CPUs are drawn hollow
+(crowding.py: every event wakes all N subscribers at once).
+"""
+
+import numpy as np
+from matplotlib.ticker import EngFormatter
+
+from ...crowding import busy_threads
+from ..data import Configuration, Run
+from ..figures import plt, to_svg
+
+
+def series(run: Run) -> list[dict]:
+    cpus = run.environment.get("machine", {}).get("cpu_count") or 0
+    found = []
+    for experiment in run.experiments:
+        for name, members in experiment.series("subscribers"):
+            points = [_point(c, cpus) for c in members]
+            counts = np.array([p["subscribers"] for p in points], dtype=float)
+            medians = np.array([p["p50_us"] for p in points])
+            slope = float(np.polyfit(counts, medians, 1)[0]) if len(points) > 1 else None
+            found.append({"experiment": experiment.name, "series": name, "points": points,
+                          "per_subscriber_us": slope})
+    return found
+
+
+def _point(c: Configuration, cpus: int) -> dict:
+    f = c.factors
+    rate = float(np.median(c.throughput_per_s)) if c.throughput_per_s else None
+    busy = busy_threads(f["mode"], f["threads"], f["background"], f["subscribers"])
+    return {
+        "subscribers": f["subscribers"], "p50_us": c.percentile(50),
+        "p99_us": c.percentile(99),
+        "events_per_s": rate * f["subscribers"] if rate else None,
+        "busy": busy.total, "crowded": 0 < cpus < busy.total,
+    }
+
+
+def figure(found: list[dict]) -> str:
+    shown, (times, rates) = plt.subplots(1, 2, figsize=(10, 3.8))
+    for item in found:
+        x = [p["subscribers"] for p in item["points"]]
+        line, = times.plot(x, [p["p50_us"] for p in item["points"]], linewidth=1,
+                           label=f"{item['experiment']}: {item['series']}")
+        rates.plot(x, [p["events_per_s"] or np.nan for p in item["points"]], linewidth=1,
+                   color=line.get_color())
+        for p in item["points"]:
+            face = "white" if p["crowded"] else line.get_color()
+            times.plot(p["subscribers"], p["p50_us"], marker="o", markersize=5,
+                       markerfacecolor=face, color=line.get_color())
+            if p["events_per_s"]:
+                rates.plot(p["subscribers"], p["events_per_s"], marker="o", markersize=5,
+                           markerfacecolor=face, color=line.get_color())
+    for axes in (times, rates):
+        axes.set_xscale("log", base=2)
+        axes.set_xlabel("subscribers")
+    times.set_ylabel("µs to the last reply (median)")
+    rates.set_ylabel("events delivered per second")
+    rates.yaxis.set_major_formatter(EngFormatter())
+    # Beside the figure, not over it, as the parallelism figure does.
+    rates.legend(*times.get_legend_handles_labels(), fontsize=7, loc="upper left",
+                 bbox_to_anchor=(1.02, 1.0), borderaxespad=0)
+    return to_svg(shown)
