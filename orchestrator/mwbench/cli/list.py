@@ -42,7 +42,8 @@ def command() -> None:
         for key, text in driver.options.items():
             console.print(f"  {driver.name} --option {key}: {text}")
         for what, bound in (("client threads", driver.max_threads),
-                            ("servants", driver.max_servants)):
+                            ("servants", driver.max_servants),
+                            ("fan-out subscribers", driver.max_subscribers)):
             if bound is not None:
                 console.print(f"  {driver.name} runs at most {bound} {what}")
 
