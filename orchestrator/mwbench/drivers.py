@@ -43,11 +43,14 @@ class DriverInfo:
 
 
 def known_driver_names() -> list[str]:
+    """The folders of drivers/ that build a driver program, mwbench-driver-<folder>;
+    folders of shared code (drivers/common, drivers/cmake) build none."""
     drivers_dir = paths.repo_root() / "drivers"
     return sorted(
         entry.name
         for entry in drivers_dir.iterdir()
-        if entry.is_dir() and (entry / "CMakeLists.txt").is_file()
+        if (entry / "CMakeLists.txt").is_file()
+        and f"mwbench-driver-{entry.name}" in (entry / "CMakeLists.txt").read_text()
     )
 
 
