@@ -1,0 +1,167 @@
+"""The driver contract (docs/driver-contract.md), checked the same way on every driver.
+
+What every driver must do whatever its middleware: describe itself, refuse a
+bad argument with exit status 2 and one line, serve until SIGTERM and then
+write its header, keep the samples it measured when a signal stops it, give up
+within --timeout when no server appears, honour the harness's injected fault,
+and, if it offers `fanout`, deliver every event to every subscriber across
+processes. A new driver gets these tests by existing; its own test file holds
+what only it does (its transports, options and middleware).
+
+A driver whose middleware needs a daemon (iceoryx's RouDi) gets one for each
+test, started and cleaned by the orchestrator's own code (mwbench.daemon).
+"""
+
+import json
+import signal
+import subprocess
+import time
+from contextlib import contextmanager
+
+import pytest
+from driver_processes import REPO, Driver, read_result, run_fanout
+
+from mwbench.daemon import Daemon
+from mwbench.processes import ChildFailure
+
+
+def _driver_folders():
+    """As `mwbench list` finds them: folders whose CMakeLists.txt builds mwbench-driver-X."""
+    return sorted(folder.name for folder in (REPO / "drivers").iterdir()
+                  if (folder / "CMakeLists.txt").is_file()
+                  and f"mwbench-driver-{folder.name}" in (folder / "CMakeLists.txt").read_text())
+
+
+DRIVERS = {name: Driver(name) for name in _driver_folders()}
+
+
+def each_driver(*marks):
+    return pytest.mark.parametrize("driver", [
+        pytest.param(d, id=name, marks=[d.built_or_skipped(), *marks])
+        for name, d in DRIVERS.items()])
+
+
+def describe(driver):
+    out = subprocess.run([str(driver.program), "--describe"], capture_output=True, text=True,
+                         check=True, timeout=30)
+    return json.loads(out.stdout)
+
+
+@contextmanager
+def daemon_of(driver, tmp_path):
+    """The daemon the driver declares, run as the orchestrator runs it for a cell."""
+    daemon = Daemon(describe(driver).get("daemon"), tmp_path)
+    try:
+        daemon.start()
+    except ChildFailure as failure:
+        if "did not start is running" in str(failure):
+            pytest.skip(str(failure))  # only one RouDi per machine: another test's
+        raise
+    try:
+        yield
+    finally:
+        daemon.stop()
+
+
+def remote_cell(driver):
+    """The plainest remote cell the driver has: roundtrip over its first transport."""
+    d = describe(driver)
+    return ["--operation", "roundtrip", "--transport", d["modes"]["remote"][0],
+            "--payload-bytes", "0"]
+
+
+@each_driver()
+def test_describe_follows_the_contract(driver):
+    d = describe(driver)
+    assert d["contract"] == 1 and d["driver"] == driver.name
+    assert d["middleware"] and d["middleware_version"]
+    assert "roundtrip" in d["operations"]
+    assert all(set(op) >= {"payload"} and isinstance(op["payload"], bool)
+               for op in d["operations"].values())
+    assert set(d["modes"]) <= {"remote", "collocated"} and d["modes"]["remote"]
+    assert d["modes"].get("collocated", ["inproc"]) == ["inproc"]
+    assert all(isinstance(help, str) and help for help in d["options"].values())
+    for bound in ("max_threads", "max_servants", "max_subscribers"):
+        assert d.get(bound, 1) >= 1
+    if "fanout" in d["operations"]:
+        assert d["operations"]["fanout"]["payload"] is True
+
+
+@each_driver()
+def test_an_unknown_option_is_exit_2_and_one_line(driver, tmp_path):
+    proc = subprocess.run(
+        [str(driver.program), "--role", "client", *remote_cell(driver), "--endpoint-file",
+         str(tmp_path / "endpoint"), "--option", "no_such_key=1"],
+        capture_output=True, text=True, timeout=30)
+    assert proc.returncode == 2
+    assert proc.stderr.startswith(f"mwbench-driver-{driver.name}: error: --option no_such_key")
+    assert proc.stderr.count("\n") == 1
+
+
+@each_driver()
+def test_a_client_without_a_server_gives_up_within_its_timeout(driver, tmp_path):
+    with daemon_of(driver, tmp_path):
+        proc = subprocess.run(
+            [str(driver.program), "--role", "client", *remote_cell(driver),
+             "--endpoint-file", str(tmp_path / "nobody"), "--timeout", "0.5"],
+            capture_output=True, text=True, timeout=30)
+    assert proc.returncode == 1
+    assert "no endpoint file" in proc.stderr and str(tmp_path / "nobody") in proc.stderr
+
+
+@each_driver()
+def test_fault_exit_leaves_before_publishing(driver, tmp_path):
+    with daemon_of(driver, tmp_path):
+        proc = subprocess.run(
+            [str(driver.program), "--role", "server", *remote_cell(driver), "--endpoint-file",
+             str(tmp_path / "endpoint"), "--option", "fault=exit"],
+            capture_output=True, text=True, timeout=30)
+    assert proc.returncode == 3 and "injected fault" in proc.stderr
+    assert not (tmp_path / "endpoint").exists()
+
+
+@each_driver()
+def test_sigterm_ends_the_server_with_its_header(driver, tmp_path):
+    with daemon_of(driver, tmp_path):
+        server = driver.server(tmp_path, *remote_cell(driver))
+        client, output = driver.client(tmp_path, server, *remote_cell(driver), samples=50)
+        status, err = server.stop()
+    assert client.returncode == 0, client.stderr
+    assert status == 0, err
+    header, samples = read_result(server.output)
+    assert header["role"] == "server" and header["sample_count"] == 0 and samples == []
+    assert read_result(output)[0]["sample_count"] == 50
+
+
+@each_driver()
+def test_sigterm_stops_the_client_and_keeps_its_samples(driver, tmp_path):
+    with daemon_of(driver, tmp_path):
+        server = driver.server(tmp_path, *remote_cell(driver))
+        output = tmp_path / "client.result"
+        client = subprocess.Popen(
+            [str(driver.program), "--role", "client", *remote_cell(driver), "--endpoint-file",
+             str(server.endpoint), "--output", str(output), "--samples", "50000000",
+             "--warmup", "0"],
+            stderr=subprocess.PIPE, text=True)
+        time.sleep(1.0)  # long enough to connect (a DDS match) and measure some
+        client.send_signal(signal.SIGTERM)
+        _, err = client.communicate(timeout=20)
+        status, _ = server.stop()
+    assert client.returncode == 1 and "stopped by SIGTERM after" in err
+    header, samples = read_result(output)
+    assert 0 < header["sample_count"] == len(samples) < 50000000
+    assert status == 0
+
+
+@each_driver()
+@pytest.mark.parametrize("transport_index", [0, -1])
+def test_a_fanout_reaches_every_subscriber_in_every_process(driver, tmp_path, transport_index):
+    d = describe(driver)
+    if "fanout" not in d["operations"]:
+        pytest.skip(f"{driver.name} has no fanout operation")
+    transport = d["modes"]["remote"][transport_index]
+    cell = ["--operation", "fanout", "--transport", transport, "--payload-bytes", "64"]
+    with daemon_of(driver, tmp_path):
+        header, samples, subscribers = run_fanout(driver, tmp_path, cell, 4, 2)
+    assert len(samples) == 200 and len(subscribers) == 2
+    assert header["fanout"]["subscriber_processes"] == 2
