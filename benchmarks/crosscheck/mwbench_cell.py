@@ -56,6 +56,14 @@ def read_samples(path):
 
 def run_cell(driver, cell, placement, samples, warmup, server_options=(), client_options=()):
     """Runs server and client of one cell; returns (median round trip in ns, client header)."""
+    header, values = run_cell_samples(driver, cell, placement, samples, warmup, server_options,
+                                      client_options)
+    return statistics.median(values), header
+
+
+def run_cell_samples(driver, cell, placement, samples, warmup, server_options=(),
+                     client_options=()):
+    """Runs server and client of one cell; returns (client header, round trips in ns)."""
     server_cpu, client_cpu = PLACEMENTS[placement]
     with tempfile.TemporaryDirectory(prefix="mwbench-crosscheck-") as tmp:
         endpoint = Path(tmp) / "endpoint"
@@ -78,8 +86,19 @@ def run_cell(driver, cell, placement, samples, warmup, server_options=(), client
         finally:
             server.send_signal(signal.SIGTERM)
             server.wait(timeout=10)
-        header, values = read_samples(output)
-    return statistics.median(values), header
+        return read_samples(output)
+
+
+def run_collocated_samples(driver, cell, placement, samples, warmup):
+    """Runs one collocated cell (client CPU of the placement); returns (header, ns)."""
+    _, cpu = PLACEMENTS[placement]
+    with tempfile.TemporaryDirectory(prefix="mwbench-crosscheck-") as tmp:
+        output = Path(tmp) / "collocated.result"
+        subprocess.run(
+            [str(driver), "--role", "collocated", *cell, *cpu_args(cpu), "--samples",
+             str(samples), "--warmup", str(warmup), "--batch", "1", "--output", str(output)],
+            check=True)
+        return read_samples(output)
 
 
 def stop(proc):
