@@ -11,23 +11,6 @@
 
 namespace iceoryx {
 
-namespace {
-
-std::string seconds(double s) {
-  std::string text = std::to_string(s);
-  text.erase(text.find_last_not_of('0') + 1);
-  if (text.back() == '.') text.pop_back();
-  return text;
-}
-
-std::vector<std::uint8_t> pattern(std::size_t bytes) {
-  std::vector<std::uint8_t> p(bytes);
-  for (std::size_t i = 0; i < bytes; ++i) p[i] = pattern_byte(i);
-  return p;
-}
-
-}  // namespace
-
 Client::Client(const Endpoint& endpoint, Wait wait, std::size_t payload_bytes, double timeout_s,
                mwbench::Measurement& measurement)
     : endpoint_(endpoint),
@@ -35,7 +18,7 @@ Client::Client(const Endpoint& endpoint, Wait wait, std::size_t payload_bytes, d
       measurement_(measurement),
       timeout_s_(timeout_s),
       timeout_ns_(static_cast<std::int64_t>(timeout_s * 1e9)),
-      payload_(pattern(payload_bytes)),
+      payload_(payload_pattern(payload_bytes)),
       publisher_(service(endpoint, endpoint.ping), publisher_options()),
       subscriber_(service(endpoint, endpoint.pong), subscriber_options()) {
   if (wait == Wait::waitset) {
@@ -49,7 +32,7 @@ Client::Client(const Endpoint& endpoint, Wait wait, std::size_t payload_bytes, d
 void Client::connect() {
   const auto deadline =
       std::chrono::steady_clock::now() + std::chrono::duration<double>(timeout_s_);
-  const std::string after = " after " + seconds(timeout_s_) + " s (is the server running?)";
+  const std::string after = " after " + format_seconds(timeout_s_) + " s (is the server running?)";
   while (!publisher_.hasSubscribers()) {
     if (std::chrono::steady_clock::now() > deadline) {
       throw std::runtime_error("no subscriber of " + endpoint_.ping_name() + after);
@@ -82,7 +65,7 @@ void Client::call() {
   publisher_.publish(chunk);
   if (!await_pong()) {
     throw std::runtime_error("no pong for ping " + std::to_string(seq_) + " on " +
-                             endpoint_.pong_name() + " within " + seconds(timeout_s_) +
+                             endpoint_.pong_name() + " within " + format_seconds(timeout_s_) +
                              " s (--timeout)");
   }
 }
@@ -104,7 +87,11 @@ bool Client::await_pong() {
                                iox::popo::asStringLiteral(taken.get_error()));
     }
     if (wait_ == Wait::waitset) {
-      if (waitset_->timedWait(iox::units::Duration::fromNanoseconds(timeout_ns_)).empty()) {
+      // timedWait() may return nothing early (a semaphore post left over from
+      // a notification already seen): the ping's own timestamp says whether
+      // --timeout has passed, so only an empty return reads the clock.
+      if (waitset_->timedWait(iox::units::Duration::fromNanoseconds(timeout_ns_)).empty() &&
+          mwbench::now_ns() - stamp_ >= static_cast<std::uint64_t>(timeout_ns_)) {
         return false;
       }
     } else if ((++spins & 0xfff) == 0) {  // the clock is read only once a pong is late

@@ -23,18 +23,6 @@ namespace {
 
 constexpr const char* kRuntimePrefix = "mwbench-iox-";
 
-// The value of `key=` in "k1=v1;k2=v2", or empty.
-std::string field(std::string_view text, std::string_view key) {
-  const std::string needle = std::string(key) + "=";
-  for (std::size_t pos = 0; pos < text.size();) {
-    const std::size_t end = std::min(text.find(';', pos), text.size());
-    const std::string_view item = text.substr(pos, end - pos);
-    if (item.starts_with(needle)) return std::string(item.substr(needle.size()));
-    pos = end + 1;
-  }
-  return {};
-}
-
 // RouDi names the payload segment after the user it runs as.
 std::string user_name() {
   const passwd* user = ::getpwuid(::geteuid());
@@ -46,6 +34,30 @@ std::filesystem::path program_dir() {
 }
 
 }  // namespace
+
+std::string endpoint_field(std::string_view text, std::string_view key) {
+  const std::string needle = std::string(key) + "=";
+  for (std::size_t pos = 0; pos < text.size();) {
+    const std::size_t end = std::min(text.find(';', pos), text.size());
+    const std::string_view item = text.substr(pos, end - pos);
+    if (item.starts_with(needle)) return std::string(item.substr(needle.size()));
+    pos = end + 1;
+  }
+  return {};
+}
+
+std::string format_seconds(double s) {
+  std::string text = std::to_string(s);
+  text.erase(text.find_last_not_of('0') + 1);
+  if (text.back() == '.') text.pop_back();
+  return text;
+}
+
+std::vector<std::uint8_t> payload_pattern(std::size_t bytes) {
+  std::vector<std::uint8_t> p(bytes);
+  for (std::size_t i = 0; i < bytes; ++i) p[i] = pattern_byte(i);
+  return p;
+}
 
 Wait parse_wait(const std::string& value) {
   if (value == "waitset") return Wait::waitset;
@@ -106,10 +118,10 @@ Endpoint Endpoint::parse(const std::string& text) {
   Endpoint e;
   const std::string_view fields =
       std::string_view(text).substr(std::min<std::size_t>(4, text.size()));
-  e.service = field(fields, "service");
-  e.instance = field(fields, "instance");
-  e.ping = field(fields, "ping");
-  e.pong = field(fields, "pong");
+  e.service = endpoint_field(fields, "service");
+  e.instance = endpoint_field(fields, "instance");
+  e.ping = endpoint_field(fields, "ping");
+  e.pong = endpoint_field(fields, "pong");
   if (!text.starts_with("iox:") || e.service.empty() || e.instance.empty() || e.ping.empty() ||
       e.pong.empty()) {
     throw std::runtime_error("endpoint '" + text +

@@ -11,6 +11,8 @@
 #include <cstdint>
 #include <nlohmann/json.hpp>
 #include <string>
+#include <string_view>
+#include <vector>
 
 #include "iceoryx_posh/capro/service_description.hpp"
 #include "iceoryx_posh/popo/publisher_options.hpp"
@@ -55,6 +57,12 @@ struct Endpoint {
   std::string pong_name() const;
 };
 
+// The value of `key=` in an endpoint's "k1=v1;k2=v2", or empty.
+std::string endpoint_field(std::string_view text, std::string_view key);
+
+// "10", "2.5": seconds as a message says them.
+std::string format_seconds(double s);
+
 // The service of one event of the cell ("mwbench", "<pid>", `event`).
 iox::capro::ServiceDescription service(const Endpoint& endpoint, const std::string& event);
 // Every publisher: no history (a late subscriber gets nothing old).
@@ -81,6 +89,9 @@ inline constexpr std::uint64_t kMaxPayloadBytes = (16u << 20) - 256;
 inline std::uint8_t pattern_byte(std::size_t i) noexcept {
   return static_cast<std::uint8_t>(i % 251);
 }
+
+// `bytes` bytes of that pattern, written into every payload.
+std::vector<std::uint8_t> payload_pattern(std::size_t bytes);
 
 // How the middleware was configured, for the result header.
 nlohmann::json middleware_config(const Endpoint& endpoint, Wait wait);

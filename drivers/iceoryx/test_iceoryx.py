@@ -18,7 +18,15 @@ import subprocess
 import time
 
 import pytest
-from driver_processes import Driver, DriverServer, cell, read_result
+from driver_processes import (
+    Driver,
+    DriverServer,
+    assert_every_event_delivered,
+    cell,
+    fanout_subscribers,
+    read_result,
+    run_fanout,
+)
 
 ICEORYX = Driver("iceoryx")
 DRIVER = ICEORYX.program
@@ -103,10 +111,12 @@ def test_describe():
     d = describe()
     assert d["contract"] == 1 and d["driver"] == "iceoryx"
     assert d["middleware_version"] == "2.0.3"
-    assert d["operations"] == {"roundtrip": {"payload": False}, "octets": {"payload": True}}
+    assert d["operations"] == {"roundtrip": {"payload": False}, "octets": {"payload": True},
+                               "fanout": {"payload": True}}
     assert d["modes"] == {"remote": ["shm"], "collocated": ["inproc"]}
     assert set(d["options"]) == {"wait", "verify"}
     assert d["max_threads"] == 1 and d["max_servants"] == 1
+    assert d["max_subscribers"] == 256  # iceoryx 2.0.3: subscribers per publisher, queue capacity
     daemon = d["daemon"]
     assert daemon["program"] == "iox-roudi" and daemon["package"] == "iceoryx"
     config = daemon["args"][daemon["args"].index("--config-file") + 1]
@@ -196,9 +206,10 @@ def test_fails_at_once_without_roudi(tmp_path, role):
         pytest.skip("a RouDi is running")
     start = time.monotonic()
     transport = "shm" if role == "server" else "inproc"
+    endpoint = ["--endpoint-file", tmp_path / "endpoint"] if role == "server" else []
     proc = subprocess.run(
-        [DRIVER, "--role", role, *cell("roundtrip", transport, 0), "--endpoint-file",
-         tmp_path / "endpoint", "--output", tmp_path / "out"],
+        [DRIVER, "--role", role, *cell("roundtrip", transport, 0), *endpoint,
+         "--output", tmp_path / "out"],
         capture_output=True, text=True, timeout=30)
     assert proc.returncode == 1
     assert proc.stderr.startswith("mwbench-driver-iceoryx: error: RouDi (iox-roudi) is not "
@@ -260,3 +271,128 @@ def test_sigterm_stops_the_client_and_keeps_its_samples(tmp_path, serve):
     header, samples = read_result(output)
     assert 0 < header["sample_count"] == len(samples) < 5000000
     assert server.stop()[0] == 0
+
+
+# ---- fanout (docs/driver-contract.md section 5) ----------------------------------------
+
+@pytest.mark.parametrize("subscribers,processes,payload", [
+    (1, 1, 0), (4, 1, 0), (4, 4, 0), (4, 2, 1000), (16, 1, 0)])
+def test_fanout(tmp_path, roudi, subscribers, processes, payload):
+    # run_fanout checks that every subscriber received every event, no more.
+    args = cell("fanout", "shm", payload, "--option", "verify=1")
+    header, samples, servers = run_fanout(ICEORYX, tmp_path, args, subscribers, processes)
+    assert len(samples) == 200
+    assert header["fanout"]["subscriber_processes"] == processes
+    assert header["middleware_config"]["services"] == {"event": "mwbench/fanout/event",
+                                                       "reply": "mwbench/fanout/reply"}
+    share = subscribers // processes
+    assert [s["fanout"]["first_subscriber"] for s in servers] == list(range(0, subscribers, share))
+
+
+def test_fanout_one_process_per_subscriber_with_a_payload(tmp_path, roudi):
+    args = cell("fanout", "shm", 1000, "--option", "verify=1")
+    header, _, servers = run_fanout(ICEORYX, tmp_path, args, 4, 4)
+    assert header["payload_bytes"] == 1000 and len(servers) == 4
+
+
+@pytest.mark.parametrize("wait", WAITS)
+def test_fanout_one_subscriber_each_wait(tmp_path, roudi, wait):
+    # wait=spin keeps two threads busy (subscriber, publisher): allowed on two CPUs.
+    if wait == "spin" and (os.cpu_count() or 1) < 2:
+        pytest.skip("wait=spin with one subscriber needs two CPUs")
+    run_fanout(ICEORYX, tmp_path, cell("fanout", "shm", 0, "--option", f"wait={wait}"), 1, 1)
+
+
+@pytest.mark.parametrize("subscribers,payload", [(1, 0), (4, 0), (4, 1000), (16, 0), (256, 0)])
+def test_fanout_collocated(tmp_path, roudi, subscribers, payload):
+    # 256 is max_subscribers: every thread, port and WaitSet of the limit in one process.
+    proc, output = ICEORYX.run("collocated", tmp_path, *cell(
+        "fanout", "inproc", payload, "--option", "verify=1", "--subscribers", str(subscribers)))
+    assert proc.returncode == 0, proc.stderr
+    header, samples = read_result(output)
+    assert len(samples) == 200
+    assert header["fanout"]["subscriber_processes"] == 0
+    assert_every_event_delivered(header)
+
+
+def test_fanout_beyond_the_limit_is_exit_2(tmp_path):
+    proc, _ = ICEORYX.run("collocated", tmp_path, *cell("fanout", "inproc", 0,
+                                                        "--subscribers", "257"))
+    assert proc.returncode == 2, proc.stderr
+    assert "--subscribers 257" in proc.stderr
+
+
+@pytest.mark.parametrize("role", ["collocated", "client", "server"])
+def test_fanout_refuses_more_spinners_than_cpus(tmp_path, role):
+    cpus = os.cpu_count()
+    transport = "inproc" if role == "collocated" else "shm"
+    endpoint = [] if role == "collocated" else ["--endpoint-file", str(tmp_path / "endpoint")]
+    proc = subprocess.run(
+        [DRIVER, "--role", role, *endpoint, *cell("fanout", transport, 0, "--option", "wait=spin",
+                                                  "--subscribers", str(cpus))],
+        capture_output=True, text=True, timeout=30)
+    assert proc.returncode == 2, proc.stderr
+    assert proc.stderr.startswith(
+        f"mwbench-driver-iceoryx: error: --option wait=spin with --subscribers {cpus}: "
+        f"{cpus + 1} threads would spin (each subscriber and the publisher) on {cpus} CPUs; "
+        "use wait=waitset")
+    assert not (tmp_path / "endpoint").exists()
+
+
+def test_fanout_client_fails_naming_a_subscriber_killed_mid_run(tmp_path, roudi):
+    args = cell("fanout", "shm", 0)
+    servers = fanout_subscribers(ICEORYX, tmp_path, args, 4, 4)
+    try:
+        endpoints = [a for s in servers for a in ("--endpoint-file", str(s.endpoint))]
+        client = subprocess.Popen(
+            [DRIVER, "--role", "client", *endpoints, *args, "--subscribers", "4",
+             "--timeout", "2", "--samples", "100000000", "--output", tmp_path / "client.result"],
+            stderr=subprocess.PIPE, text=True)
+        time.sleep(3)  # past the handshake (it fails after --timeout 2): measuring
+        assert client.poll() is None
+        servers[2].proc.kill()  # SIGKILL
+        start = time.monotonic()
+        _, err = client.communicate(timeout=30)
+        assert time.monotonic() - start < 10
+        assert client.returncode == 1
+        assert err.startswith("mwbench-driver-iceoryx: error: 1 of 4 subscribers have not "
+                              "replied to event ")
+        assert "(2) within 2 s (--timeout)" in err
+    finally:
+        for server in servers:
+            if server.proc.poll() is None:
+                server.proc.kill()
+            server.proc.wait()
+
+
+def test_fanout_client_names_the_subscribers_missing_from_the_handshake(tmp_path, roudi):
+    # Subscriber process 1 of 2 was never started: its endpoint is written by hand.
+    args = cell("fanout", "shm", 0)
+    (server,) = fanout_subscribers(ICEORYX, tmp_path, args, 2, 1)
+    try:
+        (tmp_path / "endpoint-b").write_text(
+            "iox:service=mwbench;instance=fanout;event=event;reply=reply;subscribers=2-3\n")
+        start = time.monotonic()
+        proc, output = ICEORYX.run("client", tmp_path, "--endpoint-file", str(server.endpoint),
+                                   "--endpoint-file", str(tmp_path / "endpoint-b"), *args,
+                                   "--subscribers", "4", "--timeout", "1")
+        assert time.monotonic() - start < 10
+        assert proc.returncode == 1
+        assert proc.stderr.startswith(
+            "mwbench-driver-iceoryx: error: 2 of 4 subscribers of mwbench/fanout/event did not "
+            "answer the handshake within 1 s (--timeout): 2, 3")
+        assert not output.exists()
+    finally:
+        server.stop()
+
+
+def test_fanout_client_checks_the_subscriber_numbers(tmp_path, roudi):
+    args = cell("fanout", "shm", 0)
+    (server,) = fanout_subscribers(ICEORYX, tmp_path, args, 2, 1)
+    try:
+        proc, _ = ICEORYX.run("client", tmp_path, "--endpoint-file", str(server.endpoint),
+                              *args, "--subscribers", "3", "--timeout", "1")
+        assert proc.returncode == 1
+        assert "the subscriber processes host subscribers 0-1, not 0-2 in order" in proc.stderr
+    finally:
+        server.stop()

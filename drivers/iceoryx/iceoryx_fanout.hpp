@@ -1,0 +1,105 @@
+// What both ends of the iceoryx fan-out share (docs/driver-contract.md
+// section 5): the two services, the endpoint a subscriber process publishes,
+// the messages in a loaned chunk, and the queue settings that lose nothing.
+//
+// One publisher offers the event service; every subscriber is an iceoryx
+// Subscriber of it, so the publisher publishes each event once and RouDi's
+// shared memory delivers that one chunk to all of them (true one-to-many).
+// Every subscriber offers a Publisher of the reply service, and the
+// publisher's process has one Subscriber of it that receives from all of
+// them (iceoryx 2.0 is built n:m, SubscriberPortMultiProducer). Remote, the
+// services are "mwbench/fanout/event" and "mwbench/fanout/reply": the
+// subscriber processes are started independently and must agree on a name,
+// and RouDi runs once per cell, so a fixed name is alone under its RouDi.
+#pragma once
+
+#include <cstdint>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "iceoryx_posh/iceoryx_posh_types.hpp"
+#include "iceoryx_posh/popo/publisher_options.hpp"
+#include "iceoryx_posh/popo/subscriber_options.hpp"
+#include "iceoryx_session.hpp"
+
+namespace iceoryx {
+
+// The most subscribers one fan-out can have (the driver's max_subscribers):
+// the event publisher serves at most MAX_SUBSCRIBERS_PER_PUBLISHER (256)
+// subscribers, and the reply subscriber's queue holds at most
+// MAX_SUBSCRIBER_QUEUE_CAPACITY (256) chunks, one reply of each subscriber
+// to the event in flight. Both are compile-time limits of Debian's 2.0.3.
+// The RouDi-wide ones are further: 512 publishers (N reply publishers and one
+// event publisher), 1024 subscribers, 1024 condition variables (a WaitSet
+// each), 300 processes. roudi_config.toml has room too: one event chunk is in
+// flight (every subscriber releases it before it replies) and N replies of
+// 128 bytes, against 1000 chunks of that size.
+inline constexpr int kMaxSubscribers = static_cast<int>(iox::MAX_SUBSCRIBERS_PER_PUBLISHER);
+inline constexpr std::uint64_t kReplyQueueCapacity = iox::MAX_SUBSCRIBER_QUEUE_CAPACITY;
+static_assert(kReplyQueueCapacity >= static_cast<std::uint64_t>(kMaxSubscribers),
+              "the reply queue must hold one reply of every subscriber");
+
+// The services of a fan-out and the subscribers one process hosts, as its
+// endpoint file holds them:
+// "iox:service=mwbench;instance=fanout;event=event;reply=reply;subscribers=0-3".
+struct FanoutEndpoint {
+  std::string service = "mwbench";
+  std::string instance = "fanout";
+  std::string event = "event";
+  std::string reply = "reply";
+  int first = 0;  // the process's subscribers are first .. first + count - 1
+  int count = 1;
+
+  static FanoutEndpoint parse(const std::string& text);  // throws std::runtime_error
+  std::string to_string() const;
+  std::string event_name() const;  // "mwbench/fanout/event", for messages
+  std::string reply_name() const;
+  bool same_services(const FanoutEndpoint& other) const noexcept;
+};
+
+// A fan-out client's endpoints, one per subscriber process in the order of
+// --endpoint-file: the services they share. Throws std::runtime_error unless
+// they name the same services and their subscribers are 0 .. subscribers - 1,
+// each once, in order.
+FanoutEndpoint merge_endpoints(const std::vector<std::string>& texts, int subscribers);
+
+// The service of one event of the fan-out ("mwbench", "fanout", `event`).
+iox::capro::ServiceDescription service(const FanoutEndpoint& endpoint, const std::string& event);
+
+// What the publisher sends: a handshake probe or an event; an event's
+// payload follows it in the chunk.
+struct FanoutEvent {
+  std::uint64_t number;  // events 1, 2, ...; probes 1, 2, ... of their own
+  std::uint32_t kind;
+  std::uint32_t payload_bytes;
+};
+inline constexpr std::uint32_t kProbe = 1;
+inline constexpr std::uint32_t kEvent = 2;
+
+// What a subscriber answers: to a probe a hello, to an event a reply.
+struct FanoutReply {
+  std::uint64_t event;  // the event's number (a hello: the probe's)
+  std::uint32_t subscriber;
+  std::uint32_t kind;
+};
+inline constexpr std::uint32_t kHello = 1;
+inline constexpr std::uint32_t kReply = 2;          // payload intact or not checked
+inline constexpr std::uint32_t kBrokenPayload = 3;  // verify=1 found a wrong payload
+
+// Event publisher: no history (a late subscriber gets nothing old).
+iox::popo::PublisherOptions event_publisher_options();
+// Each subscriber's event queue: one chunk, discarding the oldest. In a closed
+// loop the next event is sent only once every subscriber has taken the last,
+// so what it can push out is only a handshake probe nobody took.
+iox::popo::SubscriberOptions event_subscriber_options();
+// Reply publishers: no history.
+iox::popo::PublisherOptions reply_publisher_options();
+// The publisher's reply queue: kReplyQueueCapacity, room for one reply of
+// each subscriber (and stale hellos are older, so discarded first).
+iox::popo::SubscriberOptions reply_subscriber_options();
+
+// How the fan-out was configured, for the result header.
+nlohmann::json fanout_config(const FanoutEndpoint& endpoint, Wait wait);
+
+}  // namespace iceoryx

@@ -1,0 +1,178 @@
+// The fan-out's publisher: the handshake, then one event and its N replies
+// per call.
+#include "iceoryx_publisher.hpp"
+
+#include <chrono>
+#include <cstring>
+#include <stdexcept>
+#include <string>
+#include <thread>
+
+#include "mwbench/clock.hpp"
+
+namespace iceoryx {
+
+namespace {
+
+constexpr auto kProbePeriod = std::chrono::milliseconds(10);
+
+}  // namespace
+
+Publisher::Publisher(const FanoutEndpoint& endpoint, Wait wait, std::size_t payload_bytes,
+                     double timeout_s, mwbench::Measurement& measurement)
+    : endpoint_(endpoint),
+      wait_(wait),
+      measurement_(measurement),
+      timeout_s_(timeout_s),
+      timeout_ns_(static_cast<std::int64_t>(timeout_s * 1e9)),
+      payload_(payload_pattern(payload_bytes)),
+      events_(service(endpoint, endpoint.event), event_publisher_options()),
+      replies_(service(endpoint, endpoint.reply), reply_subscriber_options()),
+      tally_(endpoint.count) {
+  if (wait == Wait::waitset) {
+    waitset_.emplace();
+    waitset_->attachState(replies_, iox::popo::SubscriberState::HAS_DATA).or_else([](auto) {
+      throw std::runtime_error("WaitSet: cannot attach the reply subscriber");
+    });
+  }
+}
+
+void Publisher::connect() {
+  using Clock = std::chrono::steady_clock;
+  const auto deadline = Clock::now() + std::chrono::duration<double>(timeout_s_);
+  const std::string within = " within " + format_seconds(timeout_s_) + " s (--timeout)";
+  while (!events_.hasSubscribers()) {
+    if (Clock::now() > deadline) {
+      throw std::runtime_error("no subscriber of " + endpoint_.event_name() + within +
+                               " (are the subscriber processes running?)");
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  }
+  // Each probe reaches the subscribers connected by then; one that connects
+  // later, or whose hello went out before its reply publisher was connected
+  // to replies_, answers a later probe.
+  std::vector<bool> heard(static_cast<std::size_t>(endpoint_.count), false);
+  int missing = endpoint_.count;
+  std::uint64_t probe = 0;
+  auto next_probe = Clock::now();
+  while (missing > 0) {
+    const auto now = Clock::now();
+    if (now > deadline) break;
+    if (now >= next_probe) {
+      events_.loan(sizeof(FanoutEvent), alignof(FanoutEvent))
+          .and_then([&](void* chunk) {
+            *static_cast<FanoutEvent*>(chunk) = FanoutEvent{++probe, kProbe, 0};
+            events_.publish(chunk);
+          })
+          .or_else([](iox::popo::AllocationError error) {
+            throw std::runtime_error(std::string("loan (probe): ") +
+                                     iox::popo::asStringLiteral(error));
+          });
+      next_probe = now + kProbePeriod;
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    missing = take_hellos(heard, missing);
+  }
+  if (missing == 0) return;
+  std::string list;
+  for (std::size_t s = 0; s < heard.size(); ++s) {
+    if (!heard[s]) list += (list.empty() ? "" : ", ") + std::to_string(s);
+  }
+  throw std::runtime_error(std::to_string(missing) + " of " + std::to_string(endpoint_.count) +
+                           " subscribers of " + endpoint_.event_name() +
+                           " did not answer the handshake" + within + ": " + list);
+}
+
+int Publisher::take_hellos(std::vector<bool>& heard, int missing) {
+  for (;;) {
+    const auto taken = replies_.take();
+    if (taken.has_error()) return missing;
+    const FanoutReply reply = *static_cast<const FanoutReply*>(taken.value());
+    replies_.release(taken.value());
+    if (reply.kind == kHello && reply.subscriber < heard.size() && !heard[reply.subscriber]) {
+      heard[reply.subscriber] = true;
+      --missing;
+    }
+  }
+}
+
+void Publisher::call() {
+  if (failed_) return;
+  const auto size = static_cast<std::uint32_t>(sizeof(FanoutEvent) + payload_.size());
+  void* chunk = nullptr;
+  events_.loan(size, alignof(FanoutEvent))
+      .and_then([&chunk](void* loaned) { chunk = loaned; })
+      .or_else([size](iox::popo::AllocationError error) {
+        throw std::runtime_error("loan of a " + std::to_string(size) +
+                                 "-byte chunk failed: " + iox::popo::asStringLiteral(error));
+      });
+  auto* event = static_cast<FanoutEvent*>(chunk);
+  *event = FanoutEvent{++event_, kEvent, static_cast<std::uint32_t>(payload_.size())};
+  if (!payload_.empty()) std::memcpy(event + 1, payload_.data(), payload_.size());
+  tally_.expect(event_);
+  events_.publish(chunk);
+  if (!await_replies()) {
+    fail(tally_.describe_missing() + " within " + format_seconds(timeout_s_) + " s (--timeout)");
+  }
+}
+
+bool Publisher::await_replies() {
+  std::uint64_t spins = 0;
+  std::uint64_t spin_start = 0;
+  std::uint64_t empty_since = 0;  // the first time timedWait() returned nothing
+  for (;;) {
+    const auto taken = replies_.take();
+    if (!taken.has_error()) {
+      const FanoutReply reply = *static_cast<const FanoutReply*>(taken.value());
+      replies_.release(taken.value());
+      if (reply.kind == kHello) continue;  // a late answer to a handshake probe
+      if (!count(reply)) return true;
+      if (tally_.missing() == 0) return true;
+      continue;
+    }
+    if (taken.get_error() != iox::popo::ChunkReceiveResult::NO_CHUNK_AVAILABLE) {
+      throw std::runtime_error(std::string("take (reply): ") +
+                               iox::popo::asStringLiteral(taken.get_error()));
+    }
+    if (wait_ == Wait::waitset) {
+      // timedWait() may return nothing early (a semaphore post left over
+      // from a notification already seen), so an empty return only starts
+      // the clock, and a later one past --timeout ends the wait: a silent
+      // subscriber fails the call within one to two --timeout, and a reply
+      // in time costs no clock read.
+      if (waitset_->timedWait(iox::units::Duration::fromNanoseconds(timeout_ns_)).empty()) {
+        const std::uint64_t now = mwbench::now_ns();
+        if (empty_since == 0) {
+          empty_since = now;
+        } else if (now - empty_since >= static_cast<std::uint64_t>(timeout_ns_)) {
+          return false;
+        }
+      }
+    } else if ((++spins & 0xfff) == 0) {  // the clock is read only once a reply is late
+      const std::uint64_t now = mwbench::now_ns();
+      if (spin_start == 0) spin_start = now;
+      if (now - spin_start > static_cast<std::uint64_t>(timeout_ns_)) return false;
+    }
+  }
+}
+
+bool Publisher::count(const FanoutReply& reply) {
+  const int subscriber = static_cast<int>(reply.subscriber);
+  if (tally_.count(subscriber, reply.event) == mwbench::ReplyTally::Reply::unexpected) {
+    fail(tally_.describe(subscriber, reply.event));
+    return false;
+  }
+  if (reply.kind == kBrokenPayload) {
+    fail("fanout: subscriber " + std::to_string(subscriber) +
+         " found a payload mismatch in event " + std::to_string(reply.event) + " (verify=1)");
+    return false;
+  }
+  return true;
+}
+
+void Publisher::fail(std::string message) {
+  failed_ = true;
+  measurement_.fail(std::move(message));
+}
+
+}  // namespace iceoryx
