@@ -1,11 +1,13 @@
 // mwbench-driver-cyclonedds: ping and pong topics over Cyclone DDS, remote
 // (UDP on loopback, two processes) and collocated (one process: Cyclone
-// delivers locally, without the network).
+// delivers locally, without the network); and the fan-out of one event
+// topic to N subscribers that answer on a reply topic.
 //
 // This file maps the contract onto DDS: options to the wait strategy, roles
 // to what runs where. The configuration, endpoint and QoS are in
 // cyclonedds_session.*, the client end in cyclonedds_client.*, the serving
-// end in cyclonedds_echo.*.
+// end in cyclonedds_echo.*; the fan-out's in cyclonedds_fanout.*,
+// cyclonedds_publisher.* and cyclonedds_subscribers.*.
 #include <cstdint>
 #include <exception>
 #include <limits>
@@ -14,7 +16,10 @@
 
 #include "cyclonedds_client.hpp"
 #include "cyclonedds_echo.hpp"
+#include "cyclonedds_fanout.hpp"
+#include "cyclonedds_publisher.hpp"
 #include "cyclonedds_session.hpp"
+#include "cyclonedds_subscribers.hpp"
 #include "dds/version.h"
 #include "mwbench/driver.hpp"
 
@@ -23,6 +28,11 @@ namespace {
 using mwbench::DriverOptions;
 using mwbench::Role;
 using namespace cyclonedds;
+
+// A bound of --subscribers (describe()).
+constexpr int kMaxSubscribers = 64;
+
+bool is_fanout(const DriverOptions& o) { return o.operation == mwbench::kFanoutOperation; }
 
 struct Settings {
   Wait wait = Wait::waitset;
@@ -39,6 +49,7 @@ Settings settings(const DriverOptions& o) {
                               ": a DDS sequence holds at most 4294967295 bytes");
   }
   s.payload_bytes = o.payload_bytes;
+  if (is_fanout(o)) mwbench::common::check_busy_fanout(s.wait, o.subscribers);
   return s;
 }
 
@@ -83,7 +94,7 @@ class CycloneDdsDriver final : public mwbench::Driver {
     d.driver = "cyclonedds";
     d.middleware = "Eclipse Cyclone DDS";
     d.middleware_version = DDS_VERSION;
-    d.operations = {{"roundtrip", false}, {"octets", true}};
+    d.operations = {{"roundtrip", false}, {"octets", true}, {"fanout", true}};
     d.modes = {{"remote", {"udp"}}, {"collocated", {"inproc"}}};
     d.options = {
         {"wait",
@@ -95,12 +106,21 @@ class CycloneDdsDriver final : public mwbench::Driver {
     };
     d.max_threads = 1;
     d.max_servants = 1;
+    // One reader and one writer per subscriber, and in a fan-out of one
+    // process per subscriber N + 1 participants in kFanoutDomain: within the
+    // participant indices of cyclonedds-loopback.xml (0-99), with room for
+    // another cell beside it.
+    d.max_subscribers = kMaxSubscribers;
     return d;
   }
 
   void serve(const DriverOptions& o, mwbench::ServerContext& context) override {
     const Settings s = settings(o);
     const std::string uri = use_loopback_config();
+    if (is_fanout(o)) {
+      serve_fanout(o, s, uri, context);
+      return;
+    }
     Participant participant(Endpoint::for_process());
     Echo echo(participant, s.wait, s.payload_bytes, s.verify);
     context.record_middleware_config(middleware_config(uri, participant.endpoint(), s.wait));
@@ -115,7 +135,9 @@ class CycloneDdsDriver final : public mwbench::Driver {
   void measure(const DriverOptions& o, mwbench::Measurement& m) override {
     const Settings s = settings(o);
     const std::string uri = use_loopback_config();
-    if (o.role == Role::collocated) {
+    if (is_fanout(o)) {
+      measure_fanout(o, s, uri, m);
+    } else if (o.role == Role::collocated) {
       Participant participant(Endpoint::for_process());
       Echo echo(participant, s.wait, s.payload_bytes, s.verify);
       EchoThread serving(echo, s.wait);
@@ -134,6 +156,61 @@ class CycloneDdsDriver final : public mwbench::Driver {
     m.record_middleware_config(middleware_config(uri, participant.endpoint(), s.wait));
     client.connect();
     m.run([&client] { client.call(); });
+  }
+
+  // A subscriber process: its subscribers answer until SIGTERM.
+  static void serve_fanout(const DriverOptions& o, const Settings& s, const std::string& uri,
+                           mwbench::ServerContext& context) {
+    const FanoutEndpoint endpoint = FanoutEndpoint::for_process();
+    FanoutParticipant participant(endpoint.domain, {endpoint.partition});
+    Subscribers subscribers(participant, s.wait, o.first_subscriber, o.subscribers, s.payload_bytes,
+                            s.verify);
+    context.record_middleware_config(fanout_config(uri, participant, s.wait));
+    const mwbench::ScopedStopCallback stop(context, [&subscribers] { subscribers.stop(); });
+    subscribers.start();
+    context.publish_endpoint(endpoint.to_string());
+    subscribers.serve();
+    subscribers.join();
+    context.record_events_received(subscribers.received());
+  }
+
+  // The publisher, with its subscribers in other processes (one endpoint,
+  // one partition each) or in this one (collocated).
+  static void measure_fanout(const DriverOptions& o, const Settings& s, const std::string& uri,
+                             mwbench::Measurement& m) {
+    if (o.role == Role::collocated) {
+      const FanoutEndpoint endpoint = FanoutEndpoint::for_process();
+      FanoutParticipant participant(endpoint.domain, {endpoint.partition});
+      Subscribers subscribers(participant, s.wait, 0, o.subscribers, s.payload_bytes, s.verify);
+      subscribers.start();
+      publish(o, s, uri, participant, m);
+      subscribers.join();
+      m.record_events_received(subscribers.received());
+      return;
+    }
+    std::vector<std::string> partitions;
+    std::uint32_t domain = 0;
+    for (const std::string& text : m.read_endpoints()) {
+      const FanoutEndpoint e = FanoutEndpoint::parse(text);
+      if (!partitions.empty() && e.domain != domain) {
+        throw std::runtime_error("subscriber processes in domains " + std::to_string(domain) +
+                                 " and " + std::to_string(e.domain) + ": a fan-out needs one");
+      }
+      domain = e.domain;
+      partitions.push_back(e.partition);
+    }
+    FanoutParticipant participant(domain, partitions);
+    publish(o, s, uri, participant, m);
+  }
+
+  static void publish(const DriverOptions& o, const Settings& s, const std::string& uri,
+                      FanoutParticipant& participant, mwbench::Measurement& m) {
+    Publisher publisher(participant, s.wait, o.subscribers, s.payload_bytes, o.timeout_s, m);
+    m.record_middleware_config(fanout_config(uri, participant, s.wait));
+    publisher.connect();
+    // Recorded however run() ends: a failed run writes no file anyway.
+    m.run([&publisher] { publisher.call(); });
+    m.record_events_published(publisher.published());
   }
 };
 

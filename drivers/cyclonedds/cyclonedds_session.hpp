@@ -15,17 +15,22 @@
 #include <vector>
 
 #include "PingPong.h"
+#include "common/endpoint_field.hpp"
+#include "common/wait_strategy.hpp"
 #include "dds/dds.h"
 
 namespace cyclonedds {
 
-// How a reader waits for its sample (--option wait=...).
-enum class Wait { waitset, listener, poll };
-Wait parse_wait(const std::string& value);  // throws mwbench::UsageError
-const char* to_string(Wait wait) noexcept;
+// How a reader waits for its sample (--option wait=...; drivers/common).
+using mwbench::common::parse_wait;
+using mwbench::common::to_string;
+using mwbench::common::Wait;
 
 // Throws std::runtime_error("<what>: <Cyclone's reason>") when `ret` < 0.
 dds_return_t check(dds_return_t ret, const char* what);
+
+// The value of `key=` in an endpoint text "k1=v1;k2=v2" (drivers/common).
+using mwbench::common::endpoint_field;
 
 // The domain id and the topic names of one cell, as the endpoint file holds
 // them: "dds:domain=17;ping=mwbench_ping_4242;pong=mwbench_pong_4242".

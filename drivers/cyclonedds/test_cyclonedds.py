@@ -11,7 +11,14 @@ import subprocess
 import time
 
 import pytest
-from driver_processes import Driver, DriverServer, cell, read_result
+from driver_processes import (
+    Driver,
+    DriverServer,
+    assert_every_event_delivered,
+    cell,
+    read_result,
+    run_fanout,
+)
 
 CYCLONEDDS = Driver("cyclonedds")
 DRIVER = CYCLONEDDS.program
@@ -43,10 +50,12 @@ def test_describe():
     d = json.loads(out.stdout)
     assert d["contract"] == 1 and d["driver"] == "cyclonedds"
     assert d["middleware_version"] == "0.10.2"
-    assert d["operations"] == {"roundtrip": {"payload": False}, "octets": {"payload": True}}
+    assert d["operations"] == {"roundtrip": {"payload": False}, "octets": {"payload": True},
+                               "fanout": {"payload": True}}
     assert d["modes"] == {"remote": ["udp"], "collocated": ["inproc"]}
     assert set(d["options"]) == {"wait", "verify"}
     assert d["max_threads"] == 1 and d["max_servants"] == 1
+    assert d["max_subscribers"] == 64
 
 
 @pytest.mark.parametrize("wait", WAITS)
@@ -171,4 +180,78 @@ def test_sigterm_stops_the_client_and_keeps_its_samples(tmp_path):
     assert "stopped by SIGTERM after" in err
     header, samples = read_result(output)
     assert 0 < header["sample_count"] == len(samples) < 5000000
+    assert server.stop()[0] == 0
+
+
+# ---- fanout (docs/driver-contract.md section 5) ------------------------------------------
+
+
+@pytest.mark.parametrize("subscribers,processes", [(1, 1), (4, 1), (4, 4)])
+def test_fanout(tmp_path, subscribers, processes):
+    # run_fanout checks that every subscriber received every event, no more.
+    header, samples, servers = run_fanout(CYCLONEDDS, tmp_path, cell("fanout", "udp", 0),
+                                          subscribers, processes)
+    assert len(samples) == 200 and header["fanout"]["subscriber_processes"] == processes
+    config = header["middleware_config"]
+    partitions = [s["middleware_config"]["partitions"][0] for s in servers]
+    assert config["partitions"] == partitions
+    assert partitions == [f"mwbench_fanout_{s['process']['pid']}" for s in servers]
+    assert {config["domain_id"]} == {s["middleware_config"]["domain_id"] for s in servers}
+
+
+def test_fanout_payload_arrives_intact(tmp_path):
+    # verify=1: every subscriber checks every byte, its reply says whether all were right.
+    header, _, _ = run_fanout(CYCLONEDDS, tmp_path,
+                              cell("fanout", "udp", 1000, "--option", "verify=1"), 4, 2)
+    assert header["payload_bytes"] == 1000
+
+
+def test_fanout_with_listeners(tmp_path):
+    run_fanout(CYCLONEDDS, tmp_path, cell("fanout", "udp", 0, "--option", "wait=listener"), 4, 2)
+
+
+@pytest.mark.parametrize("wait", ["waitset", "listener"])
+def test_fanout_collocated(tmp_path, wait):
+    proc, output = run_collocated(
+        tmp_path, cell("fanout", "inproc", 1000, "--option", f"wait={wait}",
+                       "--option", "verify=1", "--subscribers", "4"))
+    assert proc.returncode == 0, proc.stderr
+    header, samples = read_result(output)
+    assert len(samples) == 200 and header["fanout"]["subscriber_processes"] == 0
+    assert_every_event_delivered(header)
+
+
+@pytest.mark.parametrize("role", ["client", "collocated", "server"])
+def test_fanout_refuses_more_spinners_than_cpus(tmp_path, role):
+    # wait=poll spins a thread per subscriber and the publisher's: N + 1 of them.
+    subscribers = os.cpu_count()
+    args = cell("fanout", "inproc" if role == "collocated" else "udp", 0,
+                "--option", "wait=poll", "--subscribers", str(subscribers))
+    extra = [] if role == "collocated" else ["--endpoint-file", str(tmp_path / "endpoint")]
+    proc = subprocess.run([DRIVER, "--role", role, *extra, *args],
+                          capture_output=True, text=True, timeout=30)
+    assert proc.returncode == 2, proc.stderr
+    assert (f"--option wait=poll with --subscribers {subscribers}: fanout would spin "
+            f"{subscribers + 1} threads") in proc.stderr
+    assert not (tmp_path / "endpoint").exists()
+
+
+def test_fanout_fails_within_the_timeout_when_a_subscriber_is_missing(tmp_path):
+    # Subscriber process 0 runs; subscriber process 1's endpoint names a partition
+    # nobody serves (its process never started DDS).
+    args = cell("fanout", "udp", 0)
+    server = CYCLONEDDS.server(tmp_path, *args, "--subscribers", "1")
+    missing = tmp_path / "missing-endpoint"
+    missing.write_text("dds:domain=100;partition=mwbench_fanout_nobody_"
+                       f"{os.getpid()};event=mwbench_fanout_event;reply=mwbench_fanout_reply\n")
+    start = time.monotonic()
+    proc, output = CYCLONEDDS.run("client", tmp_path, "--endpoint-file", str(server.endpoint),
+                                  "--endpoint-file", str(missing), *args, "--subscribers", "2",
+                                  "--timeout", "2")
+    assert proc.returncode == 1
+    assert proc.stderr.startswith(
+        "mwbench-driver-cyclonedds: error: 1 of 2 subscribers (1) did not answer the fan-out "
+        "handshake after 2 s: the event writer matched 1 of 2 readers"), proc.stderr
+    assert time.monotonic() - start < 10
+    assert not output.exists()
     assert server.stop()[0] == 0

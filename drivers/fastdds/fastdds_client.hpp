@@ -3,7 +3,6 @@
 // measuring thread (waitset, listener or poll; README, "How the loop waits").
 #pragma once
 
-#include <atomic>
 #include <cstdint>
 #include <ctime>
 #include <fastdds/dds/core/condition/WaitSet.hpp>
@@ -15,24 +14,14 @@
 #include <string>
 
 #include "PingPong.h"
+#include "common/doorbell.hpp"
 #include "fastdds_session.hpp"
 #include "mwbench/measurement.hpp"
 
 namespace fastdds_driver {
 
-// How a listener on Fast DDS's thread wakes the measuring thread: a futex
-// word, 0 idle, 1 rung, 2 a waiter asleep. ring() makes the futex system
-// call only when the waiter is asleep; wait() sleeps only when nothing rang
-// since it last returned. One ringer thread at a time, one waiter.
-class Doorbell {
- public:
-  void ring() noexcept;
-  // Returns true once rung (and clears it), false after `timeout` without.
-  bool wait(const timespec& timeout) noexcept;
-
- private:
-  std::atomic<std::uint32_t> word_{0};
-};
+// How a listener on the middleware's thread wakes the measuring thread.
+using mwbench::common::Doorbell;
 
 class Client : private dds::DataReaderListener {
  public:

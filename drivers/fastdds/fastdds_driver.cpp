@@ -1,12 +1,14 @@
 // mwbench-driver-fastdds: ping and pong topics over eProsima Fast DDS, remote
 // (UDPv4 on loopback or the shared-memory transport, two processes) and
-// collocated (one process: Fast DDS's intra-process delivery).
+// collocated (one process: Fast DDS's intra-process delivery); and the
+// fan-out of one event topic to N subscribers that answer on a reply topic.
 //
 // This file maps the contract onto DDS: options to the wait strategy, roles
 // to what runs where, and the shared-memory leftovers of earlier runs. The
 // profiles, endpoint and QoS are in fastdds_session.*, the client end in
-// fastdds_client.*, the serving end in fastdds_echo.*, the leftovers in
-// fastdds_shm.*.
+// fastdds_client.*, the serving end in fastdds_echo.*, the fan-out's in
+// fastdds_fanout.*, fastdds_publisher.* and fastdds_subscribers.*, the
+// leftovers in fastdds_shm.*.
 #include <cstdint>
 #include <exception>
 #include <limits>
@@ -16,8 +18,11 @@
 
 #include "fastdds_client.hpp"
 #include "fastdds_echo.hpp"
+#include "fastdds_fanout.hpp"
+#include "fastdds_publisher.hpp"
 #include "fastdds_session.hpp"
 #include "fastdds_shm.hpp"
+#include "fastdds_subscribers.hpp"
 #include "mwbench/driver.hpp"
 
 namespace {
@@ -25,6 +30,11 @@ namespace {
 using mwbench::DriverOptions;
 using mwbench::Role;
 using namespace fastdds_driver;
+
+// A bound of --subscribers (describe()).
+constexpr int kMaxSubscribers = 64;
+
+bool is_fanout(const DriverOptions& o) { return o.operation == mwbench::kFanoutOperation; }
 
 struct Settings {
   Wait wait = Wait::waitset;
@@ -44,6 +54,7 @@ Settings settings(const DriverOptions& o) {
                               "of payload");
   }
   s.payload_bytes = o.payload_bytes;
+  if (is_fanout(o)) mwbench::common::check_busy_fanout(s.wait, o.subscribers);
   return s;
 }
 
@@ -57,20 +68,22 @@ nlohmann::json stale_shm_removed() {
 // The process's participant, and its segments gone with it: Fast DDS removes
 // its own on deletion; whatever it leaves whose lock nobody holds any more
 // (its own ports, once no other live participant uses them) goes too.
+// (Participant, or the fan-out's FanoutParticipant.)
+template <class P>
 class Session {
  public:
-  Session(const Endpoint& endpoint, Transport transport)
-      : participant_(std::in_place, endpoint, transport) {}
+  template <class... Args>
+  explicit Session(Args&&... args) : participant_(std::in_place, std::forward<Args>(args)...) {}
   ~Session() {
     participant_.reset();
     remove_stale_segments();
   }
   Session(const Session&) = delete;
   Session& operator=(const Session&) = delete;
-  Participant& participant() { return *participant_; }
+  P& participant() { return *participant_; }
 
  private:
-  std::optional<Participant> participant_;
+  std::optional<P> participant_;
 };
 
 // Collocated: the echo on a thread of its own (waitset, poll), or on none
@@ -120,7 +133,7 @@ class FastDdsDriver final : public mwbench::Driver {
     d.driver = "fastdds";
     d.middleware = "eProsima Fast DDS";
     d.middleware_version = MWBENCH_FASTDDS_VERSION;
-    d.operations = {{"roundtrip", false}, {"octets", true}};
+    d.operations = {{"roundtrip", false}, {"octets", true}, {"fanout", true}};
     d.modes = {{"remote", {"udp", "shm"}}, {"collocated", {"inproc"}}};
     d.options = {
         {"wait",
@@ -132,6 +145,11 @@ class FastDdsDriver final : public mwbench::Driver {
     };
     d.max_threads = 1;
     d.max_servants = 1;
+    // One reader and one writer per subscriber, and in a fan-out of one
+    // process per subscriber N + 1 participants in kFanoutDomain: within the
+    // participant ids the mwbench_udp_fanout profile pings (0-99), with room
+    // for another cell beside it.
+    d.max_subscribers = kMaxSubscribers;
     return d;
   }
 
@@ -139,7 +157,11 @@ class FastDdsDriver final : public mwbench::Driver {
     const Settings s = settings(o);
     const nlohmann::json stale = stale_shm_removed();
     const std::string profiles = use_loopback_profiles();
-    Session session(Endpoint::for_process(), s.transport);
+    if (is_fanout(o)) {
+      serve_fanout(o, s, profiles, stale, context);
+      return;
+    }
+    Session<Participant> session(Endpoint::for_process(), s.transport);
     Participant& participant = session.participant();
     Echo echo(participant, s.wait, s.payload_bytes, s.verify);
     context.record_middleware_config(
@@ -156,14 +178,16 @@ class FastDdsDriver final : public mwbench::Driver {
     const Settings s = settings(o);
     const nlohmann::json stale = stale_shm_removed();
     const std::string profiles = use_loopback_profiles();
-    if (o.role == Role::collocated) {
-      Session session(Endpoint::for_process(), s.transport);
+    if (is_fanout(o)) {
+      measure_fanout(o, s, profiles, stale, m);
+    } else if (o.role == Role::collocated) {
+      Session<Participant> session(Endpoint::for_process(), s.transport);
       Echo echo(session.participant(), s.wait, s.payload_bytes, s.verify);
       EchoThread serving(echo, s.wait);
       run(o, s, profiles, stale, session.participant(), m);
       serving.join();
     } else {
-      Session session(Endpoint::parse(m.read_endpoint()), s.transport);
+      Session<Participant> session(Endpoint::parse(m.read_endpoint()), s.transport);
       run(o, s, profiles, stale, session.participant(), m);
     }
   }
@@ -176,6 +200,64 @@ class FastDdsDriver final : public mwbench::Driver {
         middleware_config(profiles, participant.endpoint(), s.transport, s.wait, stale));
     client.connect();
     m.run([&client] { client.call(); });
+  }
+
+  // A subscriber process: its subscribers answer until SIGTERM.
+  static void serve_fanout(const DriverOptions& o, const Settings& s, const std::string& profiles,
+                           const nlohmann::json& stale, mwbench::ServerContext& context) {
+    const FanoutEndpoint endpoint = FanoutEndpoint::for_process();
+    Session<FanoutParticipant> session(endpoint.domain, s.transport,
+                                       std::vector<std::string>{endpoint.partition});
+    Subscribers subscribers(session.participant(), s.wait, o.first_subscriber, o.subscribers,
+                            s.payload_bytes, s.verify);
+    context.record_middleware_config(fanout_config(profiles, session.participant(), s.wait, stale));
+    const mwbench::ScopedStopCallback stop(context, [&subscribers] { subscribers.stop(); });
+    subscribers.start();
+    context.publish_endpoint(endpoint.to_string());
+    subscribers.serve();
+    subscribers.join();
+    context.record_events_received(subscribers.received());
+  }
+
+  // The publisher, with its subscribers in other processes (one endpoint,
+  // one partition each) or in this one (collocated).
+  static void measure_fanout(const DriverOptions& o, const Settings& s, const std::string& profiles,
+                             const nlohmann::json& stale, mwbench::Measurement& m) {
+    if (o.role == Role::collocated) {
+      const FanoutEndpoint endpoint = FanoutEndpoint::for_process();
+      Session<FanoutParticipant> session(endpoint.domain, s.transport,
+                                         std::vector<std::string>{endpoint.partition});
+      Subscribers subscribers(session.participant(), s.wait, 0, o.subscribers, s.payload_bytes,
+                              s.verify);
+      subscribers.start();
+      publish(o, s, profiles, stale, session.participant(), m);
+      subscribers.join();
+      m.record_events_received(subscribers.received());
+      return;
+    }
+    std::vector<std::string> partitions;
+    std::uint32_t domain = 0;
+    for (const std::string& text : m.read_endpoints()) {
+      const FanoutEndpoint e = FanoutEndpoint::parse(text);
+      if (!partitions.empty() && e.domain != domain) {
+        throw std::runtime_error("subscriber processes in domains " + std::to_string(domain) +
+                                 " and " + std::to_string(e.domain) + ": a fan-out needs one");
+      }
+      domain = e.domain;
+      partitions.push_back(e.partition);
+    }
+    Session<FanoutParticipant> session(domain, s.transport, partitions);
+    publish(o, s, profiles, stale, session.participant(), m);
+  }
+
+  static void publish(const DriverOptions& o, const Settings& s, const std::string& profiles,
+                      const nlohmann::json& stale, FanoutParticipant& participant,
+                      mwbench::Measurement& m) {
+    Publisher publisher(participant, s.wait, o.subscribers, s.payload_bytes, o.timeout_s, m);
+    m.record_middleware_config(fanout_config(profiles, participant, s.wait, stale));
+    publisher.connect();
+    m.run([&publisher] { publisher.call(); });
+    m.record_events_published(publisher.published());
   }
 };
 

@@ -27,18 +27,6 @@ namespace {
 // stay below Linux's ephemeral range (32768 and up).
 constexpr std::uint32_t kDomains = 100;
 
-// The value of `key=` in "k1=v1;k2=v2", or empty.
-std::string field(std::string_view text, std::string_view key) {
-  const std::string needle = std::string(key) + "=";
-  for (std::size_t pos = 0; pos < text.size();) {
-    const std::size_t end = std::min(text.find(';', pos), text.size());
-    const std::string_view item = text.substr(pos, end - pos);
-    if (item.starts_with(needle)) return std::string(item.substr(needle.size()));
-    pos = end + 1;
-  }
-  return {};
-}
-
 const char* retcode_name(std::uint32_t code) noexcept {
   switch (code) {
     case ReturnCode::RETCODE_ERROR:
@@ -75,25 +63,6 @@ const char* profile_of(Transport transport) noexcept {
 }
 
 }  // namespace
-
-Wait parse_wait(const std::string& value) {
-  if (value == "waitset") return Wait::waitset;
-  if (value == "listener") return Wait::listener;
-  if (value == "poll") return Wait::poll;
-  throw mwbench::UsageError("--option wait=" + value + ": allowed values: waitset, listener, poll");
-}
-
-const char* to_string(Wait wait) noexcept {
-  switch (wait) {
-    case Wait::waitset:
-      return "waitset";
-    case Wait::listener:
-      return "listener";
-    case Wait::poll:
-      return "poll";
-  }
-  return "?";
-}
 
 Transport parse_transport(const std::string& value) {
   if (value == "udp") return Transport::udp;
@@ -132,9 +101,9 @@ Endpoint Endpoint::parse(const std::string& text) {
   Endpoint e;
   const std::string_view fields =
       std::string_view(text).substr(std::min<std::size_t>(4, text.size()));
-  const std::string domain = field(fields, "domain");
-  e.ping_topic = field(fields, "ping");
-  e.pong_topic = field(fields, "pong");
+  const std::string domain = endpoint_field(fields, "domain");
+  e.ping_topic = endpoint_field(fields, "ping");
+  e.pong_topic = endpoint_field(fields, "pong");
   if (!text.starts_with("dds:") || domain.empty() || domain.size() > 3 || e.ping_topic.empty() ||
       e.pong_topic.empty() || domain.find_first_not_of("0123456789") != std::string::npos ||
       std::stoul(domain) > 232) {

@@ -22,16 +22,19 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
+#include "common/endpoint_field.hpp"
+#include "common/wait_strategy.hpp"
+
 namespace fastdds_driver {
 
 namespace dds = eprosima::fastdds::dds;
 using ReturnCode = eprosima::fastrtps::types::ReturnCode_t;
 using Duration = eprosima::fastrtps::Duration_t;
 
-// How a reader waits for its sample (--option wait=...).
-enum class Wait { waitset, listener, poll };
-Wait parse_wait(const std::string& value);  // throws mwbench::UsageError
-const char* to_string(Wait wait) noexcept;
+// How a reader waits for its sample (--option wait=...; drivers/common).
+using mwbench::common::parse_wait;
+using mwbench::common::to_string;
+using mwbench::common::Wait;
 
 // The transport of a cell: udp and shm remote, inproc collocated.
 enum class Transport { udp, shm, inproc };
@@ -47,6 +50,9 @@ T* check(T* entity, const char* what) {
   if (entity == nullptr) throw_null(what);
   return entity;
 }
+
+// The value of `key=` in an endpoint text "k1=v1;k2=v2" (drivers/common).
+using mwbench::common::endpoint_field;
 
 // The domain id and topic names of one cell, as the endpoint file holds
 // them: "dds:domain=17;ping=mwbench_ping_4242;pong=mwbench_pong_4242".

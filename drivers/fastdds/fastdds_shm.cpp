@@ -1,11 +1,16 @@
-// Stale Fast DDS segments: found by their unheld lock files, removed.
+// Stale Fast DDS segments: found by their unheld lock files, or by having
+// none, removed.
 #include "fastdds_shm.hpp"
 
 #include <dirent.h>
 #include <fcntl.h>
 #include <sys/file.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
+#include <ctime>
+#include <fstream>
+#include <set>
 #include <string_view>
 
 namespace fastdds_driver {
@@ -39,6 +44,42 @@ std::string segment_of_lock(std::string_view name) {
   return std::string(segment);
 }
 
+// "fastrtps_<16 of [0-9a-z]>" or "fastrtps_port<digits>": a segment.
+bool is_segment(std::string_view name) {
+  return !name.ends_with("_el") && !segment_of_lock(std::string(name) + "_el").empty();
+}
+
+// True when some process whose maps this one can read maps `path`.
+bool mapped_by_a_process(const std::string& path) {
+  DIR* proc = ::opendir("/proc");
+  if (proc == nullptr) return true;  // cannot tell: keep it
+  bool mapped = false;
+  while (const dirent* entry = ::readdir(proc)) {
+    const std::string_view pid = entry->d_name;
+    if (pid.empty() || pid.find_first_not_of("0123456789") != std::string_view::npos) continue;
+    std::ifstream maps("/proc/" + std::string(pid) + "/maps");
+    for (std::string line; !mapped && std::getline(maps, line);) {
+      // "... /dev/shm/fastrtps_port7411" (or "... (deleted)"): the path ends a field.
+      const std::size_t at = line.find(path);
+      mapped = at != std::string::npos &&
+               (at + path.size() == line.size() || line[at + path.size()] == ' ');
+    }
+    if (mapped) break;
+  }
+  ::closedir(proc);
+  return mapped;
+}
+
+// The modification time of `path` if it is a regular file of this user
+// (the only kind this process may remove from a sticky /dev/shm), else -1.
+std::time_t own_file_mtime(const std::string& path) {
+  struct stat st {};
+  if (::lstat(path.c_str(), &st) != 0 || !S_ISREG(st.st_mode) || st.st_uid != ::geteuid()) {
+    return -1;
+  }
+  return st.st_mtime;
+}
+
 // True when nobody holds an flock on `path`: this process takes the exclusive
 // lock without waiting (and drops it on close). A file that cannot be
 // opened counts as held: whatever it is, it is not ours to remove.
@@ -52,15 +93,38 @@ bool unheld(const std::string& path) {
 
 }  // namespace
 
-ShmCleanup remove_stale_segments(const std::string& dir) noexcept {
+ShmCleanup remove_stale_segments(const std::string& dir, std::chrono::seconds orphan_age) noexcept {
   ShmCleanup result;
   try {
     std::vector<std::string> locks;
+    std::set<std::string> segments;
     if (DIR* d = ::opendir(dir.c_str())) {
       while (const dirent* entry = ::readdir(d)) {
         if (!segment_of_lock(entry->d_name).empty()) locks.emplace_back(entry->d_name);
+        if (is_segment(entry->d_name)) segments.emplace(entry->d_name);
       }
       ::closedir(d);
+    }
+    // Segments without a lock file: stale once old enough and mapped by nobody.
+    for (const std::string& lock : locks) segments.erase(segment_of_lock(lock));
+    for (const std::string& segment : segments) {
+      const std::string path = dir + "/" + segment;
+      const std::time_t mtime = own_file_mtime(path);
+      if (mtime < 0) continue;
+      if (std::time(nullptr) - mtime <= orphan_age.count() || mapped_by_a_process(path)) {
+        ++result.in_use;
+        continue;
+      }
+      // A process that opens the port now makes its lock file first: look again.
+      if (::access((path + "_el").c_str(), F_OK) == 0 ||
+          ::access((path + "_sl").c_str(), F_OK) == 0) {
+        continue;
+      }
+      std::vector<std::string> files = {segment};
+      if (segment.starts_with(kPortPrefix)) files.push_back("sem." + segment + "_mutex");
+      for (const std::string& file : files) {
+        if (::unlink((dir + "/" + file).c_str()) == 0) result.removed.push_back(file);
+      }
     }
     for (const std::string& lock : locks) {
       const std::string segment = segment_of_lock(lock);

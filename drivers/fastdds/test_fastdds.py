@@ -6,6 +6,7 @@ that it leaves no Fast DDS file in /dev/shm behind.
 """
 
 import json
+import mmap
 import os
 import signal
 import subprocess
@@ -13,7 +14,15 @@ import time
 from pathlib import Path
 
 import pytest
-from driver_processes import Driver, DriverServer, cell, read_result, socket_inodes
+from driver_processes import (
+    Driver,
+    DriverServer,
+    assert_every_event_delivered,
+    cell,
+    read_result,
+    run_fanout,
+    socket_inodes,
+)
 
 FASTDDS = Driver("fastdds")
 DRIVER = FASTDDS.program
@@ -50,10 +59,12 @@ def test_describe():
     d = json.loads(out.stdout)
     assert d["contract"] == 1 and d["driver"] == "fastdds"
     assert d["middleware_version"] == "2.9.1"
-    assert d["operations"] == {"roundtrip": {"payload": False}, "octets": {"payload": True}}
+    assert d["operations"] == {"roundtrip": {"payload": False}, "octets": {"payload": True},
+                               "fanout": {"payload": True}}
     assert d["modes"] == {"remote": ["udp", "shm"], "collocated": ["inproc"]}
     assert set(d["options"]) == {"wait", "verify"}
     assert d["max_threads"] == 1 and d["max_servants"] == 1
+    assert d["max_subscribers"] == 64
 
 
 @pytest.mark.parametrize("transport", TRANSPORTS)
@@ -261,4 +272,145 @@ def test_a_live_processs_segments_are_kept(tmp_path):
     assert read_result(output)[0]["middleware_config"]["stale_shm"]["removed_at_start"] == []
     client, _ = run_client(tmp_path, args, samples=50)
     assert client.returncode == 0, client.stderr
+    assert server.stop()[0] == 0
+
+
+
+def orphan_segment(name, age_s, size=4096):
+    """A segment file in /dev/shm without a lock file, last modified `age_s` ago."""
+    path = SHM / name
+    with open(path, "wb") as f:
+        f.truncate(size)
+    os.utime(path, (time.time() - age_s, time.time() - age_s))
+    return path
+
+
+def test_segments_without_a_lock_file_are_removed_once_old_and_unmapped(tmp_path):
+    # A crash between Fast DDS's removal of a port's lock file and of its segment
+    # leaves the segment alone. Removed: one old and mapped by nobody (with its mutex).
+    # Kept: one just made (its creator may not have made its lock file yet), and
+    # one that a live process (this one) maps.
+    base = 50000 + os.getpid() % 10000  # above every port Fast DDS uses (< 32768)
+    old = orphan_segment(f"fastrtps_port{base}", 60)
+    mutex = orphan_segment(f"sem.fastrtps_port{base}_mutex", 60)
+    young = orphan_segment(f"fastrtps_port{base + 1}", 0)
+    mapped = orphan_segment(f"fastrtps_port{base + 2}", 60)
+    try:
+        with open(mapped, "r+b") as f, mmap.mmap(f.fileno(), 4096):
+            proc, output = run_collocated(tmp_path, cell("roundtrip", "inproc", 0), samples=10)
+        assert proc.returncode == 0, proc.stderr
+        stale = read_result(output)[0]["middleware_config"]["stale_shm"]
+        assert {old.name, mutex.name} <= set(stale["removed_at_start"])
+        assert not {young.name, mapped.name} & set(stale["removed_at_start"])
+        assert stale["held_by_live_processes"] >= 2
+        assert not old.exists() and not mutex.exists()
+        assert young.exists() and mapped.exists()
+    finally:
+        for path in (old, mutex, young, mapped):
+            path.unlink(missing_ok=True)
+
+
+def test_ports_of_a_killed_run_without_lock_files_are_removed(tmp_path):
+    # As test_stale_segments_of_a_killed_run_...: a shm server killed outright, and
+    # then its ports' lock files gone too, as a crash in Fast DDS's own cleanup
+    # leaves them. The next start removes the ports by the segments' age.
+    before = shm_files()
+    server = DriverServer(DRIVER, tmp_path, cell("roundtrip", "shm", 0))
+    server.proc.kill()
+    server.proc.wait(timeout=10)
+    server.proc.stderr.close()
+    leftovers = shm_files() - before
+    ports = {f for f in leftovers
+             if f.startswith("fastrtps_port") and not f.endswith(("_el", "_sl"))}
+    assert ports, f"the killed server left no port: {sorted(leftovers)}"
+    for name in leftovers:
+        if name.startswith("fastrtps_port") and name.endswith(("_el", "_sl")):
+            (SHM / name).unlink()
+    for name in ports:
+        os.utime(SHM / name, (time.time() - 60, time.time() - 60))
+
+    proc, output = run_collocated(tmp_path, cell("roundtrip", "inproc", 0), samples=10)
+    assert proc.returncode == 0, proc.stderr
+    removed = read_result(output)[0]["middleware_config"]["stale_shm"]["removed_at_start"]
+    assert ports <= set(removed), sorted(ports - set(removed))
+    assert not (shm_files() & leftovers)
+
+
+# ---- fanout (docs/driver-contract.md section 5) ------------------------------------------
+
+
+@pytest.mark.parametrize("transport", TRANSPORTS)
+@pytest.mark.parametrize("subscribers,processes", [(1, 1), (4, 1), (4, 4)])
+def test_fanout(tmp_path, transport, subscribers, processes):
+    # run_fanout checks that every subscriber received every event, no more.
+    header, samples, servers = run_fanout(FASTDDS, tmp_path, cell("fanout", transport, 0),
+                                          subscribers, processes)
+    assert len(samples) == 200 and header["fanout"]["subscriber_processes"] == processes
+    config = header["middleware_config"]
+    assert config["participant_profile"] == ("mwbench_udp_fanout" if transport == "udp"
+                                             else "mwbench_shm")
+    partitions = [s["middleware_config"]["partitions"][0] for s in servers]
+    assert config["partitions"] == partitions
+    assert partitions == [f"mwbench_fanout_{s['process']['pid']}" for s in servers]
+    assert {config["domain_id"]} == {s["middleware_config"]["domain_id"] for s in servers}
+
+
+@pytest.mark.parametrize("transport", TRANSPORTS)
+def test_fanout_payload_arrives_intact(tmp_path, transport):
+    # verify=1: every subscriber checks every byte, its reply says whether all were right.
+    header, _, _ = run_fanout(FASTDDS, tmp_path,
+                              cell("fanout", transport, 1000, "--option", "verify=1"), 4, 2)
+    assert header["payload_bytes"] == 1000
+
+
+def test_fanout_with_listeners(tmp_path):
+    run_fanout(FASTDDS, tmp_path, cell("fanout", "shm", 0, "--option", "wait=listener"), 4, 2)
+
+
+@pytest.mark.parametrize("wait", ["waitset", "listener"])
+def test_fanout_collocated(tmp_path, wait):
+    proc, output = run_collocated(
+        tmp_path, cell("fanout", "inproc", 1000, "--option", f"wait={wait}",
+                       "--option", "verify=1", "--subscribers", "4"))
+    assert proc.returncode == 0, proc.stderr
+    header, samples = read_result(output)
+    assert len(samples) == 200 and header["fanout"]["subscriber_processes"] == 0
+    assert header["middleware_config"]["transport"].startswith("intra-process delivery")
+    assert_every_event_delivered(header)
+
+
+@pytest.mark.parametrize("role", ["client", "collocated", "server"])
+def test_fanout_refuses_more_spinners_than_cpus(tmp_path, role):
+    # wait=poll spins a thread per subscriber and the publisher's: N + 1 of them.
+    subscribers = os.cpu_count()
+    args = cell("fanout", "inproc" if role == "collocated" else "shm", 0,
+                "--option", "wait=poll", "--subscribers", str(subscribers))
+    extra = [] if role == "collocated" else ["--endpoint-file", str(tmp_path / "endpoint")]
+    proc = subprocess.run([DRIVER, "--role", role, *extra, *args],
+                          capture_output=True, text=True, timeout=30)
+    assert proc.returncode == 2, proc.stderr
+    assert (f"--option wait=poll with --subscribers {subscribers}: fanout would spin "
+            f"{subscribers + 1} threads") in proc.stderr
+    assert not (tmp_path / "endpoint").exists()
+
+
+@pytest.mark.parametrize("transport", TRANSPORTS)
+def test_fanout_fails_within_the_timeout_when_a_subscriber_is_missing(tmp_path, transport):
+    # Subscriber process 0 runs; subscriber process 1's endpoint names a partition
+    # nobody serves (its process never started DDS).
+    args = cell("fanout", transport, 0)
+    server = FASTDDS.server(tmp_path, *args, "--subscribers", "1")
+    missing = tmp_path / "missing-endpoint"
+    missing.write_text("dds:domain=100;partition=mwbench_fanout_nobody_"
+                       f"{os.getpid()};event=mwbench_fanout_event;reply=mwbench_fanout_reply\n")
+    start = time.monotonic()
+    proc, output = FASTDDS.run("client", tmp_path, "--endpoint-file", str(server.endpoint),
+                               "--endpoint-file", str(missing), *args, "--subscribers", "2",
+                               "--timeout", "2")
+    assert proc.returncode == 1
+    assert proc.stderr.startswith(
+        "mwbench-driver-fastdds: error: 1 of 2 subscribers (1) did not answer the fan-out "
+        "handshake after 2 s: the event writer matched 1 of 2 readers"), proc.stderr
+    assert time.monotonic() - start < 10
+    assert not output.exists()
     assert server.stop()[0] == 0

@@ -1,0 +1,106 @@
+// What both ends of the cyclonedds fan-out share (docs/driver-contract.md
+// section 5; README, "Fan-out"): the endpoint of a subscriber process, the
+// participant with the event and reply topics, the partitions that keep
+// concurrent cells apart, and the event sample with a payload of its own.
+//
+// Every subscriber process of a cell must meet the publisher in one domain,
+// and the processes share no argument from which they could all derive the
+// same per-cell number. So every fan-out runs in one domain, kFanoutDomain,
+// on two fixed topics, and each subscriber process writes and reads in a
+// partition of its own, mwbench_fanout_<pid>. The publisher's publisher and
+// subscriber list the partitions of all its subscriber processes (DDS matches
+// when any partition matches): another cell's readers and writers, in other
+// partitions, never match.
+#pragma once
+
+#include <cstdint>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "Fanout.h"
+#include "cyclonedds_session.hpp"
+#include "dds/dds.h"
+
+namespace cyclonedds {
+
+// Below 101, as the cells' own domains (cyclonedds_session.cpp); shared with
+// the roundtrip cells whose pid falls on it, which use other topics.
+inline constexpr std::uint32_t kFanoutDomain = 100;
+
+// One subscriber process's endpoint:
+// "dds:domain=100;partition=mwbench_fanout_4242;event=mwbench_fanout_event;reply=mwbench_fanout_reply".
+struct FanoutEndpoint {
+  std::uint32_t domain = kFanoutDomain;
+  std::string partition;
+  std::string event_topic;
+  std::string reply_topic;
+
+  static FanoutEndpoint for_process();                   // from this process's pid
+  static FanoutEndpoint parse(const std::string& text);  // throws std::runtime_error
+  std::string to_string() const;
+};
+
+// A participant in kFanoutDomain with the event and reply topics, and a
+// publisher and a subscriber entity whose partition QoS lists `partitions`
+// (a subscriber process: its own; the publisher: every subscriber process's).
+class FanoutParticipant {
+ public:
+  FanoutParticipant(std::uint32_t domain, std::vector<std::string> partitions);
+  ~FanoutParticipant();
+  FanoutParticipant(const FanoutParticipant&) = delete;
+  FanoutParticipant& operator=(const FanoutParticipant&) = delete;
+
+  dds_entity_t handle() const noexcept { return participant_; }
+  dds_entity_t event_topic() const noexcept { return event_; }
+  dds_entity_t reply_topic() const noexcept { return reply_; }
+  dds_entity_t publisher() const noexcept { return publisher_; }
+  dds_entity_t subscriber() const noexcept { return subscriber_; }
+  std::uint32_t domain() const noexcept { return domain_; }
+  const std::vector<std::string>& partitions() const noexcept { return partitions_; }
+
+ private:
+  std::uint32_t domain_;
+  std::vector<std::string> partitions_;
+  dds_entity_t participant_ = 0;
+  dds_entity_t event_ = 0;
+  dds_entity_t reply_ = 0;
+  dds_entity_t publisher_ = 0;
+  dds_entity_t subscriber_ = 0;
+};
+
+// The QoS of the publisher's reply reader: as EndpointQos, but KEEP_ALL, so
+// that the replies of N writers to one keyless topic wait side by side (a
+// late answer to a handshake probe never displaces a reply).
+class ReplyReaderQos {
+ public:
+  ReplyReaderQos();
+  ~ReplyReaderQos() { dds_delete_qos(qos_); }
+  ReplyReaderQos(const ReplyReaderQos&) = delete;
+  ReplyReaderQos& operator=(const ReplyReaderQos&) = delete;
+  const dds_qos_t* get() const noexcept { return qos_; }
+
+ private:
+  dds_qos_t* qos_;
+};
+
+// An event whose payload buffer is allocated here, as OwnedSample.
+class OwnedEvent {
+ public:
+  explicit OwnedEvent(std::size_t capacity);
+  ~OwnedEvent();
+  OwnedEvent(const OwnedEvent&) = delete;
+  OwnedEvent& operator=(const OwnedEvent&) = delete;
+
+  mwbench_dds_Event& get() noexcept { return sample_; }
+
+ private:
+  std::vector<std::uint8_t> buffer_;
+  mwbench_dds_Event sample_{};
+};
+
+// How the middleware was configured for a fan-out, for the result header.
+nlohmann::json fanout_config(const std::string& uri, const FanoutParticipant& participant,
+                             Wait wait);
+
+}  // namespace cyclonedds

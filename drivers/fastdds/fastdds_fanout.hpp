@@ -1,0 +1,90 @@
+// What both ends of the fastdds fan-out share (docs/driver-contract.md
+// section 5; README, "Fan-out"): the endpoint of a subscriber process, the
+// participant with the event and reply topics, and the partitions that keep
+// concurrent cells apart.
+//
+// Every subscriber process of a cell must meet the publisher in one domain,
+// and the processes share no argument from which they could all derive the
+// same per-cell number. So every fan-out runs in one domain, kFanoutDomain,
+// on two fixed topics, and each subscriber process writes and reads in a
+// partition of its own, mwbench_fanout_<pid>. The publisher's Publisher and
+// Subscriber list the partitions of all its subscriber processes (DDS matches
+// when any partition matches): another cell's readers and writers, in other
+// partitions, never match.
+#pragma once
+
+#include <cstdint>
+#include <fastdds/dds/domain/DomainParticipant.hpp>
+#include <fastdds/dds/publisher/Publisher.hpp>
+#include <fastdds/dds/subscriber/Subscriber.hpp>
+#include <fastdds/dds/topic/Topic.hpp>
+#include <fastdds/dds/topic/TypeSupport.hpp>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "fastdds_session.hpp"
+
+namespace fastdds_driver {
+
+// Below 101, as the cells' own domains (fastdds_session.cpp); shared with the
+// roundtrip cells whose pid falls on it, which use other topics.
+inline constexpr std::uint32_t kFanoutDomain = 100;
+
+// One subscriber process's endpoint:
+// "dds:domain=100;partition=mwbench_fanout_4242;event=mwbench_fanout_event;reply=mwbench_fanout_reply".
+struct FanoutEndpoint {
+  std::uint32_t domain = kFanoutDomain;
+  std::string partition;
+  std::string event_topic;
+  std::string reply_topic;
+
+  static FanoutEndpoint for_process();                   // from this process's pid
+  static FanoutEndpoint parse(const std::string& text);  // throws std::runtime_error
+  std::string to_string() const;
+};
+
+// A participant in `domain` created from the fan-out profile of the
+// transport (udp: mwbench_udp_fanout, whose discovery reaches participant ids
+// 0-99; shm: mwbench_shm; inproc: mwbench_udp), with the event and reply
+// topics, and a Publisher and a Subscriber whose partition QoS lists
+// `partitions` (a subscriber process: its own; the publisher: every
+// subscriber process's). Deleting it deletes everything created under it.
+class FanoutParticipant {
+ public:
+  FanoutParticipant(std::uint32_t domain, Transport transport, std::vector<std::string> partitions);
+  ~FanoutParticipant();
+  FanoutParticipant(const FanoutParticipant&) = delete;
+  FanoutParticipant& operator=(const FanoutParticipant&) = delete;
+
+  dds::Topic* event_topic() const noexcept { return event_; }
+  dds::Topic* reply_topic() const noexcept { return reply_; }
+  dds::Publisher* publisher() const noexcept { return publisher_; }
+  dds::Subscriber* subscriber() const noexcept { return subscriber_; }
+  std::uint32_t domain() const noexcept { return domain_; }
+  Transport transport() const noexcept { return transport_; }
+  const std::vector<std::string>& partitions() const noexcept { return partitions_; }
+
+ private:
+  std::uint32_t domain_;
+  Transport transport_;
+  std::vector<std::string> partitions_;
+  dds::DomainParticipant* participant_ = nullptr;
+  dds::TypeSupport event_type_;
+  dds::TypeSupport reply_type_;
+  dds::Topic* event_ = nullptr;
+  dds::Topic* reply_ = nullptr;
+  dds::Publisher* publisher_ = nullptr;
+  dds::Subscriber* subscriber_ = nullptr;
+};
+
+// The QoS of the publisher's reply reader: as reader_qos(), but KEEP_ALL, so
+// that the replies of N writers to one keyless topic wait side by side (a
+// late answer to a handshake probe never displaces a reply).
+dds::DataReaderQos reply_reader_qos();
+
+// How the middleware was configured for a fan-out, for the result header.
+nlohmann::json fanout_config(const std::string& profiles, const FanoutParticipant& participant,
+                             Wait wait, const nlohmann::json& stale_shm);
+
+}  // namespace fastdds_driver
