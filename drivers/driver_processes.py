@@ -178,7 +178,9 @@ def run_fanout(driver, tmp_path, cell_args, subscribers, processes, *client_args
 
 def assert_every_event_delivered(header, subscriber_headers=()):
     """Every subscriber, in the publisher's process or in the others, received exactly
-    the events the publisher sent: no loss, no duplicate, no stray subscriber."""
+    the events the publisher sent: no loss, no duplicate, no stray subscriber. The
+    publisher's count is checked against its warm-up and samples, which holds for a
+    fixed --batch (with `auto`, the calls that chose the size are events too)."""
     fanout = header["fanout"]
     published = fanout["events_published"]
     assert published == header["warmup"] + header["sample_count"] * header["batch_size"]
