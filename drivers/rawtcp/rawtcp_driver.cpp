@@ -5,8 +5,13 @@
 //
 // With --threads N each client thread has a connection of its own, served by
 // a server thread of its own. There are no servants: max_servants is 1.
+//
+// The operation fanout (docs/driver-contract.md section 5) is the baseline
+// "publisher writes N copies": rawtcp_publisher.* on the client,
+// rawtcp_subscribers.* in each subscriber process.
 #include <sys/utsname.h>
 
+#include <atomic>
 #include <cerrno>
 #include <cstdint>
 #include <string>
@@ -14,7 +19,9 @@
 
 #include "mwbench/driver.hpp"
 #include "rawtcp_protocol.hpp"
+#include "rawtcp_publisher.hpp"
 #include "rawtcp_server.hpp"
+#include "rawtcp_subscribers.hpp"
 #include "rawtcp_transport.hpp"
 
 namespace {
@@ -29,6 +36,39 @@ using namespace rawtcp;
 std::string kernel_release() {
   utsname u{};
   return ::uname(&u) == 0 ? u.release : "unknown";
+}
+
+// A fan-out has one publisher: its thread is the one measured.
+void check_fanout_threads(const DriverOptions& o) {
+  if (o.threads != 1) {
+    throw mwbench::UsageError("--threads " + std::to_string(o.threads) +
+                              ": fanout has one publishing thread; use --subscribers");
+  }
+}
+
+// A subscriber process: its subscribers serve until SIGTERM (or a wrong
+// event, which stops it as SIGTERM would), then report what each received.
+void serve_fanout(const DriverOptions& o, mwbench::ServerContext& context, bool nodelay,
+                  bool verify) {
+  check_fanout_threads(o);
+  Subscribers subscribers(o, nodelay, verify, [&context] { context.request_stop(); });
+  std::atomic<bool> stopping{false};
+  const mwbench::ScopedStopCallback stop(context, [&] {
+    subscribers.shut_down();
+    stopping.store(true);
+    stopping.notify_all();
+  });
+  subscribers.start();
+  context.publish_endpoint(subscribers.endpoint());
+  stopping.wait(false);
+  context.record_events_received(subscribers.join());
+}
+
+void measure_fanout(const DriverOptions& o, mwbench::Measurement& m, bool nodelay) {
+  check_fanout_threads(o);
+  Publisher publisher(o, m.read_endpoints(), nodelay);
+  m.run([&] { publisher.publish(m); });
+  m.record_events_published(publisher.published());
 }
 
 // octets_out and octets_inout, on the client: the reply's length, then its
@@ -61,11 +101,9 @@ class RawTcpDriver final : public mwbench::Driver {
     d.driver = "rawtcp";
     d.middleware = "Linux sockets";
     d.middleware_version = kernel_release();
-    d.operations = {{"roundtrip", false},
-                    {"ping", false},
-                    {"octets", true},
-                    {"octets_out", true},
-                    {"octets_inout", true}};
+    d.operations = {{"roundtrip", false},   {"ping", false},
+                    {"octets", true},       {"octets_out", true},
+                    {"octets_inout", true}, {mwbench::kFanoutOperation, true}};
     d.modes = {{"remote", {"tcp", "uds"}}};
     d.options = {
         {"nodelay", "TCP_NODELAY on this end: 1 (default) or 0 to let Nagle batch; tcp only"},
@@ -73,12 +111,17 @@ class RawTcpDriver final : public mwbench::Driver {
          "check every payload byte on both ends and fail on a mismatch: 0 (default) or 1"},
     };
     d.max_servants = 1;
+    // One thread, one listener and one connection per subscriber: 64 keeps a
+    // subscriber process within 130 descriptors and the publisher's copies
+    // within what a sweep (1, 4, 16, 64) asks; no limit of the kernel's.
+    d.max_subscribers = 64;
     return d;
   }
 
   void serve(const DriverOptions& o, mwbench::ServerContext& context) override {
     const bool nodelay = o.option_flag("nodelay", true);
     const bool verify = o.option_flag("verify", false);
+    if (o.operation == mwbench::kFanoutOperation) return serve_fanout(o, context, nodelay, verify);
     Listener listener = listen_on(o.transport);
     // A wrong payload (verify=1) stops the server as SIGTERM would.
     ConnectionSet connections([&context] { context.request_stop(); });
@@ -108,6 +151,7 @@ class RawTcpDriver final : public mwbench::Driver {
   void measure(const DriverOptions& o, mwbench::Measurement& m) override {
     const bool nodelay = o.option_flag("nodelay", true);
     const bool verify = o.option_flag("verify", false);
+    if (o.operation == mwbench::kFanoutOperation) return measure_fanout(o, m, nodelay);
     const std::string endpoint = m.read_endpoint();
     // Each thread's connection, opened by that thread before the barrier.
     auto connect = [&] {

@@ -10,6 +10,11 @@
 //                 + that many bytes.
 //   octets_inout  4-byte length + payload; the server replies 4-byte length
 //                 + as many bytes of its own.
+//   fanout        8-byte event number + 4-byte length (network order) +
+//                 payload, written to every subscriber's connection; each
+//                 replies 4-byte subscriber number + the 8-byte event number.
+//                 Before the first event a subscriber sends its 4-byte number
+//                 alone (its hello: it is ready to receive).
 // Payloads carry pattern_byte() from the client and reply_byte() from the
 // server, as in the omniORB driver, so verify=1 can check both directions.
 #pragma once
@@ -30,6 +35,11 @@ inline constexpr std::uint8_t kPingByte = 'p';
 inline constexpr std::uint8_t kStatusOk = 1;
 inline constexpr std::uint8_t kStatusMismatch = 0;
 inline constexpr std::size_t kMaxPayload = std::size_t{1} << 30;  // refuse absurd lengths
+
+// Numbers go in host order, as roundtrip's timestamp does: both ends are on
+// one machine. The length is in network order, as every rawtcp length is.
+inline constexpr std::size_t kEventHeaderBytes = sizeof(std::uint64_t) + sizeof(std::uint32_t);
+inline constexpr std::size_t kFanoutReplyBytes = sizeof(std::uint32_t) + sizeof(std::uint64_t);
 
 // Byte `i` of a client's payload: position modulo a prime, so a chunk
 // delivered twice or in the wrong place does not still match.
@@ -53,6 +63,42 @@ std::vector<std::uint8_t> framed(std::size_t length, Byte byte) {
   std::vector<std::uint8_t> message = length_prefix(length, length);
   for (std::size_t i = 0; i < length; ++i) message[sizeof(std::uint32_t) + i] = byte(i);
   return message;
+}
+
+// A fan-out event: its header and `payload` bytes of pattern_byte(), in one
+// buffer built once; set_event() writes each event's number into it.
+inline std::vector<std::uint8_t> fanout_event(std::size_t payload) {
+  std::vector<std::uint8_t> message(kEventHeaderBytes + payload);
+  const std::uint32_t length_be = htonl(static_cast<std::uint32_t>(payload));
+  std::memcpy(message.data() + sizeof(std::uint64_t), &length_be, sizeof length_be);
+  for (std::size_t i = 0; i < payload; ++i) message[kEventHeaderBytes + i] = pattern_byte(i);
+  return message;
+}
+
+inline void set_event(std::vector<std::uint8_t>& message, std::uint64_t event) {
+  std::memcpy(message.data(), &event, sizeof event);
+}
+
+// An event's header as it arrived: its number and its payload's length.
+inline void parse_event_header(const std::uint8_t (&header)[kEventHeaderBytes],
+                               std::uint64_t& event, std::size_t& length) {
+  std::uint32_t length_be;
+  std::memcpy(&event, header, sizeof event);
+  std::memcpy(&length_be, header + sizeof event, sizeof length_be);
+  length = ntohl(length_be);
+}
+
+// A subscriber's reply, and back.
+inline void make_reply(std::uint8_t (&reply)[kFanoutReplyBytes], std::uint32_t subscriber,
+                       std::uint64_t event) {
+  std::memcpy(reply, &subscriber, sizeof subscriber);
+  std::memcpy(reply + sizeof subscriber, &event, sizeof event);
+}
+
+inline void parse_reply(const std::uint8_t (&reply)[kFanoutReplyBytes], std::uint32_t& subscriber,
+                        std::uint64_t& event) {
+  std::memcpy(&subscriber, reply, sizeof subscriber);
+  std::memcpy(&event, reply + sizeof subscriber, sizeof event);
 }
 
 // Reads a 4-byte length. Returns false if the peer closed the connection

@@ -6,6 +6,7 @@ repository's build/). Only the standard library and pytest.
 
 import json
 import os
+import re
 import signal
 import socket
 import struct
@@ -14,7 +15,14 @@ import time
 from pathlib import Path
 
 import pytest
-from driver_processes import established_connections, read_result
+from driver_processes import (
+    Driver,
+    cell,
+    established_connections,
+    fanout_subscribers,
+    read_result,
+    run_fanout,
+)
 
 REPO = Path(__file__).resolve().parents[2]
 BUILD = Path(os.environ.get("MWBENCH_BUILD_DIR", REPO / "build"))
@@ -76,6 +84,7 @@ def test_describe():
     assert d["modes"] == {"remote": ["tcp", "uds"]}
     assert d["operations"]["octets_out"] == d["operations"]["octets_inout"] == {"payload": True}
     assert d["max_servants"] == 1 and "max_threads" not in d
+    assert d["operations"]["fanout"] == {"payload": True} and d["max_subscribers"] == 64
 
 
 @pytest.mark.parametrize("transport", ["tcp", "uds"])
@@ -306,3 +315,132 @@ def test_priority_and_cpu_are_recorded(tmp_path):
     assert process["cpu_requested"] == process["cpu_first"] == process["cpu_last"] == 0
     assert server.stop()[0] == 0
     assert read_result(server.output)[0]["process"]["policy"] == "SCHED_FIFO"
+
+
+# ---- fanout (docs/driver-contract.md section 5) ----------------------------
+
+RAWTCP = Driver("rawtcp")
+
+
+@pytest.mark.parametrize("transport", ["tcp", "uds"])
+@pytest.mark.parametrize("subscribers, processes", [(1, 1), (4, 1), (4, 4)])
+def test_fanout_reaches_every_subscriber(tmp_path, transport, subscribers, processes):
+    header, samples, server_headers = run_fanout(
+        RAWTCP, tmp_path, cell("fanout", transport), subscribers, processes)
+    assert len(samples) == 200 and header["operation"] == "fanout"
+    assert header["fanout"] == {"subscribers": subscribers, "subscriber_processes": processes,
+                                "events_published": 220}
+    share = subscribers // processes
+    assert [h["fanout"]["first_subscriber"] for h in server_headers] == \
+        list(range(0, subscribers, share))
+    assert all(h["fanout"]["subscribers"] == share for h in server_headers)
+
+
+def test_fanout_payload_arrives_intact_in_batches(tmp_path):
+    # verify=1: every subscriber checks every byte of every event.
+    header, _, _ = run_fanout(RAWTCP, tmp_path, cell("fanout", "tcp", 1000, "--option", "verify=1"),
+                              4, 2, "--batch", "4", samples=100)
+    assert header["payload_bytes"] == 1000 and header["batch_size"] == 4
+    assert header["fanout"]["events_published"] == 20 + 100 * 4
+
+
+def test_fanout_uds_sockets_are_removed(tmp_path):
+    (server,) = fanout_subscribers(RAWTCP, tmp_path, cell("fanout", "uds"), 3, 1)
+    paths = [Path(e.removeprefix("uds://")) for e in server.endpoint.read_text().split()]
+    assert len(paths) == 3 and all(p.exists() for p in paths)
+    assert server.stop()[0] == 0
+    assert not any(p.parent.exists() for p in paths)
+
+
+def start_publisher(tmp_path, servers, subscribers, *extra):
+    endpoints = [a for s in servers for a in ("--endpoint-file", str(s.endpoint))]
+    return subprocess.Popen(
+        [str(DRIVER), "--role", "client", *cell("fanout", "tcp"), *endpoints,
+         "--subscribers", str(subscribers), "--output", str(tmp_path / "client.result"),
+         "--timeout", "2", *extra],
+        stderr=subprocess.PIPE, text=True)
+
+
+def wait_until_connected(client, servers):
+    """Until the publisher holds a connection to every subscriber (tcp)."""
+    ports = [int(e.rsplit(":", 1)[1]) for s in servers for e in s.endpoint.read_text().split()]
+    deadline = time.monotonic() + 10
+    while any(established_connections(client.pid, port) != 1 for port in ports):
+        assert client.poll() is None, client.stderr.read()
+        assert time.monotonic() < deadline, "the publisher did not connect"
+        time.sleep(0.02)
+
+
+def test_fanout_fails_when_a_subscriber_process_is_killed(tmp_path):
+    servers = fanout_subscribers(RAWTCP, tmp_path, cell("fanout", "tcp"), 4, 4)
+    client = start_publisher(tmp_path, servers, 4, "--samples", "5000000", "--warmup", "0")
+    wait_until_connected(client, servers)
+    time.sleep(0.2)  # into the measured loop
+    killed = time.monotonic()
+    servers[2].proc.kill()
+    _, err = client.communicate(timeout=30)
+    assert time.monotonic() - killed < 2 + 1  # within --timeout
+    assert client.returncode == 1
+    assert err.startswith("mwbench-driver-rawtcp: error: fanout: subscriber 2")
+    assert not (tmp_path / "client.result").exists()
+    servers[2].proc.wait()
+    for server in servers[:2] + servers[3:]:
+        assert server.stop()[0] == 0
+
+
+@pytest.mark.parametrize("when", ["before the handshake", "while measuring"])
+def test_fanout_times_out_on_a_silent_subscriber(tmp_path, when):
+    # SIGSTOP: the subscriber's connection stays open, its replies never come.
+    servers = fanout_subscribers(RAWTCP, tmp_path, cell("fanout", "tcp"), 4, 2)
+    if when == "before the handshake":
+        servers[1].proc.send_signal(signal.SIGSTOP)
+    client = start_publisher(tmp_path, servers, 4, "--samples", "5000000", "--warmup", "0")
+    if when == "while measuring":
+        wait_until_connected(client, servers)
+        time.sleep(0.2)
+        servers[1].proc.send_signal(signal.SIGSTOP)
+    stopped = time.monotonic()
+    _, err = client.communicate(timeout=30)
+    assert 2 - 0.1 < time.monotonic() - stopped < 2 + 1
+    servers[1].proc.send_signal(signal.SIGCONT)
+    assert client.returncode == 1
+    if when == "before the handshake":
+        assert "2 of 4 subscribers (2, 3) did not answer within 2 s (--timeout)" in err
+    else:
+        # The signal may come between the replies of the process's two subscribers.
+        assert re.search(r"no reply for 2 s \(--timeout\); [12] of 4 subscribers have not "
+                         r"replied to event \d+ \((2, 3|2|3)\)$", err.rstrip()), err
+    for server in servers:
+        assert server.stop()[0] == 0
+
+
+def test_fanout_endpoint_files_out_of_order(tmp_path):
+    servers = fanout_subscribers(RAWTCP, tmp_path, cell("fanout", "tcp"), 2, 2)
+    client = start_publisher(tmp_path, servers[::-1], 2)
+    _, err = client.communicate(timeout=30)
+    assert client.returncode == 1
+    assert "the connection to subscriber 0 reached subscriber 1" in err
+    for server in servers:
+        assert server.stop()[0] == 0
+
+
+def test_fanout_wrong_payload_size_stops_the_subscriber(tmp_path):
+    servers = fanout_subscribers(RAWTCP, tmp_path, cell("fanout", "tcp", 16), 1, 1)
+    proc, _ = RAWTCP.run("client", tmp_path, *cell("fanout", "tcp", 8),
+                         "--endpoint-file", str(servers[0].endpoint))
+    assert proc.returncode == 1 and "fanout: subscriber 0" in proc.stderr
+    assert servers[0].proc.wait(timeout=10) == 1
+    assert "event 1 carries 8 bytes, expected 16 (--payload-bytes)" in servers[0].proc.stderr.read()
+
+
+@pytest.mark.parametrize("args, message", [
+    (["--threads", "2"], "--threads 2: fanout has one publishing thread"),
+    (["--subscribers", "65"], "--subscribers 65"),
+])
+@pytest.mark.parametrize("role", ["server", "client"])
+def test_fanout_usage_errors(tmp_path, role, args, message):
+    proc = subprocess.run(
+        cell_args(role, "fanout", "tcp", 0, "--endpoint-file", str(tmp_path / "e"), *args),
+        capture_output=True, text=True, timeout=30)
+    assert proc.returncode == 2, proc.stderr
+    assert message in proc.stderr

@@ -5,13 +5,22 @@ repository's build/). Only the standard library and pytest.
 """
 
 import json
+import os
 import signal
 import subprocess
 import time
 from pathlib import Path
 
 import pytest
-from driver_processes import Driver, cell, established_connections, read_result
+from driver_processes import (
+    Driver,
+    assert_every_event_delivered,
+    cell,
+    established_connections,
+    fanout_subscribers,
+    read_result,
+    run_fanout,
+)
 
 ZMQ = Driver("zmq")
 DRIVER = ZMQ.program
@@ -27,9 +36,10 @@ def test_describe():
     assert d["driver"] == "zmq" and d["middleware"] == "ZeroMQ"
     assert d["modes"] == {"remote": ["tcp", "ipc"], "collocated": ["inproc"]}
     assert d["operations"] == {"roundtrip": {"payload": False}, "ping": {"payload": False},
-                               "octets": {"payload": True}}
+                               "octets": {"payload": True}, "fanout": {"payload": True}}
     assert set(d["options"]) == {"wait", "verify"}
     assert d["max_servants"] == 1 and "max_threads" not in d
+    assert d["max_subscribers"] == 64
 
 
 @pytest.mark.parametrize("wait", ["block", "spin"])
@@ -195,3 +205,124 @@ def test_sigterm_stops_the_client_and_keeps_its_samples(tmp_path):
     header, samples = read_result(output)
     assert 0 < header["sample_count"] == len(samples) < 5000000
     assert server.stop()[0] == 0
+
+
+# ---- fanout (docs/driver-contract.md section 5) ----------------------------
+
+@pytest.mark.parametrize("transport", ["tcp", "ipc"])
+@pytest.mark.parametrize("subscribers, processes", [(1, 1), (4, 1), (4, 4)])
+def test_fanout_reaches_every_subscriber(tmp_path, transport, subscribers, processes):
+    header, samples, server_headers = run_fanout(
+        ZMQ, tmp_path, cell("fanout", transport), subscribers, processes)
+    assert len(samples) == 200
+    assert header["fanout"] == {"subscribers": subscribers, "subscriber_processes": processes,
+                                "events_published": 220}
+    assert header["middleware_config"]["pattern"] == "PUB/SUB, replies PUSH/PULL"
+    assert len(header["middleware_config"]["endpoints"]) == 2 * subscribers
+    share = subscribers // processes
+    assert [h["fanout"]["first_subscriber"] for h in server_headers] == \
+        list(range(0, subscribers, share))
+    if transport == "ipc":  # every process's socket files and directory are gone
+        for endpoint in header["middleware_config"]["endpoints"]:
+            assert not Path(endpoint.removeprefix("ipc://")).parent.exists()
+
+
+def test_fanout_payload_arrives_intact(tmp_path):
+    # verify=1: every subscriber checks every byte of every event.
+    header, _, _ = run_fanout(ZMQ, tmp_path, cell("fanout", "tcp", 1000, "--option", "verify=1"),
+                              4, 2, "--batch", "4", samples=100)
+    assert header["payload_bytes"] == 1000 and header["batch_size"] == 4
+    assert header["fanout"]["events_published"] == 20 + 100 * 4
+
+
+@pytest.mark.parametrize("payload", [0, 1000])
+def test_fanout_collocated(tmp_path, payload):
+    proc, output = run("collocated", tmp_path, *cell("fanout", "inproc", payload),
+                       "--option", "verify=1", "--subscribers", "4")
+    assert proc.returncode == 0, proc.stderr
+    header, samples = read_result(output)
+    assert len(samples) == 200
+    assert header["fanout"]["subscriber_processes"] == 0
+    assert_every_event_delivered(header)
+    assert header["middleware_config"]["endpoints"][:2] == ["inproc://mwbench-sub-0",
+                                                            "inproc://mwbench-reply-0"]
+
+
+def test_fanout_spin_within_the_cpus(tmp_path):
+    subscribers = (os.cpu_count() or 1) - 1
+    if subscribers < 1:
+        pytest.skip("one CPU: no spinning fan-out fits")
+    proc, output = run("collocated", tmp_path, *cell("fanout", "inproc"), "--option", "wait=spin",
+                       "--subscribers", str(subscribers))
+    assert proc.returncode == 0, proc.stderr
+    header, _ = read_result(output)
+    assert header["middleware_config"]["wait"] == "spin"
+    assert_every_event_delivered(header)
+
+
+@pytest.mark.parametrize("args, message", [
+    (["--option", "wait=spin", "--subscribers", str(os.cpu_count())],
+     f"--option wait=spin: fanout with --subscribers {os.cpu_count()} keeps "
+     f"{os.cpu_count() + 1} threads busy"),
+    (["--threads", "2"], "--threads 2: fanout has one publishing thread"),
+    (["--subscribers", "65"], "--subscribers 65"),
+])
+@pytest.mark.parametrize("role", ["server", "client", "collocated"])
+def test_fanout_usage_errors(tmp_path, role, args, message):
+    transport = "inproc" if role == "collocated" else "tcp"
+    endpoint = [] if role == "collocated" else ["--endpoint-file", str(tmp_path / "endpoint")]
+    proc = subprocess.run([str(DRIVER), "--role", role, *cell("fanout", transport), *endpoint,
+                           *args], capture_output=True, text=True, timeout=30)
+    assert proc.returncode == 2, proc.stderr
+    assert message in proc.stderr
+    assert not (tmp_path / "endpoint").exists()
+
+
+def start_publisher(tmp_path, servers, subscribers):
+    endpoints = [a for s in servers for a in ("--endpoint-file", str(s.endpoint))]
+    return subprocess.Popen(
+        [str(DRIVER), "--role", "client", *cell("fanout", "tcp"), *endpoints,
+         "--subscribers", str(subscribers), "--output", str(tmp_path / "client.result"),
+         "--timeout", "2", "--samples", "5000000", "--warmup", "0"],
+        stderr=subprocess.PIPE, text=True)
+
+
+@pytest.mark.parametrize("when", ["before the handshake", "while measuring"])
+def test_fanout_fails_without_a_subscriber(tmp_path, when):
+    # Before: the process is stopped (SIGSTOP), its subscription never comes.
+    # While measuring: it is killed (SIGKILL), its replies never come.
+    servers = fanout_subscribers(ZMQ, tmp_path, cell("fanout", "tcp"), 4, 4)
+    if when == "before the handshake":
+        servers[2].proc.send_signal(signal.SIGSTOP)
+    client = start_publisher(tmp_path, servers, 4)
+    if when == "while measuring":
+        ports = [int(e.rsplit(":", 1)[1]) for s in servers for e in s.endpoint.read_text().split()]
+        deadline = time.monotonic() + 10
+        while any(established_connections(client.pid, port) != 1 for port in ports):
+            assert client.poll() is None and time.monotonic() < deadline, client.stderr.read()
+            time.sleep(0.02)
+        time.sleep(0.3)  # past the handshake
+        servers[2].proc.kill()
+    lost = time.monotonic()
+    _, err = client.communicate(timeout=30)
+    assert 2 - 0.1 < time.monotonic() - lost < 2 + 1  # --timeout 2
+    assert client.returncode == 1
+    if when == "before the handshake":
+        assert "fanout: 1 of 4 subscribers (2) did not answer within 2 s (--timeout)" in err
+        servers[2].proc.send_signal(signal.SIGCONT)
+    else:
+        assert "fanout: no reply for 2 s (--timeout); 1 of 4 subscribers have not replied" in err
+        assert err.rstrip().endswith("(2)")
+        servers[2].proc.wait()
+    for index, server in enumerate(servers):
+        if index != 2 or when == "before the handshake":
+            assert server.stop()[0] == 0
+
+
+def test_fanout_wrong_payload_stops_the_subscriber(tmp_path):
+    (server,) = fanout_subscribers(ZMQ, tmp_path, cell("fanout", "ipc", 16), 1, 1)
+    proc, _ = run_client(tmp_path, server, *cell("fanout", "ipc", 8), "--timeout", "1")
+    assert proc.returncode == 1 and "have not replied to event 1 (0)" in proc.stderr
+    assert server.proc.wait(timeout=10) == 1
+    assert "fanout: subscriber 0: event 1 of kind 1 carries 8 bytes, expected 16" in \
+        server.proc.stderr.read()

@@ -6,17 +6,25 @@
 // to a REP socket of its own on the server (zmq_replier.*): N pairs, nothing
 // shared but the context. The messages and the wait (wait=block|spin) are in
 // zmq_messages.hpp. There are no servants: max_servants is 1.
+//
+// The operation fanout (docs/driver-contract.md section 5) is PUB/SUB for the
+// events and PUSH/PULL for the replies: zmq_publisher.* in the client (or the
+// collocated process), zmq_subscribers.* in each subscriber process (or
+// beside the publisher, over inproc).
 #include <cstdint>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <stdexcept>
 #include <string>
+#include <thread>
 #include <vector>
 #include <zmq.hpp>
 
 #include "mwbench/driver.hpp"
 #include "zmq_messages.hpp"
+#include "zmq_publisher.hpp"
 #include "zmq_replier.hpp"
+#include "zmq_subscribers.hpp"
 
 namespace {
 
@@ -30,7 +38,8 @@ std::string libzmq_version() {
 }
 
 nlohmann::json zmq_config(const DriverOptions& o, const std::vector<std::string>& endpoints) {
-  return {{"pattern", "REQ/REP"},
+  const bool fanout = o.operation == mwbench::kFanoutOperation;
+  return {{"pattern", fanout ? "PUB/SUB, replies PUSH/PULL" : "REQ/REP"},
           {"api", "cppzmq " + std::to_string(CPPZMQ_VERSION_MAJOR) + "." +
                       std::to_string(CPPZMQ_VERSION_MINOR) + "." +
                       std::to_string(CPPZMQ_VERSION_PATCH)},
@@ -40,6 +49,77 @@ nlohmann::json zmq_config(const DriverOptions& o, const std::vector<std::string>
           {"endpoints", endpoints}};
 }
 
+// A fan-out has one publishing thread, and with wait=spin every subscriber
+// and the publisher spin: more of them than CPUs would measure the
+// scheduler's time slices, not ZeroMQ.
+void check_fanout(const DriverOptions& o, Wait wait) {
+  if (o.threads != 1) {
+    throw mwbench::UsageError("--threads " + std::to_string(o.threads) +
+                              ": fanout has one publishing thread; use --subscribers");
+  }
+  const unsigned cpus = std::thread::hardware_concurrency();
+  if (wait == Wait::spin && cpus != 0 && static_cast<unsigned>(o.subscribers) + 1 > cpus) {
+    throw mwbench::UsageError(
+        "--option wait=spin: fanout with --subscribers " + std::to_string(o.subscribers) +
+        " keeps " + std::to_string(o.subscribers + 1) + " threads busy (the subscribers and " +
+        "the publisher), more than the " + std::to_string(cpus) +
+        " CPUs of this machine; use wait=block");
+  }
+}
+
+// The endpoints of every subscriber, from every subscriber process's line.
+std::vector<std::string> subscriber_endpoints(const std::vector<std::string>& lines) {
+  std::vector<std::string> endpoints;
+  for (const auto& line : lines) {
+    for (auto& endpoint : split_endpoints(line)) endpoints.push_back(std::move(endpoint));
+  }
+  return endpoints;
+}
+
+// A subscriber process: serves until SIGTERM shuts the context down, then
+// reports what each subscriber received.
+void serve_fanout(const DriverOptions& o, mwbench::ServerContext& context) {
+  check_fanout(o, wait_option(o));
+  std::optional<PrivateDir> dir;  // destroyed after the context: libzmq unlinks first
+  if (o.transport == "ipc") dir.emplace();
+  zmq::context_t zmq_context;
+  Subscribers subscribers(zmq_context, o, o.subscribers, o.first_subscriber, dir ? &*dir : nullptr,
+                          [&context](const std::string&) { context.request_stop(); });
+  const mwbench::ScopedStopCallback stop(context, [&zmq_context] { zmq_context.shutdown(); });
+  context.record_middleware_config(zmq_config(o, subscribers.endpoints()));
+  subscribers.start();
+  context.publish_endpoint(join_endpoints(subscribers.endpoints()));
+  context.record_events_received(subscribers.join());
+}
+
+// The publisher; collocated, its subscribers too, in one context over inproc.
+void measure_fanout(const DriverOptions& o, mwbench::Measurement& m) {
+  const Wait wait = wait_option(o);
+  check_fanout(o, wait);
+  o.option_flag("verify", false);  // checked by the subscribers; refused here if malformed
+  zmq::context_t zmq_context;
+  std::optional<Subscribers> local;
+  std::vector<std::string> endpoints;
+  if (o.role == Role::collocated) {
+    local.emplace(zmq_context, o, o.subscribers, 0, nullptr,
+                  [&m](const std::string& message) { m.fail(message); });
+    local->start();
+    endpoints = local->endpoints();
+  } else {
+    endpoints = subscriber_endpoints(m.read_endpoints());
+  }
+  m.record_middleware_config(zmq_config(o, endpoints));
+  {
+    Publisher publisher(zmq_context, o, endpoints, wait);
+    m.run([&] { publisher.publish(m); });
+    m.record_events_published(publisher.published());
+  }
+  if (local) {  // every reply is in: stop the subscribers, collect their counts
+    zmq_context.shutdown();
+    m.record_events_received(local->join());
+  }
+}
+
 class ZmqDriver final : public mwbench::Driver {
  public:
   mwbench::Description describe() const override {
@@ -47,20 +127,27 @@ class ZmqDriver final : public mwbench::Driver {
     d.driver = "zmq";
     d.middleware = "ZeroMQ";
     d.middleware_version = libzmq_version();
-    d.operations = {{"roundtrip", false}, {"ping", false}, {"octets", true}};
+    d.operations = {
+        {"roundtrip", false}, {"ping", false}, {"octets", true}, {mwbench::kFanoutOperation, true}};
     d.modes = {{"remote", {"tcp", "ipc"}}, {"collocated", {"inproc"}}};
     d.options = {
         {"wait",
          "how a receive waits: block (default, a blocking zmq_recv) or spin (zmq_recv with "
          "ZMQ_DONTWAIT in a busy loop)"},
         {"verify",
-         "check every payload byte on the REP side and fail on a mismatch: 0 (default) or 1"},
+         "check every payload byte on the REP side (fanout: every subscriber) and fail on a "
+         "mismatch: 0 (default) or 1"},
     };
     d.max_servants = 1;
+    // Two sockets and a thread per subscriber: 64 keeps a collocated
+    // fan-out at 130 sockets, well within a context's 1023, and covers a
+    // sweep (1, 4, 16, 64); no limit of libzmq's below that.
+    d.max_subscribers = 64;
     return d;
   }
 
   void serve(const DriverOptions& o, mwbench::ServerContext& context) override {
+    if (o.operation == mwbench::kFanoutOperation) return serve_fanout(o, context);
     std::optional<PrivateDir> dir;  // destroyed after the context: libzmq unlinks first
     if (o.transport == "ipc") dir.emplace();
     zmq::context_t zmq_context;
@@ -76,6 +163,7 @@ class ZmqDriver final : public mwbench::Driver {
   }
 
   void measure(const DriverOptions& o, mwbench::Measurement& m) override {
+    if (o.operation == mwbench::kFanoutOperation) return measure_fanout(o, m);
     const Wait wait = wait_option(o);
     o.option_flag("verify", false);  // checked on the REP side; refused here if malformed
     zmq::context_t zmq_context;

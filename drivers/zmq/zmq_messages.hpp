@@ -6,6 +6,11 @@
 //   ping       1 byte; the REP side echoes it.
 //   octets     --payload-bytes bytes of pattern_byte(); the REP side replies
 //              1 status byte (1 ok, 0 mismatch when verify=1).
+//   fanout     PUB to every SUB: a FanoutHeader (kEvent, the event's number)
+//              + --payload-bytes bytes of pattern_byte(); each subscriber's
+//              PUSH replies with a FanoutHeader alone (its own number). The
+//              handshake's probes and their answers are FanoutHeaders of
+//              kind kProbe (zmq_publisher.hpp).
 // The payload pattern is rawtcp's and the omniORB driver's: byte i is i mod 251.
 //
 // receive() is the measured wait: with wait=block a blocking zmq_recv(); with
@@ -37,6 +42,16 @@ inline std::vector<std::uint8_t> octets_request(std::size_t length) {
   for (std::size_t i = 0; i < length; ++i) message[i] = pattern_byte(i);
   return message;
 }
+
+// The start of every fan-out message, copied in and out with memcpy (host
+// order: both ends are on one machine). `subscriber` is 0 from the publisher.
+struct FanoutHeader {
+  std::uint64_t number;  // the event's, or the probe's
+  std::uint32_t kind;
+  std::uint32_t subscriber;
+};
+inline constexpr std::uint32_t kEvent = 1;
+inline constexpr std::uint32_t kProbe = 2;
 
 enum class Wait { block, spin };
 
