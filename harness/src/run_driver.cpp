@@ -26,10 +26,10 @@ struct RunRecord {
   std::uint64_t sample_count = 0;
   std::uint64_t measured_wall_ns = 0;
   const detail::LoopProbe* probe = nullptr;
-  const nlohmann::json* middleware_config = nullptr;  // written only when recorded
-  std::uint64_t injected_delay_ns = 0;                // written only when not 0
-  std::span<const Measurement::Series> series;        // written only with several
-  std::uint64_t events_published = 0;                 // fanout, client or collocated
+  const nlohmann::json* middleware_config = nullptr;            // written only when recorded
+  std::uint64_t injected_delay_ns = 0;                          // written only when not 0
+  std::span<const Measurement::Series> series;                  // written only with several
+  std::uint64_t events_published = 0;                           // fanout, client or collocated
   const std::vector<std::uint64_t>* events_received = nullptr;  // fanout, server or collocated
 };
 
@@ -44,8 +44,8 @@ nlohmann::json fanout_header(const DriverOptions& o, const RunRecord& r) {
     fanout["events_published"] = r.events_published;
   }
   if (o.role != Role::client) {
-    fanout["events_received"] = r.events_received ? *r.events_received
-                                                  : std::vector<std::uint64_t>{};
+    fanout["events_received"] =
+        r.events_received ? *r.events_received : std::vector<std::uint64_t>{};
   }
   return fanout;
 }
@@ -164,9 +164,9 @@ int measure(Driver& driver, const Description& d, const DriverOptions& o, const 
 
   const auto samples = m.samples();
   if (!o.output.empty()) {
-    const RunRecord r{m.warmup_done(),       m.batch_size(),       samples.size(),
-                      m.measured_wall_ns(),  &m.probe(),           &m.middleware_config(),
-                      m.injected_delay_ns(), m.series(),           m.events_published(),
+    const RunRecord r{m.warmup_done(),       m.batch_size(), samples.size(),
+                      m.measured_wall_ns(),  &m.probe(),     &m.middleware_config(),
+                      m.injected_delay_ns(), m.series(),     m.events_published(),
                       &m.events_received()};
     write_result_file(o.output, make_header(d, o, clock, r), samples);
   }

@@ -130,13 +130,13 @@ TEST(Arguments, SubscribersAreBoundedByTheDescription) {
 }
 
 TEST(Arguments, OnlyAFanoutClientReadsSeveralEndpointFiles) {
-  const Args client = {"--role", "client",          "--transport",     "tcp",
-                       "--endpoint-file", "a", "--endpoint-file", "b"};
+  const Args client = {"--role",          "client", "--transport",     "tcp",
+                       "--endpoint-file", "a",      "--endpoint-file", "b"};
   Args noop = client;
   noop.insert(noop.end(), {"--operation", "noop"});
   expect_usage_error(noop, {"--endpoint-file given 2 times", "only a fan-out client"}, false);
-  Args server = {"--role", "server", "--operation", "fanout", "--transport", "tcp",
-                 "--endpoint-file", "a", "--endpoint-file", "b", "--subscribers", "2"};
+  Args server = {"--role",          "server", "--operation",     "fanout", "--transport",   "tcp",
+                 "--endpoint-file", "a",      "--endpoint-file", "b",      "--subscribers", "2"};
   expect_usage_error(server, {"--endpoint-file given 2 times", "publishes one endpoint"}, false);
   Args more = client;
   more.insert(more.end(), {"--operation", "fanout"});

@@ -1,9 +1,8 @@
 // ReplyTally: when an event is complete, and what it refuses.
-#include "mwbench/fanout.hpp"
-
 #include <gtest/gtest.h>
 
 #include "alloc_counter.hpp"
+#include "mwbench/fanout.hpp"
 
 namespace {
 

@@ -114,18 +114,17 @@ TEST_F(RunDriver, FanoutHeadersSayWhoPublishedAndWhoReceivedWhat) {
                      path("ep1"), "--output", path("server")});
   ASSERT_EQ(r.status, 0) << r.err;
   EXPECT_EQ(read_result(path("server")).header["fanout"],
-            nlohmann::json({{"subscribers", 3},
-                            {"first_subscriber", 5},
-                            {"events_received", {5, 6, 7}}}));
+            nlohmann::json(
+                {{"subscribers", 3}, {"first_subscriber", 5}, {"events_received", {5, 6, 7}}}));
 
   std::ofstream(path("ep2")) << "fake://second\n";
   r = run_fake({"--role", "client", "--operation", "fanout", "--transport", "tcp", "--subscribers",
                 "4", "--endpoint-file", path("ep1"), "--endpoint-file", path("ep2"), "--samples",
                 "10", "--warmup", "3", "--output", path("client")});
   ASSERT_EQ(r.status, 0) << r.err;
-  EXPECT_EQ(read_result(path("client")).header["fanout"],
-            nlohmann::json(
-                {{"subscribers", 4}, {"subscriber_processes", 2}, {"events_published", 13}}));
+  EXPECT_EQ(
+      read_result(path("client")).header["fanout"],
+      nlohmann::json({{"subscribers", 4}, {"subscriber_processes", 2}, {"events_published", 13}}));
 
   r = run_fake({"--role", "collocated", "--operation", "fanout", "--transport", "inproc",
                 "--subscribers", "2", "--samples", "10", "--warmup", "0", "--output",
