@@ -15,7 +15,8 @@ involved.
 BASELINE_DRIVER = "rawtcp"
 TRANSPORT_FAMILY = {"tcp": "tcp", "uds": "unix-socket", "unix": "unix-socket",
                     "ipc": "unix-socket"}
-_CONDITIONS = ("operation", "payload_bytes", "placement", "idle_hold", "priority", "repetition")
+_CONDITIONS = ("operation", "payload_bytes", "subscribers", "subscriber_processes", "placement",
+               "idle_hold", "priority", "repetition")
 
 
 def baseline_key(factors: dict) -> tuple | None:

@@ -54,3 +54,14 @@ def test_a_baseline_of_the_same_experiment_is_preferred():
     cells = [(cell("rawtcp", "simple"), 10.0), (cell("rawtcp", "sweep"), 20.0),
              (cell("omniorb", "sweep"), 24.0), (cell("omniorb", "other"), 12.0)]
     assert median_ratios(cells)[2:] == [1.2, 1.2]
+
+
+def test_a_fanout_is_read_against_the_baseline_with_the_same_subscribers():
+    def fanout(driver, transport, subscribers, where, median):
+        return ({"experiment": "f", "driver": driver, "mode": "remote", "transport": transport,
+                 "operation": "fanout", "payload_bytes": 0, "subscribers": subscribers,
+                 "subscriber_processes": where, "placement": "same-cpu", "idle_hold": True,
+                 "priority": 0, "repetition": 1}, median)
+    cells = [fanout("rawtcp", "tcp", 4, "one", 40.0), fanout("rawtcp", "tcp", 4, "each", 50.0),
+             fanout("zmq", "tcp", 4, "each", 150.0), fanout("zmq", "tcp", 16, "each", 600.0)]
+    assert median_ratios(cells) == [None, None, 3.0, None]

@@ -108,6 +108,10 @@ def extra_factors(factors: dict) -> list[str]:
     for name in ("servants", "threads"):
         if factors.get(name) is not None:
             extra.append(f"{name} {factors[name]}")
+    if factors.get("subscribers") is not None:
+        where = {"one": " in one process", "each": " a process each"}
+        extra.append(f"subscribers {factors['subscribers']}"
+                     f"{where.get(factors.get('subscriber_processes'), '')}")
     for key, value in sorted((factors.get("options") or {}).items()):
         extra.append(f"{key}={value}")
     if factors.get("background") not in (None, "none"):
