@@ -6,6 +6,8 @@
 #include <thread>
 
 #include "common/fanout_handshake.hpp"
+#include "common/fanout_reply.hpp"
+#include "common/spin_timeout.hpp"
 #include "mwbench/clock.hpp"
 
 namespace cyclonedds {
@@ -130,8 +132,7 @@ void Publisher::call() {
     measurement_.fail(std::string("dds_write (event): ") + dds_strretcode(ret));
     return;
   }
-  std::uint64_t spins = 0;
-  std::uint64_t spin_start = 0;
+  mwbench::common::SpinTimeout spinning(timeout_ns_);
   for (;;) {
     bool timed_out = false;
     switch (wait_) {
@@ -148,12 +149,7 @@ void Publisher::call() {
         timed_out = !doorbell_.wait(timeout_ts_);
         break;
       case Wait::poll:
-        // The clock is read only once a reply is 4096 takes late.
-        if ((++spins & 0xfff) == 0) {
-          const std::uint64_t now = mwbench::now_ns();
-          if (spin_start == 0) spin_start = now;
-          timed_out = now - spin_start > static_cast<std::uint64_t>(timeout_ns_);
-        }
+        timed_out = spinning.expired();
         break;
     }
     if (take_replies()) return;
@@ -176,19 +172,9 @@ bool Publisher::take_replies() {
     if (taken == 0) return false;
     if (!info_.valid_data) continue;         // a state change (a subscriber's writer went away)
     if (reply_.event_number == 0) continue;  // a late answer to a probe of connect()
-    if (reply_.status != 1) {
-      measurement_.fail("fanout: subscriber " + std::to_string(reply_.subscriber) +
-                        " found a payload mismatch (verify=1)");
+    if (mwbench::common::settle_reply(tally_, measurement_, reply_.subscriber, reply_.event_number,
+                                      reply_.status == 1)) {
       return true;
-    }
-    switch (tally_.count(reply_.subscriber, reply_.event_number)) {
-      case mwbench::ReplyTally::Reply::counted:
-        break;
-      case mwbench::ReplyTally::Reply::last:
-        return true;
-      case mwbench::ReplyTally::Reply::unexpected:
-        measurement_.fail(tally_.describe(reply_.subscriber, reply_.event_number));
-        return true;
     }
   }
 }

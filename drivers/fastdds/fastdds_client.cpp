@@ -4,6 +4,7 @@
 #include <chrono>
 #include <thread>
 
+#include "common/spin_timeout.hpp"
 #include "mwbench/clock.hpp"
 
 namespace fastdds_driver {
@@ -120,8 +121,7 @@ void Client::write_ping() {
 }
 
 Client::Await Client::await_pong(const Timeout& timeout) {
-  std::uint64_t spins = 0;
-  std::uint64_t spin_start = 0;
+  mwbench::common::SpinTimeout spinning(timeout.ns);
   for (;;) {
     switch (wait_) {
       case Wait::waitset: {
@@ -134,12 +134,7 @@ Client::Await Client::await_pong(const Timeout& timeout) {
         if (!doorbell_.wait(timeout.ts)) return Await::timed_out;
         break;
       case Wait::poll:
-        // The clock is read only once a pong is 4096 takes late.
-        if ((++spins & 0xfff) == 0) {
-          const std::uint64_t now = mwbench::now_ns();
-          if (spin_start == 0) spin_start = now;
-          if (now - spin_start > static_cast<std::uint64_t>(timeout.ns)) return Await::timed_out;
-        }
+        if (spinning.expired()) return Await::timed_out;
         break;
     }
     // Take everything there is: with a listener, one ring may stand for

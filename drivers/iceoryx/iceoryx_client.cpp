@@ -7,6 +7,7 @@
 #include <string>
 #include <thread>
 
+#include "common/spin_timeout.hpp"
 #include "mwbench/clock.hpp"
 
 namespace iceoryx {
@@ -71,8 +72,7 @@ void Client::call() {
 }
 
 bool Client::await_pong() {
-  std::uint64_t spins = 0;
-  std::uint64_t spin_start = 0;
+  mwbench::common::SpinTimeout spinning(timeout_ns_);
   for (;;) {
     const auto taken = subscriber_.take();
     if (!taken.has_error()) {
@@ -94,10 +94,8 @@ bool Client::await_pong() {
           mwbench::now_ns() - stamp_ >= static_cast<std::uint64_t>(timeout_ns_)) {
         return false;
       }
-    } else if ((++spins & 0xfff) == 0) {  // the clock is read only once a pong is late
-      const std::uint64_t now = mwbench::now_ns();
-      if (spin_start == 0) spin_start = now;
-      if (now - spin_start > static_cast<std::uint64_t>(timeout_ns_)) return false;
+    } else if (spinning.expired()) {
+      return false;
     }
   }
 }

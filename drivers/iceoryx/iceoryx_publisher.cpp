@@ -8,6 +8,7 @@
 #include <string>
 #include <thread>
 
+#include "common/spin_timeout.hpp"
 #include "mwbench/clock.hpp"
 
 namespace iceoryx {
@@ -117,8 +118,7 @@ void Publisher::call() {
 }
 
 bool Publisher::await_replies() {
-  std::uint64_t spins = 0;
-  std::uint64_t spin_start = 0;
+  mwbench::common::SpinTimeout spinning(timeout_ns_);
   std::uint64_t empty_since = 0;  // the first time timedWait() returned nothing
   for (;;) {
     const auto taken = replies_.take();
@@ -148,10 +148,8 @@ bool Publisher::await_replies() {
           return false;
         }
       }
-    } else if ((++spins & 0xfff) == 0) {  // the clock is read only once a reply is late
-      const std::uint64_t now = mwbench::now_ns();
-      if (spin_start == 0) spin_start = now;
-      if (now - spin_start > static_cast<std::uint64_t>(timeout_ns_)) return false;
+    } else if (spinning.expired()) {
+      return false;
     }
   }
 }

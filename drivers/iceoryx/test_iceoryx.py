@@ -351,9 +351,7 @@ def test_fanout_client_fails_naming_a_subscriber_killed_mid_run(tmp_path, roudi)
         time.sleep(3)  # past the handshake (it fails after --timeout 2): measuring
         assert client.poll() is None
         servers[2].proc.kill()  # SIGKILL
-        start = time.monotonic()
-        _, err = client.communicate(timeout=30)
-        assert time.monotonic() - start < 10
+        _, err = client.communicate(timeout=30)  # a hang, not a slow machine, exceeds it
         assert client.returncode == 1
         assert err.startswith("mwbench-driver-iceoryx: error: 1 of 4 subscribers have not "
                               "replied to event ")
