@@ -129,18 +129,18 @@ class Driver:
     def server(self, tmp_path, *args):
         return DriverServer(str(self.program), tmp_path, list(args))
 
-    def run(self, role, tmp_path, *args, samples=200):
+    def run(self, role, tmp_path, *args, samples=200, warmup=20):
         """A client or collocated run to its end; returns (completed process, result path)."""
         output = tmp_path / f"{role}.result"
         proc = subprocess.run(
             [str(self.program), "--role", role, "--output", str(output), "--samples",
-             str(samples), "--warmup", "20", *args],
+             str(samples), "--warmup", str(warmup), *args],
             capture_output=True, text=True, timeout=60)
         return proc, output
 
-    def client(self, tmp_path, server, *args, samples=200):
+    def client(self, tmp_path, server, *args, samples=200, warmup=20):
         return self.run("client", tmp_path, "--endpoint-file", str(server.endpoint), *args,
-                        samples=samples)
+                        samples=samples, warmup=warmup)
 
 
 def fanout_subscribers(driver, tmp_path, cell_args, subscribers, processes):
@@ -158,14 +158,16 @@ def fanout_subscribers(driver, tmp_path, cell_args, subscribers, processes):
     return servers
 
 
-def run_fanout(driver, tmp_path, cell_args, subscribers, processes, *client_args, samples=200):
+def run_fanout(driver, tmp_path, cell_args, subscribers, processes, *client_args, samples=200,
+               warmup=20):
     """One fan-out end to end: subscriber processes, the publisher, SIGTERM to each
     subscriber process. Returns (publisher's header, its samples, the subscriber
     processes' headers) after checking that every subscriber received every event."""
     servers = fanout_subscribers(driver, tmp_path, cell_args, subscribers, processes)
     endpoints = [arg for server in servers for arg in ("--endpoint-file", str(server.endpoint))]
     proc, output = driver.run("client", tmp_path, *endpoints, *cell_args,
-                              "--subscribers", str(subscribers), *client_args, samples=samples)
+                              "--subscribers", str(subscribers), *client_args, samples=samples,
+                              warmup=warmup)
     stopped = [server.stop() for server in servers]
     assert proc.returncode == 0, proc.stderr
     for status, err in stopped:
