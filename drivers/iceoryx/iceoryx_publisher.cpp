@@ -8,6 +8,10 @@
 #include <string>
 #include <thread>
 
+#if defined(__SANITIZE_ADDRESS__)
+#include <sanitizer/lsan_interface.h>
+#endif
+
 #include "common/spin_timeout.hpp"
 #include "mwbench/clock.hpp"
 
@@ -27,15 +31,37 @@ Publisher::Publisher(const FanoutEndpoint& endpoint, Wait wait, std::size_t payl
       timeout_s_(timeout_s),
       timeout_ns_(static_cast<std::int64_t>(timeout_s * 1e9)),
       payload_(payload_pattern(payload_bytes)),
-      events_(service(endpoint, endpoint.event), event_publisher_options()),
-      replies_(service(endpoint, endpoint.reply), reply_subscriber_options()),
-      tally_(endpoint.count) {
+      ports_(std::make_unique<Ports>(endpoint, wait)),
+      events_(ports_->events),
+      replies_(ports_->replies),
+      waitset_(ports_->waitset),
+      tally_(endpoint.count) {}
+
+Publisher::Ports::Ports(const FanoutEndpoint& endpoint, Wait wait)
+    : events(service(endpoint, endpoint.event), event_publisher_options()),
+      replies(service(endpoint, endpoint.reply), reply_subscriber_options()) {
   if (wait == Wait::waitset) {
-    waitset_.emplace();
-    waitset_->attachState(replies_, iox::popo::SubscriberState::HAS_DATA).or_else([](auto) {
+    waitset.emplace();
+    waitset->attachState(replies, iox::popo::SubscriberState::HAS_DATA).or_else([](auto) {
       throw std::runtime_error("WaitSet: cannot attach the reply subscriber");
     });
   }
+}
+
+Publisher::~Publisher() {
+  // A subscriber that stopped answering may have been killed while it
+  // pushed a reply into replies' queue, holding that queue's lock, which
+  // lives in shared memory and which iceoryx 2.0.3 does not make robust:
+  // detaching replies from the WaitSet would wait for that lock for ever
+  // (seen in tests that SIGKILL a subscriber process). So the ports are left
+  // as they are; the process ends right after, and RouDi reclaims them.
+  if (!lost_subscriber_) return;
+  Ports* abandoned = ports_.release();
+#if defined(__SANITIZE_ADDRESS__)
+  __lsan_ignore_object(abandoned);  // left on purpose, not a leak to report
+#else
+  static_cast<void>(abandoned);
+#endif
 }
 
 void Publisher::connect() {
@@ -113,6 +139,7 @@ void Publisher::call() {
   tally_.expect(event_);
   events_.publish(chunk);
   if (!await_replies()) {
+    lost_subscriber_ = true;
     fail(tally_.describe_missing() + " within " + format_seconds(timeout_s_) + " s (--timeout)");
   }
 }

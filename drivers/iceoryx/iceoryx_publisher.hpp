@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <vector>
 
@@ -25,6 +26,11 @@ class Publisher {
   // payload arrived broken, is reported through `measurement.fail()`.
   Publisher(const FanoutEndpoint& endpoint, Wait wait, std::size_t payload_bytes, double timeout_s,
             mwbench::Measurement& measurement);
+  // After a subscriber stopped answering, leaves its ports to RouDi instead
+  // of detaching them (see the .cpp).
+  ~Publisher();
+  Publisher(const Publisher&) = delete;
+  Publisher& operator=(const Publisher&) = delete;
 
   // The handshake, before the warm-up: waits until the event publisher has a
   // subscriber, then publishes a probe every 10 ms until every subscriber has
@@ -59,12 +65,21 @@ class Publisher {
   const double timeout_s_;
   const std::int64_t timeout_ns_;
   const std::vector<std::uint8_t> payload_;
-  iox::popo::UntypedPublisher events_;
-  iox::popo::UntypedSubscriber replies_;
-  std::optional<iox::popo::WaitSet<1>> waitset_;  // wait=waitset: replies_ has data
+  // The iceoryx ports, on the heap so that the destructor can abandon them.
+  struct Ports {
+    Ports(const FanoutEndpoint& endpoint, Wait wait);
+    iox::popo::UntypedPublisher events;
+    iox::popo::UntypedSubscriber replies;
+    std::optional<iox::popo::WaitSet<1>> waitset;  // wait=waitset: replies has data
+  };
+  std::unique_ptr<Ports> ports_;
+  iox::popo::UntypedPublisher& events_;
+  iox::popo::UntypedSubscriber& replies_;
+  std::optional<iox::popo::WaitSet<1>>& waitset_;
   mwbench::ReplyTally tally_;
   std::uint64_t event_ = 0;
   bool failed_ = false;
+  bool lost_subscriber_ = false;  // a reply did not come within --timeout
 };
 
 }  // namespace iceoryx
