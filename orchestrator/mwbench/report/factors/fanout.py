@@ -28,6 +28,7 @@ def series(run: Run) -> list[dict]:
     found = []
     for experiment in run.experiments:
         for name, members in experiment.series("subscribers"):
+            members = _with_single_subscriber(experiment.configurations, members)
             points = [_point(c, cpus) for c in members]
             counts = np.array([p["subscribers"] for p in points], dtype=float)
             medians = np.array([p["p50_us"] for p in points])
@@ -35,6 +36,18 @@ def series(run: Run) -> list[dict]:
             found.append({"experiment": experiment.name, "series": name, "points": points,
                           "per_subscriber_us": slope})
     return found
+
+
+def _with_single_subscriber(configurations: list[Configuration],
+                            members: list[Configuration]) -> list[Configuration]:
+    """A line of one process per subscriber starts at N = 2: with one subscriber the
+    two arrangements are one cell, stored as `one`. Its point belongs to both lines."""
+    first = members[0].factors
+    if first["subscriber_processes"] != "each" or first["subscribers"] == 1:
+        return members
+    wanted = {**first, "subscribers": 1, "subscriber_processes": "one"}
+    single = next((c for c in configurations if c.ok and c.factors == wanted), None)
+    return [single, *members] if single is not None else members
 
 
 def _point(c: Configuration, cpus: int) -> dict:
