@@ -12,6 +12,7 @@
 // subscribers in iceoryx_subscribers.*.
 #include <unistd.h>
 
+#include <cstdlib>
 #include <exception>
 #include <string>
 #include <thread>
@@ -223,5 +224,12 @@ class IceoryxDriver final : public mwbench::Driver {
 
 int main(int argc, char** argv) {
   IceoryxDriver driver;
-  return mwbench::run_driver(argc, argv, driver);
+  const int status = mwbench::run_driver(argc, argv, driver);
+  // After a failure the runtime is not torn down: when a peer was killed,
+  // RouDi can be stuck cleaning up after it (a lock the dead process held),
+  // and the runtime's destructor would wait for RouDi, through the keep-alive
+  // thread's blocking send, for ever. The result file and the error are
+  // written by now; RouDi reclaims what this process held once it is gone.
+  if (status != 0) std::_Exit(status);
+  return status;
 }

@@ -8,6 +8,7 @@ did. iceoryx 2.0 allows one RouDi per machine, so these tests refuse to run
 beside one they did not start.
 """
 
+import contextlib
 import glob
 import json
 import os
@@ -56,7 +57,8 @@ def leftovers(daemon):
 
 def remove_leftovers(daemon):
     for path in leftovers(daemon):
-        os.unlink(path)
+        with contextlib.suppress(FileNotFoundError):  # a process may remove its own meanwhile
+            os.unlink(path)
 
 
 @pytest.fixture
