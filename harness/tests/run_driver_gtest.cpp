@@ -47,7 +47,12 @@ Parsed read_result(const fs::path& path) {
 class RunDriver : public ::testing::Test {
  protected:
   void SetUp() override {
-    dir_ = fs::temp_directory_path() / ("mwbench-run-gtest-" + std::to_string(::getpid()));
+    // Named after the test, not the process: a death test's child runs SetUp
+    // again in a process of its own and dies before TearDown, so only a name
+    // the parent shares lets the parent's TearDown remove what the child made.
+    const auto* test = ::testing::UnitTest::GetInstance()->current_test_info();
+    dir_ = fs::temp_directory_path() /
+           (std::string("mwbench-run-gtest-") + test->test_suite_name() + "." + test->name());
     fs::create_directories(dir_);
   }
   void TearDown() override { fs::remove_all(dir_); }
