@@ -85,7 +85,9 @@ def java_log_processor(*args: str) -> str:
     if shutil.which("java") is None:
         pytest.fail("java is not installed: run `make setup` (scripts/setup.sh installs it)")
     completed = subprocess.run(
-        ["java", "-cp", str(HDR_JAVA_JAR), "org.HdrHistogram.HistogramLogProcessor", *args],
+        # -XX:-UsePerfData: no /tmp/hsperfdata_* left behind.
+        ["java", "-XX:-UsePerfData", "-cp", str(HDR_JAVA_JAR),
+         "org.HdrHistogram.HistogramLogProcessor", *args],
         capture_output=True, text=True, timeout=120, check=False)
     assert completed.returncode == 0, completed.stderr
     return completed.stdout
