@@ -47,7 +47,8 @@ fi
 # tests read `mwbench export --format hdr` logs with its HistogramLogProcessor.
 HDR_JAVA_VERSION=2.2.2  # keep in step with orchestrator/tests/export_checks.py
 if [ ! -f ".cache/java/HdrHistogram-$HDR_JAVA_VERSION.jar" ]; then
-  mvn -q -B -Dstyle.color=never dependency:copy \
+  # -XX:-UsePerfData: the JVM leaves no /tmp/hsperfdata_* behind.
+  MAVEN_OPTS="-XX:-UsePerfData" mvn -q -B -Dstyle.color=never dependency:copy \
     -Dartifact="org.hdrhistogram:HdrHistogram:$HDR_JAVA_VERSION" -DoutputDirectory=.cache/java
 fi
 

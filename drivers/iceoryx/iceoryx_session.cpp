@@ -35,17 +35,6 @@ std::filesystem::path program_dir() {
 
 }  // namespace
 
-std::string endpoint_field(std::string_view text, std::string_view key) {
-  const std::string needle = std::string(key) + "=";
-  for (std::size_t pos = 0; pos < text.size();) {
-    const std::size_t end = std::min(text.find(';', pos), text.size());
-    const std::string_view item = text.substr(pos, end - pos);
-    if (item.starts_with(needle)) return std::string(item.substr(needle.size()));
-    pos = end + 1;
-  }
-  return {};
-}
-
 std::string format_seconds(double s) {
   std::string text = std::to_string(s);
   text.erase(text.find_last_not_of('0') + 1);

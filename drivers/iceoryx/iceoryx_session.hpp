@@ -14,6 +14,7 @@
 #include <string_view>
 #include <vector>
 
+#include "common/endpoint_field.hpp"
 #include "iceoryx_posh/capro/service_description.hpp"
 #include "iceoryx_posh/popo/publisher_options.hpp"
 #include "iceoryx_posh/popo/subscriber_options.hpp"
@@ -57,8 +58,7 @@ struct Endpoint {
   std::string pong_name() const;
 };
 
-// The value of `key=` in an endpoint's "k1=v1;k2=v2", or empty.
-std::string endpoint_field(std::string_view text, std::string_view key);
+using mwbench::common::endpoint_field;  // "k1=v1;k2=v2" -> the value of one key
 
 // "10", "2.5": seconds as a message says them.
 std::string format_seconds(double s);
