@@ -1,7 +1,9 @@
 // The non-template half of Measurement: buffer, endpoint wait, loop probe.
 #include "mwbench/measurement.hpp"
 
+#include <fcntl.h>
 #include <sys/resource.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <chrono>
@@ -99,6 +101,15 @@ Measurement::Measurement(const DriverOptions& options, double clock_read_cost_ns
     }
     injected_delay_ns_ = value;
   }
+  if (const char* file = std::getenv("MWBENCH_MEASURING_FILE"); file != nullptr) {
+    measuring_file_ = file;
+  }
+}
+
+void Measurement::announce_measuring() noexcept {
+  if (measuring_file_.empty() || announced_.exchange(true)) return;
+  const int fd = ::open(measuring_file_.c_str(), O_WRONLY | O_CREAT | O_CLOEXEC, 0644);
+  if (fd >= 0) ::close(fd);
 }
 
 std::uint64_t Measurement::samples_wanted() const noexcept {

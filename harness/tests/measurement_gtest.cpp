@@ -1,8 +1,11 @@
 // The measured loop: warm-up, batch selection, the sample buffer, early stop.
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <atomic>
 #include <bit>
+#include <cstdio>
+#include <string>
 
 #include "alloc_counter.hpp"
 #include "measured_calls.hpp"
@@ -148,6 +151,37 @@ TEST(Measurement, InjectedDelayMustBeANumber) {
   const ScopedEnv env("MWBENCH_INJECT_DELAY_NS", "soon");
   const auto o = options(10, 0, 1);
   EXPECT_THROW(Measurement(o, 20), mwbench::UsageError);
+}
+
+// A test outside waits for this file instead of guessing when the loop runs.
+TEST(Measurement, MeasuringFileAppearsOnceTheFirstSampleIsKept) {
+  const std::string file = ::testing::TempDir() + "mwbench-measuring-" + std::to_string(getpid());
+  std::remove(file.c_str());
+  const ScopedEnv env("MWBENCH_MEASURING_FILE", file.c_str());
+  const auto o = options(50, 5, 1);
+  Measurement m(o, 20);
+  bool seen_before_first_sample = false;
+  std::uint64_t calls = 0;
+  m.run([&] {
+    // Call 6 is the first sample's: the file must not exist during it.
+    if (++calls == 6) seen_before_first_sample = access(file.c_str(), F_OK) == 0;
+  });
+  EXPECT_FALSE(seen_before_first_sample);
+  EXPECT_EQ(access(file.c_str(), F_OK), 0);
+  EXPECT_EQ(m.samples().size(), 50u);
+  std::remove(file.c_str());
+}
+
+TEST(Measurement, NoMeasuringFileWithoutASample) {
+  const std::string file = ::testing::TempDir() + "mwbench-unmeasured-" + std::to_string(getpid());
+  std::remove(file.c_str());
+  const ScopedEnv env("MWBENCH_MEASURING_FILE", file.c_str());
+  const auto o = options(50, 0, 1);
+  Measurement m(o, 20);
+  m.request_stop();
+  m.run([] {});
+  EXPECT_TRUE(m.samples().empty());
+  EXPECT_NE(access(file.c_str(), F_OK), 0);
 }
 
 }  // namespace

@@ -193,6 +193,8 @@ class Measurement {
   // Whether a batch measured at `batch_ns` is long enough for auto batching.
   bool batch_long_enough(std::uint64_t batch_ns) const noexcept;
   void start_run();
+  // MWBENCH_MEASURING_FILE: the file is created once a first sample is kept.
+  void announce_measuring() noexcept;
   void settle_lanes() noexcept;  // the batch size and warm-up of all threads
   void finish(std::uint64_t measured);
   void finish_lanes();  // series, wall time, samples moved together
@@ -214,6 +216,8 @@ class Measurement {
   detail::LoopProbe probe_;
   nlohmann::json config_;  // null until recorded
   std::uint64_t injected_delay_ns_ = 0;
+  std::string measuring_file_;  // MWBENCH_MEASURING_FILE, or empty
+  std::atomic<bool> announced_{false};
   std::uint64_t published_ = 0;
   std::vector<std::uint64_t> received_;
 };
@@ -256,7 +260,12 @@ void Measurement::measure_loop(Call& call) {
   batch_ = options_.batch ? *options_.batch : choose_batch(call);
 
   probe_.start();
-  const std::uint64_t n = timed_loop(call, buffer_.data(), buffer_.size(), batch_);
+  // The first sample on its own, so that it can be announced (a test aid)
+  // between two samples rather than inside the loop.
+  std::uint64_t n =
+      timed_loop(call, buffer_.data(), std::min<std::size_t>(1, buffer_.size()), batch_);
+  if (n != 0) announce_measuring();
+  n += timed_loop(call, buffer_.data() + n, buffer_.size() - n, batch_);
   probe_.stop();
   finish(n);
 }
@@ -339,7 +348,10 @@ void Measurement::lane_loops(Call* call, Lane& lane, int thread, detail::Crew& c
   crew.step([&] {
     std::uint64_t* const out = buffer_.data() + static_cast<std::size_t>(thread) * stride_;
     lane.start_ns = now_ns();
-    lane.measured = timed_loop(*call, out, options_.samples, batch_);
+    lane.measured = timed_loop(*call, out, std::min<std::uint64_t>(1, options_.samples), batch_);
+    if (lane.measured != 0) announce_measuring();
+    lane.measured +=
+        timed_loop(*call, out + lane.measured, options_.samples - lane.measured, batch_);
     lane.end_ns = now_ns();
   });
   crew.sync([this] { probe_.stop(); });
