@@ -5,9 +5,11 @@ in pyproject.toml), so `drivers/<name>/test_<name>.py` imports it by name.
 """
 
 import atexit
+import ipaddress
 import json
 import os
 import signal
+import socket
 import subprocess
 import time
 from pathlib import Path
@@ -16,6 +18,9 @@ import pytest
 
 REPO = Path(__file__).resolve().parents[1]
 BUILD = Path(os.environ.get("MWBENCH_BUILD_DIR", REPO / "build"))
+# How long a test waits for what must happen (a process to end, a file to
+# appear): only a hang exceeds it, never a busy machine.
+HANG_S = 120
 
 
 
@@ -42,6 +47,31 @@ def socket_inodes(pid):
         if target.startswith("socket:["):
             inodes.add(target[8:-1])
     return inodes
+
+
+def inet_sockets(pid):
+    """(table, local address) of every IPv4 and IPv6 socket `pid` has open: "tcp",
+    "udp", "tcp6" or "udp6", and the address as text ("127.0.0.1", "::1", ...)."""
+    inodes = socket_inodes(pid)
+    found = []
+    for table in ("tcp", "tcp6", "udp", "udp6"):
+        for line in Path(f"/proc/{pid}/net/{table}").read_text().splitlines()[1:]:
+            fields = line.split()
+            if fields[9] in inodes:
+                found.append((table, _address(fields[1].split(":")[0])))
+    return found
+
+
+def _address(hex_text):
+    """An address of /proc/net/*: 32-bit words in the machine's (little-endian) order."""
+    raw = bytes.fromhex(hex_text)
+    words = b"".join(raw[i:i + 4][::-1] for i in range(0, len(raw), 4))
+    return socket.inet_ntop(socket.AF_INET if len(words) == 4 else socket.AF_INET6, words)
+
+
+def is_loopback(address):
+    return ipaddress.ip_address(address).is_loopback or (
+        address.startswith("::ffff:") and ipaddress.ip_address(address[7:]).is_loopback)
 
 
 def established_connections(pid, port):
@@ -83,24 +113,43 @@ class DriverServer:
              "--output", self.output, *args],
             stderr=subprocess.PIPE, text=True, env=env)
         _started.append(self.proc)
-        deadline = time.monotonic() + 10
+        deadline = time.monotonic() + HANG_S
         while not self.endpoint.exists():
             if self.proc.poll() is not None:
                 pytest.fail(f"server exited {self.proc.returncode}: {self.proc.stderr.read()}")
             if time.monotonic() > deadline:
                 self.proc.kill()
-                pytest.fail("server published no endpoint within 10 s")
+                pytest.fail(f"server published no endpoint within {HANG_S} s")
             time.sleep(0.01)
 
     def stop(self):
         """SIGTERM, as the orchestrator sends it; returns (exit status, stderr)."""
         self.proc.send_signal(signal.SIGTERM)
         try:
-            _, err = self.proc.communicate(timeout=10)
+            _, err = self.proc.communicate(timeout=HANG_S)
         except subprocess.TimeoutExpired:
             self.proc.kill()
-            pytest.fail("server did not exit within 10 s of SIGTERM")
+            pytest.fail(f"server did not exit within {HANG_S} s of SIGTERM")
         return self.proc.returncode, err
+
+
+def measuring(tmp_path):
+    """(environment, file) for a client or collocated process that creates `file` once it
+    has kept its first sample (MWBENCH_MEASURING_FILE, driver contract section 2)."""
+    flag = tmp_path / "measuring"
+    return {**os.environ, "MWBENCH_MEASURING_FILE": str(flag)}, flag
+
+
+def wait_until_measuring(proc, flag):
+    """Until `proc` (started with the environment of `measuring`) is in its measured loop."""
+    deadline = time.monotonic() + HANG_S
+    while not flag.exists():
+        if proc.poll() is not None:
+            err = proc.stderr.read() if proc.stderr else ""
+            pytest.fail(f"exited with status {proc.returncode} before its first sample: {err}")
+        if time.monotonic() > deadline:
+            pytest.fail(f"no first sample within {HANG_S} s")
+        time.sleep(0.01)
 
 
 def cell(operation, transport, payload=0, *extra):

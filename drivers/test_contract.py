@@ -15,11 +15,20 @@ test, started and cleaned by the orchestrator's own code (mwbench.daemon).
 import json
 import signal
 import subprocess
-import time
 from contextlib import contextmanager
 
 import pytest
-from driver_processes import REPO, Driver, read_result, run_fanout
+from driver_processes import (
+    HANG_S,
+    REPO,
+    Driver,
+    inet_sockets,
+    is_loopback,
+    measuring,
+    read_result,
+    run_fanout,
+    wait_until_measuring,
+)
 
 from mwbench.daemon import Daemon
 from mwbench.processes import ChildFailure
@@ -43,7 +52,7 @@ def each_driver(*marks):
 
 def describe(driver):
     out = subprocess.run([str(driver.program), "--describe"], capture_output=True, text=True,
-                         check=True, timeout=30)
+                         check=True, timeout=HANG_S)
     return json.loads(out.stdout)
 
 
@@ -92,7 +101,7 @@ def test_an_unknown_option_is_exit_2_and_one_line(driver, tmp_path):
     proc = subprocess.run(
         [str(driver.program), "--role", "client", *remote_cell(driver), "--endpoint-file",
          str(tmp_path / "endpoint"), "--option", "no_such_key=1"],
-        capture_output=True, text=True, timeout=30)
+        capture_output=True, text=True, timeout=HANG_S)
     assert proc.returncode == 2
     assert proc.stderr.startswith(f"mwbench-driver-{driver.name}: error: --option no_such_key")
     assert proc.stderr.count("\n") == 1
@@ -104,7 +113,7 @@ def test_a_client_without_a_server_gives_up_within_its_timeout(driver, tmp_path)
         proc = subprocess.run(
             [str(driver.program), "--role", "client", *remote_cell(driver),
              "--endpoint-file", str(tmp_path / "nobody"), "--timeout", "0.5"],
-            capture_output=True, text=True, timeout=30)
+            capture_output=True, text=True, timeout=HANG_S)
     assert proc.returncode == 1
     assert "no endpoint file" in proc.stderr and str(tmp_path / "nobody") in proc.stderr
 
@@ -115,7 +124,7 @@ def test_fault_exit_leaves_before_publishing(driver, tmp_path):
         proc = subprocess.run(
             [str(driver.program), "--role", "server", *remote_cell(driver), "--endpoint-file",
              str(tmp_path / "endpoint"), "--option", "fault=exit"],
-            capture_output=True, text=True, timeout=30)
+            capture_output=True, text=True, timeout=HANG_S)
     assert proc.returncode == 3 and "injected fault" in proc.stderr
     assert not (tmp_path / "endpoint").exists()
 
@@ -138,14 +147,15 @@ def test_sigterm_stops_the_client_and_keeps_its_samples(driver, tmp_path):
     with daemon_of(driver, tmp_path):
         server = driver.server(tmp_path, *remote_cell(driver))
         output = tmp_path / "client.result"
+        env, flag = measuring(tmp_path)
         client = subprocess.Popen(
             [str(driver.program), "--role", "client", *remote_cell(driver), "--endpoint-file",
              str(server.endpoint), "--output", str(output), "--samples", "50000000",
              "--warmup", "0"],
-            stderr=subprocess.PIPE, text=True)
-        time.sleep(1.0)  # long enough to connect (a DDS match) and measure some
+            stderr=subprocess.PIPE, text=True, env=env)
+        wait_until_measuring(client, flag)
         client.send_signal(signal.SIGTERM)
-        _, err = client.communicate(timeout=20)
+        _, err = client.communicate(timeout=HANG_S)
         status, _ = server.stop()
     assert client.returncode == 1 and "stopped by SIGTERM after" in err
     header, samples = read_result(output)
@@ -165,3 +175,44 @@ def test_a_fanout_reaches_every_subscriber_in_every_process(driver, tmp_path, tr
         header, samples, subscribers = run_fanout(driver, tmp_path, cell, 4, 2)
     assert len(samples) == 200 and len(subscribers) == 2
     assert header["fanout"]["subscriber_processes"] == 2
+
+
+# Transports over which a cell must have IP sockets (the others: Unix sockets, shared memory).
+IP_TRANSPORTS = {"tcp", "udp"}
+
+
+@each_driver()
+def test_every_socket_is_on_loopback_while_a_cell_runs(driver, tmp_path):
+    """No driver listens beyond the machine by default: every IP socket of every process
+    of a cell, remote over each transport and collocated, is bound to loopback. Looked at
+    once the measuring process has kept its first sample: every socket is made by then."""
+    d = describe(driver)
+    runs = [("remote", t) for t in d["modes"]["remote"]]
+    runs += [("collocated", "inproc")] if "collocated" in d["modes"] else []
+    with daemon_of(driver, tmp_path):
+        for mode, transport in runs:
+            folder = tmp_path / f"{mode}-{transport}"
+            folder.mkdir()
+            args = ["--operation", "roundtrip", "--transport", transport, "--payload-bytes", "0"]
+            server = driver.server(folder, *args) if mode == "remote" else None
+            env, flag = measuring(folder)
+            role = ["--role", "client", "--endpoint-file", str(server.endpoint)] if server \
+                else ["--role", "collocated"]
+            measurer = subprocess.Popen(
+                [str(driver.program), *role, *args, "--samples", "100000000", "--warmup", "0",
+                 "--output", str(folder / "measured.result")],
+                stderr=subprocess.PIPE, text=True, env=env)
+            try:
+                wait_until_measuring(measurer, flag)
+                sockets = inet_sockets(measurer.pid)
+                if server is not None:
+                    sockets += inet_sockets(server.proc.pid)
+            finally:
+                measurer.send_signal(signal.SIGTERM)
+                measurer.communicate(timeout=HANG_S)
+                if server is not None:
+                    server.stop()
+            beyond = [s for s in sockets if not is_loopback(s[1])]
+            assert not beyond, f"{mode} {transport}: bound beyond loopback: {beyond}"
+            if transport in IP_TRANSPORTS:
+                assert sockets, f"{mode} {transport}: no IP socket seen"

@@ -13,7 +13,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from driver_processes import Driver, DriverServer, read_result
+from driver_processes import HANG_S, Driver, DriverServer, read_result
 
 REPO = Path(__file__).resolve().parents[2]
 BUILD = Path(os.environ.get("MWBENCH_BUILD_DIR", REPO / "build"))
@@ -148,7 +148,7 @@ def test_bad_options_are_usage_errors(tmp_path, args, message):
     base = ["--role", "client", "--transport", "tcp", "--endpoint-file", tmp_path / "none"]
     if "--operation" not in args:
         base += ["--operation", "roundtrip"]
-    done = subprocess.run([DRIVER, *base, *args], capture_output=True, text=True, timeout=30)
+    done = subprocess.run([DRIVER, *base, *args], capture_output=True, text=True, timeout=HANG_S)
     assert done.returncode == 2, done.stderr
     assert message in done.stderr
 

@@ -7,10 +7,10 @@ repository's build/). Only the standard library and pytest.
 import json
 import os
 import subprocess
-import time
 
 import pytest
 from driver_processes import (
+    HANG_S,
     Driver,
     DriverServer,
     assert_every_event_delivered,
@@ -104,7 +104,7 @@ def test_a_wrong_payload_fails_both_ends(tmp_path):
     client, _ = run_client(tmp_path, cell("octets", "udp", 8, "--option", "verify=1"))
     assert client.returncode == 1
     assert "octets: the server found a payload mismatch (verify=1)" in client.stderr
-    assert server.proc.wait(timeout=10) == 1
+    assert server.proc.wait(timeout=HANG_S) == 1
     assert "payload mismatch at byte 8 of 8 (expected 16 bytes" in server.proc.stderr.read()
 
 
@@ -126,12 +126,10 @@ def test_client_fails_when_no_reader_matches(tmp_path):
     # A server that never started DDS: its endpoint names topics nobody serves.
     (tmp_path / "endpoint").write_text(
         f"dds:domain=7;ping=nobody_ping_{os.getpid()};pong=nobody_pong_{os.getpid()}\n")
-    start = time.monotonic()
     proc, output = run_client(tmp_path, cell("roundtrip", "udp", 0, "--timeout", "1"))
     assert proc.returncode == 1
     assert proc.stderr.startswith("mwbench-driver-cyclonedds: error: no matching reader on topic "
                                   f"nobody_ping_{os.getpid()} after 1 s (domain 7;")
-    assert time.monotonic() - start < 10
     assert not output.exists()
 
 
@@ -156,11 +154,8 @@ def test_bad_arguments_are_exit_2(tmp_path, args, message):
 @pytest.mark.parametrize("wait", WAITS)
 def test_server_stops_on_sigterm(tmp_path, wait):
     server = DriverServer(DRIVER, tmp_path, cell("roundtrip", "udp", 0, "--option", f"wait={wait}"))
-    time.sleep(0.2)  # serving: blocked in its waitset, or spinning
-    start = time.monotonic()
     status, err = server.stop()
     assert status == 0, err
-    assert time.monotonic() - start < 5
     assert read_result(server.output)[0]["role"] == "server"
 
 
@@ -210,7 +205,7 @@ def test_fanout_refuses_more_spinners_than_cpus(tmp_path, role):
                 "--option", "wait=poll", "--subscribers", str(subscribers))
     extra = [] if role == "collocated" else ["--endpoint-file", str(tmp_path / "endpoint")]
     proc = subprocess.run([DRIVER, "--role", role, *extra, *args],
-                          capture_output=True, text=True, timeout=30)
+                          capture_output=True, text=True, timeout=HANG_S)
     assert proc.returncode == 2, proc.stderr
     assert (f"--option wait=poll with --subscribers {subscribers}: fanout would spin "
             f"{subscribers + 1} threads") in proc.stderr
@@ -225,7 +220,6 @@ def test_fanout_fails_within_the_timeout_when_a_subscriber_is_missing(tmp_path):
     missing = tmp_path / "missing-endpoint"
     missing.write_text("dds:domain=100;partition=mwbench_fanout_nobody_"
                        f"{os.getpid()};event=mwbench_fanout_event;reply=mwbench_fanout_reply\n")
-    start = time.monotonic()
     proc, output = CYCLONEDDS.run("client", tmp_path, "--endpoint-file", str(server.endpoint),
                                   "--endpoint-file", str(missing), *args, "--subscribers", "2",
                                   "--timeout", "2")
@@ -233,6 +227,5 @@ def test_fanout_fails_within_the_timeout_when_a_subscriber_is_missing(tmp_path):
     assert proc.stderr.startswith(
         "mwbench-driver-cyclonedds: error: 1 of 2 subscribers (1) did not answer the fan-out "
         "handshake after 2 s: the event writer matched 1 of 2 readers"), proc.stderr
-    assert time.monotonic() - start < 10
     assert not output.exists()
     assert server.stop()[0] == 0

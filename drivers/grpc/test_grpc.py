@@ -11,7 +11,15 @@ import time
 from pathlib import Path
 
 import pytest
-from driver_processes import Driver, cell, established_connections, read_result
+from driver_processes import (
+    HANG_S,
+    Driver,
+    cell,
+    established_connections,
+    measuring,
+    read_result,
+    wait_until_measuring,
+)
 
 GRPC = Driver("grpc")
 DRIVER = GRPC.program
@@ -88,7 +96,7 @@ def test_verify_fails_loudly_on_a_wrong_payload(tmp_path):
     client, _ = run_client(tmp_path, server, *cell("octets", "uds", 8, "--option", "verify=1"))
     assert client.returncode == 1
     assert "the server found a payload mismatch" in client.stderr
-    assert server.proc.wait(timeout=10) == 1
+    assert server.proc.wait(timeout=HANG_S) == 1
     assert "octets: 8 bytes, expected 16 (verify=1)" in server.proc.stderr.read()
     assert not uds_dir(endpoint).exists()
 
@@ -116,12 +124,12 @@ def test_one_connection_per_thread(tmp_path):
         [str(DRIVER), "--role", "client", *cell("ping", "tcp"), "--endpoint-file",
          str(server.endpoint), "--threads", "3", "--samples", "1000000", "--warmup", "0"],
         stderr=subprocess.PIPE, text=True)
-    seen, deadline = 0, time.monotonic() + 10
+    seen, deadline = 0, time.monotonic() + HANG_S
     while seen != 3 and time.monotonic() < deadline:
         time.sleep(0.05)
         seen = established_connections(client.pid, port)
     client.send_signal(signal.SIGTERM)
-    client.communicate(timeout=10)
+    client.communicate(timeout=HANG_S)
     assert server.stop()[0] == 0
     assert seen == 3
 
@@ -136,7 +144,7 @@ def test_wrong_options_are_usage_errors(tmp_path, role, option, message):
     args = [str(DRIVER), "--role", role, *cell("ping", transport), "--option", option]
     if role != "collocated":
         args += ["--endpoint-file", str(tmp_path / "endpoint")]
-    proc = subprocess.run(args, capture_output=True, text=True, timeout=30)
+    proc = subprocess.run(args, capture_output=True, text=True, timeout=HANG_S)
     assert proc.returncode == 2, proc.stderr
     assert proc.stderr.startswith("mwbench-driver-grpc: error: ")
     assert message in proc.stderr
@@ -150,7 +158,7 @@ def test_wrong_transport_and_servants_are_usage_errors(tmp_path):
         (["--role", "client", *cell("ping", "tcp"), "--servants", "2"], "--servants 2"),
     ]:
         proc = subprocess.run([str(DRIVER), *args, "--endpoint-file", str(tmp_path / "e")],
-                              capture_output=True, text=True, timeout=30)
+                              capture_output=True, text=True, timeout=HANG_S)
         assert proc.returncode == 2 and message in proc.stderr, proc.stderr
 
 
@@ -159,14 +167,15 @@ def test_server_stops_on_sigterm_with_a_client_connected(tmp_path, transport):
     server = start_server(tmp_path, *cell("roundtrip", transport))
     endpoint = server.endpoint.read_text().strip()
     output = tmp_path / "client.result"
+    env, flag = measuring(tmp_path)
     client = subprocess.Popen(
         [str(DRIVER), "--role", "client", *cell("roundtrip", transport), "--endpoint-file",
          str(server.endpoint), "--output", str(output), "--samples", "5000000", "--warmup", "0"],
-        stderr=subprocess.PIPE, text=True)
-    time.sleep(0.5)
+        stderr=subprocess.PIPE, text=True, env=env)
+    wait_until_measuring(client, flag)
     status, err = server.stop()  # the client is in the middle of its calls
     assert status == 0, err
-    assert client.wait(timeout=10) == 1  # its next call fails: the server is gone
+    assert client.wait(timeout=HANG_S) == 1  # its next call fails: the server is gone
     assert "mwbench-driver-grpc: error: TestMethod: " in client.stderr.read()
     if transport == "uds":
         assert not uds_dir(endpoint).exists()

@@ -12,7 +12,7 @@ import subprocess
 import time
 
 import pytest
-from driver_processes import read_result
+from driver_processes import HANG_S, read_result
 from omniorb_processes import (
     DRIVER,
     QUICK,
@@ -84,11 +84,11 @@ def test_collocated_listens_on_loopback_only(tmp_path):
         [DRIVER, "--role", "collocated", "--operation", "ping", "--transport", "inproc",
          "--samples", "10", "--warmup", "1000000000000"],
         stderr=subprocess.PIPE, text=True)
-    deadline = time.monotonic() + 10
+    deadline = time.monotonic() + HANG_S
     while not (addresses := listening_tcp_addresses(proc.pid)) and time.monotonic() < deadline:
         time.sleep(0.05)
     proc.send_signal(signal.SIGTERM)
-    proc.communicate(timeout=10)
+    proc.communicate(timeout=HANG_S)
     assert addresses and all(a.startswith("127.0.0.1:") for a in addresses), addresses
 
 
@@ -174,7 +174,7 @@ def test_unknown_option_is_a_usage_error():
     done = subprocess.run(
         [DRIVER, "--role", "collocated", "--operation", "ping", "--transport", "inproc",
          "--option", "no_such_option=1"],
-        capture_output=True, text=True, timeout=30)
+        capture_output=True, text=True, timeout=HANG_S)
     assert done.returncode == 2
     assert done.stderr.startswith("mwbench-driver-omniorb: error:")
     assert "no_such_option" in done.stderr and "threading" in done.stderr
@@ -184,7 +184,7 @@ def test_bad_threading_value_is_a_usage_error():
     done = subprocess.run(
         [DRIVER, "--role", "collocated", "--operation", "ping", "--transport", "inproc",
          "--option", "threading=fibers"],
-        capture_output=True, text=True, timeout=30)
+        capture_output=True, text=True, timeout=HANG_S)
     assert done.returncode == 2
     assert "threading=fibers" in done.stderr and "per-connection or pool" in done.stderr
 
@@ -215,7 +215,7 @@ def test_client_of_hung_server_fails_within_timeout(tmp_path):
     done = subprocess.run(
         [DRIVER, "--role", "client", "--endpoint-file", server.endpoint, "--timeout", "1",
          "--operation", "ping", "--transport", "tcp", *QUICK],
-        capture_output=True, text=True, timeout=30)
+        capture_output=True, text=True, timeout=HANG_S)
     took = time.monotonic() - start
     server.proc.kill()  # a hung server ignores SIGTERM, by design of the fault
     server.proc.communicate()

@@ -79,12 +79,15 @@ Publisher::Publisher(const mwbench::DriverOptions& o, const std::vector<std::str
   await_hellos(o.timeout_s);
 }
 
-// The handshake: every subscriber has accepted its connection and reads.
+// The handshake: every subscriber has accepted its connection and reads. The
+// hellos are checked once all have come, in subscriber order, so that a
+// mix-up of endpoint files is reported the same whichever hello came first.
 void Publisher::await_hellos(double timeout_s) {
   using Clock = std::chrono::steady_clock;
   const auto deadline = Clock::now() + std::chrono::duration_cast<Clock::duration>(
                                            std::chrono::duration<double>(timeout_s));
   std::vector<bool> answered(subscribers_.size());
+  std::vector<std::uint32_t> hellos(subscribers_.size());
   std::size_t missing = subscribers_.size();
   while (missing > 0) {
     const auto left =
@@ -110,14 +113,17 @@ void Publisher::await_hellos(double timeout_s) {
         throw std::runtime_error("fanout: subscriber " + std::to_string(s) +
                                  " closed its connection before it was ready");
       }
-      if (hello != s) {
-        throw std::runtime_error(
-            "fanout: the connection to subscriber " + std::to_string(s) + " reached subscriber " +
-            std::to_string(hello) +
-            ": give the --endpoint-file arguments in the order of the subscriber numbers");
-      }
+      hellos[s] = hello;
       answered[s] = true;
       --missing;
+    }
+  }
+  for (std::size_t s = 0; s < hellos.size(); ++s) {
+    if (hellos[s] != s) {
+      throw std::runtime_error(
+          "fanout: the connection to subscriber " + std::to_string(s) + " reached subscriber " +
+          std::to_string(hellos[s]) +
+          ": give the --endpoint-file arguments in the order of the subscriber numbers");
     }
   }
 }

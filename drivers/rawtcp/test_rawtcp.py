@@ -16,12 +16,15 @@ from pathlib import Path
 
 import pytest
 from driver_processes import (
+    HANG_S,
     Driver,
     cell,
     established_connections,
     fanout_subscribers,
+    measuring,
     read_result,
     run_fanout,
+    wait_until_measuring,
 )
 
 REPO = Path(__file__).resolve().parents[2]
@@ -52,7 +55,7 @@ class Server:
                       *extra),
             stderr=subprocess.PIPE, text=True,
         )
-        deadline = time.monotonic() + 10
+        deadline = time.monotonic() + HANG_S
         while not self.endpoint_file.exists():
             assert self.proc.poll() is None, f"server exited: {self.proc.stderr.read()}"
             assert time.monotonic() < deadline, "server did not publish its endpoint"
@@ -61,7 +64,7 @@ class Server:
 
     def stop(self):
         self.proc.send_signal(signal.SIGTERM)
-        _, err = self.proc.communicate(timeout=10)
+        _, err = self.proc.communicate(timeout=HANG_S)
         return self.proc.returncode, err
 
 
@@ -155,7 +158,7 @@ def test_inout_verify_fails_loudly_on_a_wrong_payload(tmp_path):
     with socket.create_connection(("127.0.0.1", port)) as s:
         s.sendall(struct.pack("!I", 16) + bytes(16))  # zeros, not the pattern
         assert s.recv(1) == b""  # no reply: the server gave up on the connection
-    assert server.proc.wait(timeout=10) == 1
+    assert server.proc.wait(timeout=HANG_S) == 1
     assert "octets_inout: payload mismatch at byte 1 of 16" in server.proc.stderr.read()
 
 
@@ -181,12 +184,12 @@ def test_one_connection_per_thread(tmp_path):
         cell_args("client", "ping", "tcp", 0, "--endpoint-file", str(server.endpoint_file),
                   "--threads", "3", "--samples", "1000000", "--warmup", "0"),
         stderr=subprocess.PIPE, text=True)
-    seen, deadline = 0, time.monotonic() + 10
+    seen, deadline = 0, time.monotonic() + HANG_S
     while seen != 3 and time.monotonic() < deadline:
         time.sleep(0.05)
         seen = established_connections(client.pid, port)
     client.send_signal(signal.SIGTERM)
-    client.communicate(timeout=10)
+    client.communicate(timeout=HANG_S)
     assert server.stop()[0] == 0
     assert seen == 3
 
@@ -206,7 +209,7 @@ def test_verify_fails_loudly_on_a_wrong_payload(tmp_path):
     with socket.create_connection(("127.0.0.1", port)) as s:
         s.sendall(struct.pack("!I", 16) + bytes(16))  # zeros, not the pattern
         assert s.recv(1) == b"\x00"  # status: mismatch
-    assert server.proc.wait(timeout=10) == 1
+    assert server.proc.wait(timeout=HANG_S) == 1
     assert "payload mismatch at byte 1 of 16" in server.proc.stderr.read()
 
 
@@ -250,7 +253,7 @@ def test_payload_for_ping_is_a_usage_error(tmp_path):
 
 def test_fault_crash_and_hang(tmp_path):
     crash = Server(tmp_path, "ping", "tcp", 0, "--option", "fault=crash")
-    assert crash.proc.wait(timeout=10) == -signal.SIGABRT
+    assert crash.proc.wait(timeout=HANG_S) == -signal.SIGABRT
 
     (tmp_path / "endpoint").unlink()
     hang = Server(tmp_path, "ping", "tcp", 0, "--option", "fault=hang")
@@ -258,7 +261,7 @@ def test_fault_crash_and_hang(tmp_path):
     with pytest.raises(subprocess.TimeoutExpired):
         hang.proc.wait(timeout=0.5)  # a hung server ignores SIGTERM: SIGKILL it
     hang.proc.kill()
-    assert hang.proc.wait(timeout=10) == -signal.SIGKILL
+    assert hang.proc.wait(timeout=HANG_S) == -signal.SIGKILL
 
 
 def test_priority_and_cpu_are_recorded(tmp_path):
@@ -310,34 +313,26 @@ def test_fanout_uds_sockets_are_removed(tmp_path):
     assert not any(p.parent.exists() for p in paths)
 
 
-def start_publisher(tmp_path, servers, subscribers, *extra):
+def start_publisher(tmp_path, servers, subscribers, *extra, timeout_s=2):
+    """The publisher of a fan-out, started so that it announces its first sample
+    (`wait_until_measuring`)."""
     endpoints = [a for s in servers for a in ("--endpoint-file", str(s.endpoint))]
-    return subprocess.Popen(
+    env, flag = measuring(tmp_path)
+    client = subprocess.Popen(
         [str(DRIVER), "--role", "client", *cell("fanout", "tcp"), *endpoints,
          "--subscribers", str(subscribers), "--output", str(tmp_path / "client.result"),
-         "--timeout", "2", *extra],
-        stderr=subprocess.PIPE, text=True)
-
-
-def wait_until_connected(client, servers):
-    """Until the publisher holds a connection to every subscriber (tcp)."""
-    ports = [int(e.rsplit(":", 1)[1]) for s in servers for e in s.endpoint.read_text().split()]
-    deadline = time.monotonic() + 10
-    while any(established_connections(client.pid, port) != 1 for port in ports):
-        assert client.poll() is None, client.stderr.read()
-        assert time.monotonic() < deadline, "the publisher did not connect"
-        time.sleep(0.02)
+         "--timeout", str(timeout_s), *extra],
+        stderr=subprocess.PIPE, text=True, env=env)
+    client.measuring = flag
+    return client
 
 
 def test_fanout_fails_when_a_subscriber_process_is_killed(tmp_path):
     servers = fanout_subscribers(RAWTCP, tmp_path, cell("fanout", "tcp"), 4, 4)
     client = start_publisher(tmp_path, servers, 4, "--samples", "5000000", "--warmup", "0")
-    wait_until_connected(client, servers)
-    time.sleep(0.2)  # into the measured loop
-    killed = time.monotonic()
+    wait_until_measuring(client, client.measuring)
     servers[2].proc.kill()
-    _, err = client.communicate(timeout=30)
-    assert time.monotonic() - killed < 2 + 1  # within --timeout
+    _, err = client.communicate(timeout=HANG_S)
     assert client.returncode == 1
     assert err.startswith("mwbench-driver-rawtcp: error: fanout: subscriber 2")
     assert not (tmp_path / "client.result").exists()
@@ -354,12 +349,9 @@ def test_fanout_times_out_on_a_silent_subscriber(tmp_path, when):
         servers[1].proc.send_signal(signal.SIGSTOP)
     client = start_publisher(tmp_path, servers, 4, "--samples", "5000000", "--warmup", "0")
     if when == "while measuring":
-        wait_until_connected(client, servers)
-        time.sleep(0.2)
+        wait_until_measuring(client, client.measuring)
         servers[1].proc.send_signal(signal.SIGSTOP)
-    stopped = time.monotonic()
-    _, err = client.communicate(timeout=30)
-    assert 2 - 0.1 < time.monotonic() - stopped < 2 + 1
+    _, err = client.communicate(timeout=HANG_S)
     servers[1].proc.send_signal(signal.SIGCONT)
     assert client.returncode == 1
     if when == "before the handshake":
@@ -375,7 +367,7 @@ def test_fanout_times_out_on_a_silent_subscriber(tmp_path, when):
 def test_fanout_endpoint_files_out_of_order(tmp_path):
     servers = fanout_subscribers(RAWTCP, tmp_path, cell("fanout", "tcp"), 2, 2)
     client = start_publisher(tmp_path, servers[::-1], 2)
-    _, err = client.communicate(timeout=30)
+    _, err = client.communicate(timeout=HANG_S)
     assert client.returncode == 1
     assert "the connection to subscriber 0 reached subscriber 1" in err
     for server in servers:
@@ -387,7 +379,7 @@ def test_fanout_wrong_payload_size_stops_the_subscriber(tmp_path):
     proc, _ = RAWTCP.run("client", tmp_path, *cell("fanout", "tcp", 8),
                          "--endpoint-file", str(servers[0].endpoint))
     assert proc.returncode == 1 and "fanout: subscriber 0" in proc.stderr
-    assert servers[0].proc.wait(timeout=10) == 1
+    assert servers[0].proc.wait(timeout=HANG_S) == 1
     assert "event 1 carries 8 bytes, expected 16 (--payload-bytes)" in servers[0].proc.stderr.read()
 
 
@@ -399,6 +391,6 @@ def test_fanout_wrong_payload_size_stops_the_subscriber(tmp_path):
 def test_fanout_usage_errors(tmp_path, role, args, message):
     proc = subprocess.run(
         cell_args(role, "fanout", "tcp", 0, "--endpoint-file", str(tmp_path / "e"), *args),
-        capture_output=True, text=True, timeout=30)
+        capture_output=True, text=True, timeout=HANG_S)
     assert proc.returncode == 2, proc.stderr
     assert message in proc.stderr

@@ -86,15 +86,13 @@ experiments:
     db = tmp_path / "m.db"
     process = subprocess.Popen([mwbench_exe(), "run", str(spec), "--db", str(db)],
                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    deadline = time.monotonic() + 30
+    deadline = time.monotonic() + 120  # only a hang exceeds it
     while time.monotonic() < deadline and not _running(pattern):
         time.sleep(0.1)
     assert _running(pattern), "the background load never started"
-    time.sleep(0.5)
     process.send_signal(signal.SIGINT)
-    out, err = process.communicate(timeout=30)
+    out, err = process.communicate(timeout=120)
     assert process.returncode == 130, out + err
-    time.sleep(0.2)
     assert not _running(pattern), "stress-ng was left running"
     connection = sqlite3.connect(db)
     assert connection.execute("SELECT count(*) FROM cells").fetchone()[0] == 0
