@@ -14,6 +14,9 @@ import subprocess
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
+from typing import Annotated
+
+from pydantic import BaseModel, ConfigDict, Field, StrictInt, ValidationError
 
 from . import paths
 from .daemon import validate as validate_daemon
@@ -40,6 +43,21 @@ class DriverInfo:
 
     def transports(self, mode: str) -> list[str]:
         return list(self.modes.get(mode, []))
+
+
+Bound = Annotated[StrictInt, Field(ge=1)] | None
+
+
+class _Description(BaseModel):
+    """The keys of `--describe` (contract section 1) that mwbench relies on."""
+
+    model_config = ConfigDict(extra="allow", strict=True)
+    operations: dict[str, dict[str, bool]]
+    modes: dict[str, list[str]]
+    options: dict[str, str] = {}
+    max_threads: Bound = None
+    max_servants: Bound = None
+    max_subscribers: Bound = None
 
 
 def known_driver_names() -> list[str]:
@@ -82,11 +100,19 @@ def describe(name: str) -> DriverInfo:
                            f"{answer.returncode}: {tail[0]}")
     try:
         data = json.loads(answer.stdout)
-    except json.JSONDecodeError as error:
+    except (json.JSONDecodeError, RecursionError) as error:
         return unavailable(f"{_shown(program)} --describe printed invalid JSON: {error}")
+    if not isinstance(data, dict):
+        return unavailable(f"{_shown(program)} --describe printed no JSON object")
     if data.get("contract") != CONTRACT_VERSION:
         return unavailable(f"driver speaks contract {data.get('contract')!r}; "
                            f"mwbench speaks {CONTRACT_VERSION}")
+    try:
+        _Description.model_validate(data)
+    except ValidationError as error:
+        first = error.errors()[0]
+        return unavailable(f"{_shown(program)} --describe: "
+                           f"{'.'.join(map(str, first['loc']))}: {first['msg']}")
     daemon = data.get("daemon")
     if daemon is not None:
         if problem := validate_daemon(daemon):

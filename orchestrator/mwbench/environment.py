@@ -19,8 +19,8 @@ MIDDLEWARE_PACKAGES = (
     "cyclonedds-dev", "cyclonedds-tools", "libfastrtps-dev", "libgrpc++-dev",
     "libzmq3-dev", "iceoryx", "libiceoryx-posh-dev", "stress-ng",
 )
-PYTHON_PACKAGES = ("numpy", "scipy", "pydantic", "ruamel.yaml", "click", "rich", "hdrhistogram",
-                   "matplotlib", "jinja2")
+PYTHON_PACKAGES = ("numpy", "scipy", "pydantic", "ruamel.yaml", "PyYAML", "click", "rich",
+                   "hdrhistogram", "matplotlib", "jinja2")
 
 
 def collect() -> dict:

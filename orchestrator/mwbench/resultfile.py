@@ -13,17 +13,86 @@ anyone who asks how evenly the threads were served.
 """
 
 import json
+import os
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Annotated, Literal
 
 import numpy as np
+from pydantic import BaseModel, ConfigDict, Field, StrictInt, ValidationError
+
+from .bounded_input import InputError, decode_utf8, read_bytes
 
 MAGIC = "mwbench-result"
 SUPPORTED_VERSION = 1
+# A header is one line of JSON; a fan-out's counts or a thousand threads' series are
+# tens of KiB.
+MAX_HEADER_BYTES = 1 << 20
+# A sample is below 10^18 ns (31 years): at most 18 digits, so none overflows int64.
+MAX_SAMPLE_DIGITS = 18
+# A reader that is not told how many samples to expect takes at most this many.
+DEFAULT_MAX_SAMPLES = 100_000_000
 
 
 class ResultFileError(Exception):
     """A result file that cannot be trusted; the message names the file."""
+
+
+Count = Annotated[StrictInt, Field(ge=0, le=2**63 - 1)]
+
+
+class _Open(BaseModel):
+    """A header object: the keys mwbench reads are checked, others are kept unread."""
+
+    model_config = ConfigDict(extra="allow", strict=True)
+
+
+class _Clock(_Open):
+    read_cost_ns: Annotated[float, Field(ge=0, allow_inf_nan=False, strict=False)] | None = None
+    resolution_ns: Annotated[float, Field(ge=0, allow_inf_nan=False, strict=False)] | None = None
+
+
+class _Usage(_Open):
+    voluntary_switches: Count
+    involuntary_switches: Count
+    user_us: Count
+    system_us: Count
+    max_rss_kb: Annotated[StrictInt, Field(ge=-1, le=2**63 - 1)]
+
+
+class _Process(_Open):
+    cpu_first: StrictInt | None = None
+    cpu_last: StrictInt | None = None
+
+
+class _Series(_Open):
+    name: str
+    count: Count
+    wall_ns: Count = 0
+
+
+class _Fanout(_Open):
+    subscribers: Annotated[StrictInt, Field(ge=1, le=2**31)]
+    first_subscriber: Count | None = None
+    events_published: Count | None = None
+    events_received: Annotated[list[Count], Field(max_length=2**16)] | None = None
+
+
+class _Header(_Open):
+    """The keys of the contract's header table (section 4) that mwbench computes with."""
+
+    contract: Literal[1]
+    sample_count: Count
+    batch_size: Annotated[StrictInt, Field(ge=1, le=2**40)]
+    measured_wall_ns: Count
+    warmup: Count
+    threads: Annotated[StrictInt, Field(ge=1)] | None = None
+    clock: _Clock | None = None
+    rusage: _Usage | None = None
+    process: _Process | None = None
+    series: Annotated[list[_Series], Field(min_length=1)] | None = None
+    fanout: _Fanout | None = None
+    injected_delay_ns: Count | None = None
 
 
 @dataclass(frozen=True)
@@ -56,51 +125,92 @@ class ResultFile:
         return self.samples_ns.astype(np.float64) / self.batch_size
 
 
-def read_result_file(path: Path) -> ResultFile:
+def read_result_file(path: Path, max_samples: int = DEFAULT_MAX_SAMPLES) -> ResultFile:
+    """Read and check a result file that holds at most `max_samples` samples (what the
+    cell asked for): no file can make the reader use more memory than that needs."""
     path = Path(path)
+    if not os.path.lexists(path):
+        raise ResultFileError(f"{path}: no result file was written")
+    limit = len(MAGIC) + 16 + MAX_HEADER_BYTES + max_samples * (MAX_SAMPLE_DIGITS + 1) + 8
     try:
-        text = path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise ResultFileError(f"{path}: no result file was written") from None
-    lines = text.split("\n")
-    if lines and lines[-1] == "":
-        lines.pop()
-    if not lines:
-        raise ResultFileError(f"{path}: empty result file")
-
-    magic, _, version = lines[0].partition(" ")
+        data = read_bytes(path, limit, "result file")
+    except InputError as error:
+        raise ResultFileError(f"{error} (the cell asked for at most {max_samples:,} "
+                              "samples)" if "bytes" in str(error) else str(error)) from None
+    first, _, rest = data.partition(b"\n")
+    magic, _, version = first.decode("utf-8", errors="replace").partition(" ")
     if magic != MAGIC:
-        raise ResultFileError(f"{path}: not a result file (first line {lines[0][:40]!r})")
+        raise ResultFileError(f"{path}: not a result file (first line {first[:40]!r})")
     if version != str(SUPPORTED_VERSION):
         raise ResultFileError(
-            f"{path}: result format version {version!r}; this mwbench reads version "
+            f"{path}: result format version {version[:20]!r}; this mwbench reads version "
             f"{SUPPORTED_VERSION}"
         )
-    if len(lines) < 3:
+    header_line, newline, body = rest.partition(b"\n")
+    if not newline or not body:
         raise ResultFileError(f"{path}: truncated (no header or no 'end' line)")
-    try:
-        header = json.loads(lines[1])
-    except json.JSONDecodeError as error:
-        raise ResultFileError(f"{path}: header is not valid JSON: {error}") from None
-    if not isinstance(header, dict) or "sample_count" not in header:
-        raise ResultFileError(f"{path}: header has no 'sample_count'")
-
-    if lines[-1] != "end":
+    header = _parse_header(path, header_line)
+    expected = header["sample_count"]
+    if expected > max_samples:
+        raise ResultFileError(f"{path}:2: sample_count: {expected:,} samples; the cell asked "
+                              f"for at most {max_samples:,}")
+    if body != b"end\n" and not body.endswith(b"\nend\n") and body != b"end" \
+            and not body.endswith(b"\nend"):
         raise ResultFileError(f"{path}: truncated (no 'end' line)")
-    body = lines[2:-1]
-    expected = int(header["sample_count"])
-    if len(body) != expected:
-        raise ResultFileError(
-            f"{path}: header announces {expected} samples but the file holds {len(body)}"
-        )
-    try:
-        samples = np.array(body, dtype=np.int64) if body else np.empty(0, dtype=np.int64)
-    except ValueError:
-        raise ResultFileError(f"{path}: a sample is not an integer") from None
-    if samples.size and samples.min() < 0:
-        raise ResultFileError(f"{path}: negative sample")
+    samples = _parse_samples(path, body[:body.rindex(b"end")], expected)
     _check_series(path, header, expected)
     return ResultFile(header=header, samples_ns=samples)
+
+
+def _parse_header(path: Path, line: bytes) -> dict:
+    if len(line) > MAX_HEADER_BYTES:
+        raise ResultFileError(f"{path}:2: the header has more than {MAX_HEADER_BYTES:,} bytes")
+    try:
+        header = json.loads(decode_utf8(line, path, first_line=2))
+    except InputError as error:
+        raise ResultFileError(str(error)) from None
+    except (json.JSONDecodeError, RecursionError) as error:
+        raise ResultFileError(f"{path}:2: header is not valid JSON: {error}") from None
+    if not isinstance(header, dict):
+        raise ResultFileError(f"{path}:2: the header is not a JSON object")
+    try:
+        _Header.model_validate(header)
+    except ValidationError as error:
+        problems = [f"{'.'.join(map(str, item['loc'])) or 'header'}: {item['msg']}"
+                    f" (found {_shown(item.get('input'))})" for item in error.errors()]
+        raise ResultFileError(f"{path}:2: header: {'; '.join(problems[:3])}") from None
+    return header
+
+
+def _parse_samples(path: Path, text: bytes, expected: int) -> np.ndarray:
+    """`expected` lines of at most MAX_SAMPLE_DIGITS digits, as int64 (fast: numpy)."""
+    found = text.count(b"\n")
+    if found != expected:
+        raise ResultFileError(
+            f"{path}: header announces {expected} samples but the file holds {found}"
+        )
+    if not expected:
+        return np.empty(0, dtype=np.int64)
+    codes = np.frombuffer(text, dtype=np.uint8)
+    ends = np.flatnonzero(codes == ord("\n"))
+    lengths = np.diff(ends, prepend=-1) - 1
+    bad = np.flatnonzero((codes != ord("\n")) & ((codes < ord("0")) | (codes > ord("9"))))
+    if bad.size:
+        line = 3 + int(np.searchsorted(ends, bad[0]))
+        raise ResultFileError(f"{path}:{line}: a sample is not a non-negative integer")
+    if lengths.min() == 0 or lengths.max() > MAX_SAMPLE_DIGITS:
+        index = int(np.flatnonzero((lengths == 0) | (lengths > MAX_SAMPLE_DIGITS))[0])
+        raise ResultFileError(f"{path}:{3 + index}: a sample is empty or has more than "
+                              f"{MAX_SAMPLE_DIGITS} digits (10^18 ns is 31 years)")
+    samples = np.fromstring(text, dtype=np.int64, sep="\n")  # digits and lengths checked above
+    if samples.size != expected:
+        raise ResultFileError(f"{path}: {samples.size} of {expected} samples could be read")
+    return samples
+
+
+def _shown(value) -> str:
+    text = json.dumps(value) if not isinstance(value, str) else repr(value)
+    return text if len(text) <= 40 else text[:37] + "..."
 
 
 def header_series(header: dict) -> list[Series]:
@@ -121,11 +231,6 @@ def _check_series(path: Path, header: dict, sample_count: int) -> None:
     series = header.get("series")
     if series is None:
         return
-    if not isinstance(series, list) or not series or not all(
-            isinstance(s, dict) and isinstance(s.get("count"), int) and s["count"] >= 0
-            and "name" in s for s in series):
-        raise ResultFileError(f"{path}: 'series' must be a non-empty list of objects with a "
-                              "name and a non-negative count")
     total = sum(s["count"] for s in series)
     if total != sample_count:
         raise ResultFileError(f"{path}: the series hold {total} samples but 'sample_count' "

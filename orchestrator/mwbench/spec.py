@@ -16,6 +16,8 @@ from ruamel.yaml import YAML
 from ruamel.yaml.comments import CommentedMap, CommentedSeq
 from ruamel.yaml.error import YAMLError
 
+from .bounded_input import InputError, check_yaml, read_text
+
 Placement = Literal["same-cpu", "cross-cpu", "unpinned"]
 Mode = Literal["remote", "collocated"]
 # Where the subscribers of a `fanout` cell run: all in one process, or one process each.
@@ -63,19 +65,21 @@ class Settings(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
-    warmup: int | None = Field(None, ge=0)
-    samples: int | None = Field(None, ge=1)
-    repetitions: int | None = Field(None, ge=1)
-    batch: int | Literal["auto"] | None = None
-    timeout_s: float | None = Field(None, gt=0)
-    memory_limit_mb: int | None = Field(None, ge=1)
+    # The upper bounds are far beyond any measurement and keep a typo (an extra
+    # zero or six) from asking for more than the machine has.
+    warmup: int | None = Field(None, ge=0, le=10**9)
+    samples: int | None = Field(None, ge=1, le=10**9)
+    repetitions: int | None = Field(None, ge=1, le=10_000)
+    batch: Annotated[int, Field(ge=1, le=2**24)] | Literal["auto"] | None = None
+    timeout_s: float | None = Field(None, gt=0, le=24 * 3600, allow_inf_nan=False)
+    memory_limit_mb: int | None = Field(None, ge=1, le=2**24)
     placement: Factor(Placement) | None = None
     idle_hold: Factor(bool) | None = None
     priority: Factor(Annotated[int, Field(ge=0, le=99)]) | None = None
-    payload_bytes: Factor(Annotated[int, Field(ge=0)]) | None = None
-    servants: Factor(Annotated[int, Field(ge=1)]) | None = None
-    threads: Factor(Annotated[int, Field(ge=1)]) | None = None
-    subscribers: Factor(Annotated[int, Field(ge=1)]) | None = None
+    payload_bytes: Factor(Annotated[int, Field(ge=0, le=2**30)]) | None = None
+    servants: Factor(Annotated[int, Field(ge=1, le=10**7)]) | None = None
+    threads: Factor(Annotated[int, Field(ge=1, le=1024)]) | None = None
+    subscribers: Factor(Annotated[int, Field(ge=1, le=1024)]) | None = None
     subscriber_processes: Factor(SubscriberProcesses) | None = None
     modes: Factor(Mode) | None = None
     transports: Factor(str) | None = None
@@ -139,20 +143,29 @@ class SpecError(Exception):
     """An invalid spec; the message names the file, line and key."""
 
 
+# 25 times the largest built-in suite: room for comments, never for a hostile file.
+MAX_SPEC_BYTES = 128 * 1024
+
+
 def load_spec(path: Path) -> tuple[Spec, str]:
     """Parse and validate a spec file; returns the model and the file's text."""
     path = Path(path)
     try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as error:
-        raise SpecError(f"{path}: cannot read the spec: {error.strerror}") from None
+        text = read_text(path, MAX_SPEC_BYTES, "spec")
+    except InputError as error:
+        raise SpecError(str(error)) from None
     return parse_spec(text, path), text
 
 
 def parse_spec(text: str, path: Path | str) -> Spec:
-    """Validate a spec's text (a file's, or one stored with a run); `path` names it in errors."""
+    """Validate a spec's text (a file's, or one stored with a run); `path` names it in errors.
+
+    The text is bounded first (bounded_input.py), so no text can hang the parser."""
     try:
+        check_yaml(text, path)
         document = YAML(typ="rt").load(text)
+    except InputError as error:
+        raise SpecError(str(error)) from None
     except YAMLError as error:
         raise SpecError(f"{path}: not valid YAML: {error}") from None
     if not isinstance(document, dict):
@@ -323,7 +336,8 @@ def _describe_errors(path: Path, document: CommentedMap, error: ValidationError)
 
 def _is_validator_tag(part: Any) -> bool:
     # pydantic adds the member type of a union to the location ("int", "literal['auto']").
-    return isinstance(part, str) and ("[" in part or part in {"int", "str", "bool", "float"})
+    return isinstance(part, str) and ("[" in part or part.startswith("constrained-")
+                                      or part in {"int", "str", "bool", "float"})
 
 
 def _message(item: dict, location: list) -> str:

@@ -84,8 +84,9 @@ def test_without_series_all_samples_are_one():
 @pytest.mark.parametrize("series, message", [
     ([{"name": "thread-1", "count": 2}, {"name": "thread-2", "count": 2}],
      "the series hold 4 samples but 'sample_count' is 5"),
-    ([], "'series' must be a non-empty list"),
-    ([{"name": "thread-1", "count": -5}], "'series' must be a non-empty list"),
+    ([], "series: List should have at least 1 item"),
+    ([{"name": "thread-1", "count": -5}], "series.0.count: Input should be greater than or "
+                                          "equal to 0 .found -5."),
 ])
 def test_series_that_do_not_add_up_are_refused(tmp_path, series, message):
     with pytest.raises(ResultFileError, match=message):
