@@ -4,9 +4,9 @@ The load is a real, common tool, Debian's stress-ng (`stress-ng --cpu N`),
 so that anyone can reproduce it and the exact command and version are
 recorded with the cell. It runs as a child of its own session, like the
 driver processes (processes.py): started after the server has published its
-endpoint (so the server's start-up is not slowed, only the measurement is)
-and before the client starts, and stopped and reaped when the client ends,
-on failure and on Ctrl-C too.
+endpoint (so the server's start-up is not slowed, only the measurement is),
+and the client starts once its N workers are running; it is stopped and
+reaped, workers and all, when the client ends, on failure and on Ctrl-C too.
 
 stress-ng's own `--timeout` is set beyond the cell's timeout: should the
 orchestrator itself be killed, the load ends by itself instead of burning
@@ -22,11 +22,13 @@ import time
 from functools import cache
 from pathlib import Path
 
+from .ledger import group_members
 from .processes import Child, ChildFailure
 from .spec import background_workers
 
 PROGRAM = "stress-ng"
-SETTLE_S = 0.2  # lets the workers start burning before the client's warm-up begins
+START_TIMEOUT_S = 30.0
+POLL_INTERVAL_S = 0.01
 TIMEOUT_MARGIN_S = 60
 
 
@@ -53,8 +55,15 @@ class BackgroundLoad:
         argv = [program, "--cpu", str(self.workers), "--timeout", f"{timeout}s"]
         self.record = {"argv": argv, "version": version(program)}
         self.child = Child("background", argv, self.scratch)
-        time.sleep(SETTLE_S)
-        self.check("before the measurement")
+        # The load is there once its workers are: stress-ng and one process per worker.
+        deadline = time.monotonic() + START_TIMEOUT_S
+        while len(group_members(self.child.pid)) < self.workers + 1:
+            self.check("before the measurement")
+            if time.monotonic() > deadline:
+                raise ChildFailure(f"background load {self.background}: {PROGRAM} did not "
+                                   f"start its {self.workers} workers within "
+                                   f"{START_TIMEOUT_S:g} s")
+            time.sleep(POLL_INTERVAL_S)
 
     def check(self, when: str) -> None:
         """Fail the cell if the load is no longer running."""

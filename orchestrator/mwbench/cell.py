@@ -13,13 +13,14 @@ processes' error output, never an exception that would stop the run; only
 Ctrl-C propagates, after the children have been stopped.
 """
 
-import tempfile
 import time
+import traceback
 from pathlib import Path
 
 from .background import BackgroundLoad
 from .daemon import Daemon
 from .drivers import DriverInfo
+from .ledger import scratch_directory
 from .matrix import Cell
 from .placement import IdleHold, assign_cpus
 from .processes import Child, ChildFailure
@@ -42,20 +43,19 @@ def run_cell(cell: Cell, driver: DriverInfo) -> CellRecord:
         notes=list(cell.notes),
     )
     started = time.monotonic()
-    with tempfile.TemporaryDirectory(prefix="mwbench-cell-") as scratch, \
-            IdleHold(cell.idle_hold) as hold:
+    with scratch_directory() as scratch, IdleHold(cell.idle_hold) as hold:
         record.idle_hold_held = hold.held
         if hold.problem:
             record.notes.append(hold.problem)
-        load = BackgroundLoad(cell.background, cell.timeout_s, Path(scratch))
-        daemon = Daemon(driver.daemon, Path(scratch))
+        load = BackgroundLoad(cell.background, cell.timeout_s, scratch)
+        daemon = Daemon(driver.daemon, scratch)
         try:
             daemon.start()
             if cell.mode == "collocated":
-                measured = _run_collocated(cell, driver, Path(scratch), cpus.client_cpu, load)
+                measured = _run_collocated(cell, driver, scratch, cpus.client_cpu, load)
                 server_header = None
             else:
-                measured, server_header = _run_remote(cell, driver, Path(scratch), cpus, load)
+                measured, server_header = _run_remote(cell, driver, scratch, cpus, load)
             daemon.check("during the cell, so the drivers lost it")
             _judge(record, cell, measured, server_header)
         except (ChildFailure, ResultFileError) as failure:
@@ -63,6 +63,10 @@ def run_cell(cell: Cell, driver: DriverInfo) -> CellRecord:
             if cell.memory_limit_mb:
                 record.error += (f"\n(the driver processes were capped at {cell.memory_limit_mb}"
                                  " MiB of address space: memory_limit_mb in the spec)")
+        except Exception:  # noqa: BLE001 - a bug of mwbench's fails one cell, never the run
+            record.error = ("mwbench failed while running this cell (a bug in mwbench; "
+                            "please report it with this text):\n"
+                            + traceback.format_exc(limit=-6))
         finally:
             load.stop()
             daemon.stop()
@@ -118,7 +122,7 @@ def _run_collocated(cell: Cell, driver: DriverInfo, scratch: Path, cpu: int | No
         _expect_success(child, child.wait(cell.timeout_s))
         load.check("during the measurement")
         load.stop()
-        return read_result_file(output)
+        return read_result_file(output, _samples_asked(cell))
     finally:
         child.kill()
 
@@ -169,7 +173,7 @@ def _run_remote(cell: Cell, driver: DriverInfo, scratch: Path, cpus,
                                       client, *children))
         load.check("during the measurement")
         load.stop()
-        measured = read_result_file(scratch / "client.result")
+        measured = read_result_file(scratch / "client.result", _samples_asked(cell))
         for child in children:
             child.stop()
         headers = [_server_header(server.child, server.output) for server in servers]
@@ -181,12 +185,17 @@ def _run_remote(cell: Cell, driver: DriverInfo, scratch: Path, cpus,
             server.child.stop()
 
 
+def _samples_asked(cell: Cell) -> int:
+    """The samples the measuring process was asked for: `--samples` per client thread."""
+    return cell.samples * (cell.threads or 1)
+
+
 def _server_header(server: Child, path: Path) -> dict | None:
     """The server's own result (its CPU and resource use); its absence is not fatal."""
     if server.process.returncode != 0:
         return None
     try:
-        return read_result_file(path).header
+        return read_result_file(path, max_samples=0).header
     except ResultFileError:
         return None
 
@@ -200,15 +209,20 @@ def combine_subscriber_headers(headers: list[dict | None]) -> dict | None:
     if len(headers) == 1:
         return headers[0]
     combined = dict(headers[0])
-    usage = {key: sum(h["rusage"][key] for h in headers)
-             for key in ("voluntary_switches", "involuntary_switches", "user_us", "system_us")}
-    usage["max_rss_kb"] = max(h["rusage"]["max_rss_kb"] for h in headers)
-    combined["rusage"] = usage
-    combined["fanout"] = {
-        "subscribers": sum(h["fanout"]["subscribers"] for h in headers),
-        "first_subscriber": headers[0]["fanout"]["first_subscriber"],
-        "events_received": [n for h in headers for n in h["fanout"]["events_received"]],
-    }
+    combined.pop("rusage", None)
+    combined.pop("fanout", None)
+    if all("rusage" in h for h in headers):
+        usage = {key: sum(h["rusage"][key] for h in headers) for key in
+                 ("voluntary_switches", "involuntary_switches", "user_us", "system_us")}
+        usage["max_rss_kb"] = max(h["rusage"]["max_rss_kb"] for h in headers)
+        combined["rusage"] = usage
+    # Without every process's counts the deliveries are unknown (_check_deliveries says so).
+    if all((h.get("fanout") or {}).get("events_received") is not None for h in headers):
+        combined["fanout"] = {
+            "subscribers": sum(h["fanout"]["subscribers"] for h in headers),
+            "first_subscriber": headers[0]["fanout"].get("first_subscriber"),
+            "events_received": [n for h in headers for n in h["fanout"]["events_received"]],
+        }
     combined["processes"] = headers
     return combined
 

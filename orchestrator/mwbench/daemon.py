@@ -28,6 +28,7 @@ import time
 from functools import cache
 from pathlib import Path
 
+from . import ledger
 from .processes import Child, ChildFailure
 
 START_TIMEOUT_S = 10.0
@@ -55,9 +56,10 @@ class Daemon:
             raise ChildFailure(f"{name} not found (Debian package {self.spec.get('package')})")
         ready = self.spec["ready_socket"]
         if answers(ready):
-            raise ChildFailure(f"a {name} that mwbench did not start is running ({ready} "
-                               "answers); mwbench starts its own for each cell: stop it first")
+            raise ChildFailure(_not_ours(name, ready))
         remove_leftovers(self.spec)
+        if (record := ledger.active()) is not None:
+            record.daemon_started(self.spec)
         argv = [program, *self.spec.get("args", [])]
         self.record = {"program": name, "argv": argv,
                        "version": version(program, tuple(self.spec.get("version_args", [])))}
@@ -86,6 +88,9 @@ class Daemon:
             except ChildFailure as problem:  # the next cell's start tries again, and says so
                 if self.record is not None:
                     self.record["cleanup_problem"] = str(problem)
+            else:
+                if (record := ledger.active()) is not None:
+                    record.daemon_stopped(self.spec)
 
     def _exit(self) -> str:
         """How the daemon ended: "exited with status 1", "was killed by signal ..."."""
@@ -110,19 +115,34 @@ def answers(path: str) -> bool:
     return True
 
 
+def _not_ours(name: str, ready: str) -> str:
+    """Why a daemon that answers already is not used: whose it is, and what to do."""
+    owner = ledger.daemon_owner(name)
+    if owner is not None:
+        return (f"{name} is already running for {owner.describe()}, which is still "
+                "running: one mwbench run at a time can use it (wait for that run to end)")
+    return (f"a {name} that mwbench did not start is running ({ready} answers); mwbench "
+            "starts its own for each cell: stop it first (`mwbench clean` stops one a "
+            "killed mwbench run left)")
+
+
+def leftover_paths(spec: dict) -> list[str]:
+    """The files the daemon leaves when it dies that exist now."""
+    return [path for pattern in spec.get("leftovers", []) for path in glob.glob(pattern)]
+
+
 def remove_leftovers(spec: dict) -> list[str]:
     """Remove the files the daemon leaves when it dies; returns what was removed."""
     removed = []
-    for pattern in spec.get("leftovers", []):
-        for path in glob.glob(pattern):
-            try:
-                os.unlink(path)
-            except (FileNotFoundError, IsADirectoryError):
-                continue  # gone meanwhile, or a directory: never a tree
-            except OSError as error:
-                raise ChildFailure(f"cannot remove the leftover {path} of "
-                                   f"{spec['program']}: {error.strerror}") from None
-            removed.append(path)
+    for path in leftover_paths(spec):
+        try:
+            os.unlink(path)
+        except (FileNotFoundError, IsADirectoryError):
+            continue  # gone meanwhile, or a directory: never a tree
+        except OSError as error:
+            raise ChildFailure(f"cannot remove the leftover {path} of "
+                               f"{spec['program']}: {error.strerror}") from None
+        removed.append(path)
     return removed
 
 

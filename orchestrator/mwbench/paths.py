@@ -5,6 +5,7 @@ root is two levels above this file. MWBENCH_ROOT and MWBENCH_BUILD_DIR
 override it, for instance to run the orchestrator against another build.
 """
 
+import errno
 import os
 from pathlib import Path
 
@@ -25,3 +26,13 @@ def suites_dir() -> Path:
 
 def default_db() -> Path:
     return Path("results") / "mwbench.db"
+
+
+def make_parent(path: Path) -> None:
+    """Make the directory of `path` if it is missing; an OSError says why it cannot be."""
+    for parent in (path.parent, *path.parent.parents):
+        if parent.exists():
+            if not parent.is_dir():
+                raise NotADirectoryError(errno.ENOTDIR, os.strerror(errno.ENOTDIR), str(parent))
+            break
+    path.parent.mkdir(parents=True, exist_ok=True)

@@ -13,6 +13,8 @@ import subprocess
 import time
 from pathlib import Path
 
+from . import interruption, ledger
+
 POLL_INTERVAL_S = 0.005
 STOP_GRACE_S = 5.0
 TAIL_LINES = 15
@@ -28,17 +30,22 @@ class Child:
         self.argv = argv
         self.stdout_path = log_dir / f"{role}.stdout"
         self.stderr_path = log_dir / f"{role}.stderr"
-        with open(self.stdout_path, "wb") as out, open(self.stderr_path, "wb") as err:
+        # A stop signal waits until the child is in the run's ledger: a child started and
+        # not recorded could outlive a run killed right after.
+        with open(self.stdout_path, "wb") as out, open(self.stderr_path, "wb") as err, \
+                interruption.deferred():
             self.process = subprocess.Popen(
                 argv, stdin=subprocess.DEVNULL, stdout=out, stderr=err, start_new_session=True
             )
+            if (record := ledger.active()) is not None:
+                record.started(self.process.pid, role, argv[0])
 
     @property
     def pid(self) -> int:
         return self.process.pid
 
     def exited(self) -> bool:
-        return self.process.poll() is not None
+        return self._reaped(self.process.poll())
 
     def stderr_tail(self) -> str:
         try:
@@ -68,25 +75,46 @@ class Child:
 
     def wait(self, timeout_s: float) -> int:
         try:
-            return self.process.wait(timeout=timeout_s)
+            status = self.process.wait(timeout=timeout_s)
         except subprocess.TimeoutExpired:
             self.kill()
             raise ChildFailure(f"{self.role} did not finish within {timeout_s:g} s") from None
+        self._reaped(status)
+        return status
 
     def stop(self, grace_s: float = STOP_GRACE_S) -> None:
-        """SIGTERM, then SIGKILL after the grace period; always reaps."""
-        if self.exited():
-            return
-        self._signal(signal.SIGTERM)
-        try:
-            self.process.wait(timeout=grace_s)
-        except subprocess.TimeoutExpired:
-            self.kill()
+        """SIGTERM, then SIGKILL after the grace period; always reaps, and leaves nothing
+        of its process group running."""
+        if not self.exited():
+            self._signal(signal.SIGTERM)
+            try:
+                self._reaped(self.process.wait(timeout=grace_s))
+            except subprocess.TimeoutExpired:
+                self.kill()
+        self._end_group()
 
     def kill(self) -> None:
         if not self.exited():
             self._signal(signal.SIGKILL)
-        self.process.wait()
+        self._reaped(self.process.wait())
+        self._end_group()
+
+    def _end_group(self) -> None:
+        """Kill what is left of the child's process group once the child has ended (the
+        workers of a load generator, say) and wait until none of it runs."""
+        deadline = time.monotonic() + STOP_GRACE_S
+        while ledger.group_members(self.process.pid):
+            self._signal(signal.SIGKILL)
+            if time.monotonic() > deadline:
+                raise ChildFailure(f"{self.role}: process group {self.process.pid} still runs "
+                                   "after SIGKILL")
+            time.sleep(POLL_INTERVAL_S)
+
+    def _reaped(self, status: int | None) -> bool:
+        """Whether the child has ended; its group leaves the ledger once it has."""
+        if status is not None and (record := ledger.active()) is not None:
+            record.reaped(self.process.pid)
+        return status is not None
 
     def _signal(self, signum: int) -> None:
         try:

@@ -2,9 +2,11 @@
 
 The workflow, in order: validate the spec, ask the drivers what they support,
 expand the matrix, disclose the environment, then run and store the cells one
-by one. A failed cell is stored with its reason and the run goes on; Ctrl-C
-stops after stopping the current cell's processes, and every finished cell is
-already in the database.
+by one. A failed cell is stored with its reason and the run goes on; Ctrl-C,
+SIGTERM and SIGHUP stop it after stopping the current cell's processes, and
+every finished cell is already in the database. What the run starts is in its
+ledger (ledger.py) until it is gone, so that a run killed outright is cleaned
+up by the next.
 """
 
 from dataclasses import dataclass
@@ -13,9 +15,12 @@ from pathlib import Path
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-from . import __version__, environment
+from . import __version__, environment, ledger
 from .cell import run_cell
 from .drivers import describe, known_driver_names
+from .interruption import Interrupted, deferred
+from .ledger import Ledger
+from .leftovers import clean_dead_runs
 from .matrix import Matrix, expand
 from .spec import load_spec
 from .store import CellRecord, Store
@@ -26,7 +31,7 @@ class RunOutcome:
     run_id: int
     records: list[CellRecord]
     matrix: Matrix
-    interrupted: bool
+    interrupted: Interrupted | None  # the stop signal that ended the run early
 
     @property
     def failed(self) -> int:
@@ -41,13 +46,31 @@ def plan(spec_path: Path):
 
 
 def run_suite(spec_path: Path, db_path: Path, console: Console) -> RunOutcome:
+    """Plan, then run and store every cell. A stop signal (interruption.py) ends the run
+    `interrupted` once the current cell's processes are stopped; the caller installs the
+    handlers. What a run killed earlier left behind is removed first (leftovers.py)."""
     spec, text, drivers, matrix = plan(spec_path)
     store = Store.create_or_open(db_path)
+    run_ledger = Ledger(str(db_path.resolve()))
+    ledger.activate(run_ledger)
+    try:
+        for line in clean_dead_runs():
+            console.print(f"[yellow]removed[/]: {line}")
+        return _run_cells(spec, spec_path, text, drivers, matrix, store, run_ledger, console)
+    finally:
+        ledger.activate(None)
+        run_ledger.close()
+        store.close()
+
+
+def _run_cells(spec, spec_path: Path, text: str, drivers, matrix: Matrix, store: Store,
+               run_ledger: Ledger, console: Console) -> RunOutcome:
     run_id = store.begin_run(spec.suite, str(spec_path), text, environment.collect(), __version__)
+    run_ledger.run_id = run_id
     console.print(f"run {run_id}: suite [bold]{spec.suite}[/], {len(matrix.cells)} cells, "
-                  f"database {db_path}")
+                  f"database {store.path}")
     records: list[CellRecord] = []
-    interrupted = False
+    interrupted: Interrupted | None = None
     columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
                TimeElapsedColumn())
     try:
@@ -56,15 +79,15 @@ def run_suite(spec_path: Path, db_path: Path, console: Console) -> RunOutcome:
             for cell in matrix.cells:
                 progress.update(task, description=cell.label())
                 record = run_cell(cell, drivers[cell.driver])
-                store.add_cell(run_id, record)
-                records.append(record)
+                with deferred():  # stored and counted, or neither
+                    store.add_cell(run_id, record)
+                    records.append(record)
                 if record.status != "ok":
                     console.print(f"[red]failed[/] {cell.label()}: "
                                   f"{(record.error or '').splitlines()[0]}")
                 progress.advance(task)
-    except KeyboardInterrupt:
-        interrupted = True
+    except Interrupted as signal_taken:
+        interrupted = signal_taken
     finally:
         store.end_run(run_id, "interrupted" if interrupted else "finished")
-        store.close()
     return RunOutcome(run_id, records, matrix, interrupted)

@@ -11,6 +11,8 @@ misread.
 """
 
 import json
+import os
+import platform
 import sqlite3
 import zlib
 from dataclasses import dataclass, field
@@ -20,10 +22,13 @@ from pathlib import Path
 import numpy as np
 
 from . import store_schema
+from .ledger import boot_id, is_alive, start_ticks
+from .paths import make_parent
 from .spec import BACKGROUND_NONE
 from .store_schema import FACTOR_COLUMNS, SCHEMA_VERSION, STAT_COLUMNS
 
 SAMPLE_ENCODING = "zlib-int64le"
+LOCK_TIMEOUT_S = 30.0  # how long to wait for another process's write (a cell, a migration)
 
 __all__ = ["FACTOR_COLUMNS", "SCHEMA_VERSION", "STAT_COLUMNS", "CellRecord", "Store",
            "StoreError"]
@@ -65,20 +70,43 @@ class Store:
 
     @classmethod
     def create_or_open(cls, path: Path) -> "Store":
+        """The database at `path`, created if there is none (safe when two runs create
+        the same database at once: one creates it, the other waits and opens it)."""
         path = Path(path)
-        path.parent.mkdir(parents=True, exist_ok=True)
-        connection = sqlite3.connect(path)
-        store = cls(connection, path)
-        store._prepare(create=True)
-        return store
+        if path.is_dir():
+            raise StoreError(f"{path}: is a directory, not a database file")
+        try:
+            make_parent(path)
+        except OSError as error:
+            raise StoreError(f"{path.parent}: cannot create the database's directory: "
+                             f"{error.strerror}") from None
+        return cls._connect(path, create=True)
 
     @classmethod
     def open_existing(cls, path: Path) -> "Store":
         path = Path(path)
         if not path.is_file():
             raise StoreError(f"{path}: no such database (run `mwbench run SPEC --db {path}` first)")
-        store = cls(sqlite3.connect(path), path)
-        store._prepare(create=False)
+        return cls._connect(path, create=False)
+
+    @classmethod
+    def _connect(cls, path: Path, create: bool) -> "Store":
+        try:
+            connection = sqlite3.connect(path, timeout=LOCK_TIMEOUT_S)
+        except sqlite3.Error as error:
+            raise StoreError(f"{path}: cannot open the database: {error}") from None
+        store = cls(connection, path)
+        try:
+            store._prepare(create)
+        except sqlite3.OperationalError as error:  # read-only, locked too long, disk full
+            connection.close()
+            raise StoreError(f"{path}: cannot use the database: {error}") from None
+        except sqlite3.DatabaseError as error:
+            connection.close()
+            raise StoreError(f"{path}: not an mwbench database ({error})") from None
+        except StoreError:
+            connection.close()
+            raise
         return store
 
     def close(self) -> None:
@@ -87,42 +115,78 @@ class Store:
     def _prepare(self, create: bool) -> None:
         self._db.row_factory = sqlite3.Row
         self._db.execute("PRAGMA foreign_keys = ON")
-        try:
-            has_schema = self._db.execute(
-                "SELECT 1 FROM sqlite_master WHERE type='table' AND name='schema_info'"
-            ).fetchone()
-        except sqlite3.DatabaseError as error:
-            raise StoreError(f"{self.path}: not an mwbench database ({error})") from None
-        if not has_schema:
-            if not create:
-                raise StoreError(f"{self.path}: not an mwbench database (no schema_info table)")
-            store_schema.create(self._db)
+        version = self._version()
+        if version == SCHEMA_VERSION:
             return
-        (version,) = self._db.execute("SELECT version FROM schema_info").fetchone()
-        if version > SCHEMA_VERSION:
+        if version is None and not create:
+            raise StoreError(f"{self.path}: not an mwbench database (no schema_info table)")
+        if version is not None and version > SCHEMA_VERSION:
             raise StoreError(
                 f"{self.path}: database schema version {version}; this mwbench uses "
                 f"version {SCHEMA_VERSION} (a newer mwbench wrote it)"
             )
-        if version < SCHEMA_VERSION:
-            try:
-                store_schema.migrate(self._db, version)
-            except sqlite3.DatabaseError as error:
-                raise StoreError(f"{self.path}: cannot migrate schema version {version} to "
-                                 f"{SCHEMA_VERSION}: {error}") from None
+        # Creating or migrating: one process at a time, and the version read again
+        # under the lock, since another may have done it meanwhile.
+        self._db.execute("BEGIN IMMEDIATE")
+        try:
+            version = self._version()
+            if version is None:
+                store_schema.create(self._db)
+            elif version < SCHEMA_VERSION:
+                try:
+                    store_schema.migrate(self._db, version)
+                except sqlite3.DatabaseError as error:
+                    raise StoreError(f"{self.path}: cannot migrate schema version {version} "
+                                     f"to {SCHEMA_VERSION}: {error}") from None
+        finally:
+            if self._db.in_transaction:
+                self._db.rollback()
+
+    def _version(self) -> int | None:
+        """The schema version, None for a database without mwbench's tables."""
+        has_schema = self._db.execute(
+            "SELECT 1 FROM sqlite_master WHERE type='table' AND name='schema_info'"
+        ).fetchone()
+        if not has_schema:
+            return None
+        row = self._db.execute("SELECT version FROM schema_info").fetchone()
+        if row is None or not isinstance(row[0], int):
+            raise StoreError(f"{self.path}: not an mwbench database (no schema version)")
+        return row[0]
 
     # --- runs -------------------------------------------------------------
 
     def begin_run(self, suite: str, spec_path: str, spec_text: str, environment: dict,
                   mwbench_version: str) -> int:
+        """A new run, `running`, owned by this process (its pid, start time and boot)."""
+        pid = os.getpid()
         with self._db:
             cursor = self._db.execute(
                 "INSERT INTO runs (suite, spec_path, spec_text, environment, mwbench_version,"
-                " started_utc, status) VALUES (?, ?, ?, ?, ?, ?, 'running')",
+                " started_utc, status, pid, pid_start_ticks, boot_id)"
+                " VALUES (?, ?, ?, ?, ?, ?, 'running', ?, ?, ?)",
                 (suite, spec_path, spec_text, json.dumps(environment), mwbench_version,
-                 utc_now()),
+                 utc_now(), pid, start_ticks(pid), boot_id()),
             )
         return int(cursor.lastrowid)
+
+    @staticmethod
+    def status(run: sqlite3.Row) -> str:
+        """A run's status as it stands: `abandoned` for a run still marked `running`
+        whose process has gone (killed outright, or its machine rebooted)."""
+        if run["status"] != "running" or run["pid"] is None:
+            return run["status"]
+        if is_alive(run["pid"], run["pid_start_ticks"], run["boot_id"]):
+            return "running"
+        same_machine = run["boot_id"] == boot_id() or \
+            json.loads(run["environment"] or "{}").get("hostname") == platform.node()
+        return "abandoned" if same_machine else "running"
+
+    def abandon_run(self, run_id: int) -> None:
+        """Mark a run whose process is gone `abandoned` (leftovers.py)."""
+        with self._db:
+            self._db.execute("UPDATE runs SET status = 'abandoned' WHERE id = ? AND "
+                             "status = 'running'", (run_id,))
 
     def end_run(self, run_id: int, status: str) -> None:
         with self._db:

@@ -1,7 +1,7 @@
 """The store's SQL schema, its version, and the migrations between versions.
 
 A database records its schema version. Opening an older one migrates it in
-place, one version at a time, each step in one transaction, so a database
+place, one version at a time, all in one transaction, so a database
 written by any earlier mwbench keeps working; a newer one is refused rather
 than misread. A fresh database is built the same way (version 1, then every
 migration), so a migrated database and a fresh one have exactly the same
@@ -24,11 +24,17 @@ Version 4 (pub/sub fan-out) adds to `cells`, both NULL but for operation `fanout
   collocated cell, where they share the publisher's). With several subscriber
   processes, `server_header` holds their headers under `processes`, and `rusage`
   and `fanout` summed over them, so that it reads like one server's.
+
+Version 5 (runs killed outright) adds to `runs`, NULL for runs stored before:
+- `pid`, `pid_start_ticks`, `boot_id`: the process that runs it, its start time
+  (clock ticks since boot, as /proc gives it) and the boot it ran in, so that a
+  run still `running` whose process is gone reads `abandoned` (store.py); the
+  next run on the machine also writes `abandoned` (leftovers.py).
 """
 
 import sqlite3
 
-SCHEMA_VERSION = 4
+SCHEMA_VERSION = 5
 
 # The factors that identify a cell within a run; export and compare rely on them.
 FACTOR_COLUMNS = (
@@ -76,7 +82,7 @@ CREATE TABLE runs (
     mwbench_version TEXT NOT NULL,
     started_utc TEXT NOT NULL,
     finished_utc TEXT,
-    status TEXT NOT NULL            -- running | finished | interrupted
+    status TEXT NOT NULL            -- running | finished | interrupted (| abandoned, v5)
 );
 CREATE TABLE cells (
     id INTEGER PRIMARY KEY,
@@ -128,27 +134,35 @@ MIGRATIONS: dict[int, tuple[str, ...]] = {
         "ALTER TABLE cells ADD COLUMN subscribers INTEGER",
         "ALTER TABLE cells ADD COLUMN subscriber_processes TEXT",
     ),
+    4: (
+        "ALTER TABLE runs ADD COLUMN pid INTEGER",
+        "ALTER TABLE runs ADD COLUMN pid_start_ticks INTEGER",
+        "ALTER TABLE runs ADD COLUMN boot_id TEXT",
+    ),
 }
 
 
 def create(connection: sqlite3.Connection) -> None:
-    """A fresh database at SCHEMA_VERSION: version 1, then every migration."""
-    with connection:
-        connection.executescript(V1_SCHEMA)
-        connection.execute("INSERT INTO schema_info VALUES (1)")
-    migrate(connection, 1)
+    """A fresh database at SCHEMA_VERSION: version 1, then every migration. The caller
+    holds the write lock (BEGIN IMMEDIATE); this commits."""
+    for statement in V1_SCHEMA.split(";"):
+        if statement.strip():
+            connection.execute(statement)
+    connection.execute("INSERT INTO schema_info VALUES (1)")
+    _steps(connection, 1)
+    connection.commit()
 
 
 def migrate(connection: sqlite3.Connection, version: int) -> None:
-    """Bring a database of `version` (<= SCHEMA_VERSION) up to SCHEMA_VERSION."""
+    """Bring a database of `version` (<= SCHEMA_VERSION) up to SCHEMA_VERSION, in one
+    transaction: the caller holds the write lock (BEGIN IMMEDIATE); this commits."""
+    _steps(connection, version)
+    connection.commit()
+
+
+def _steps(connection: sqlite3.Connection, version: int) -> None:
     while version < SCHEMA_VERSION:
-        connection.execute("BEGIN")
-        try:
-            for statement in MIGRATIONS[version]:
-                connection.execute(statement)
-            connection.execute("UPDATE schema_info SET version = ?", (version + 1,))
-        except BaseException:
-            connection.rollback()
-            raise
-        connection.commit()
+        for statement in MIGRATIONS[version]:
+            connection.execute(statement)
         version += 1
+        connection.execute("UPDATE schema_info SET version = ?", (version,))

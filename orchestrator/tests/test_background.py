@@ -34,7 +34,7 @@ def test_stress_ng_runs_its_workers_and_is_reaped(tmp_path):
     load.start()
     try:
         session = load.child.pid  # its own session: the session id is its pid
-        deadline = time.monotonic() + 5
+        deadline = time.monotonic() + 120  # only a hang exceeds it
         while len(workers_of(session)) < 3 and time.monotonic() < deadline:
             time.sleep(0.05)
         assert len(workers_of(session)) >= 3  # stress-ng and its two workers
@@ -90,10 +90,14 @@ def test_a_load_that_dies_at_once_fails_the_cell_with_its_errors(tmp_path, monke
 
 
 def test_a_load_that_dies_during_the_measurement_fails_the_cell(tmp_path, monkeypatch):
-    stand_in(tmp_path, monkeypatch, "sleep 0.5\nkill -KILL $$\n")
+    # One worker, as stress-ng has; the load dies when the test says so.
+    die = tmp_path / "die"
+    stand_in(tmp_path, monkeypatch, f"sleep 600 &\nwhile [ ! -e {die} ]; do sleep 0.01; done\n"
+                                    "kill -KILL $$\n")
     load = BackgroundLoad("cpu:1", 30, tmp_path)
     load.start()
-    time.sleep(1.0)
+    die.touch()
+    load.child.process.wait(timeout=120)
     with pytest.raises(ChildFailure, match="stress-ng was killed by signal SIGKILL during the "
                                            "measurement"):
         load.check("during the measurement")

@@ -7,12 +7,8 @@ a run. They check what a user would see: exit status, stored cells, reasons.
 """
 
 import json
-import os
-import signal
-import sqlite3
 import subprocess
 import textwrap
-import time
 
 import pytest
 
@@ -105,45 +101,3 @@ def test_invalid_spec_exits_2_before_anything_runs(tmp_path):
     assert completed.returncode == 2
     assert "unknown driver 'corba9'; known drivers:" in completed.stderr
     assert not db.exists()
-
-
-def test_ctrl_c_stops_cleanly_and_keeps_finished_cells(tmp_path):
-    spec = tmp_path / "spec.yaml"
-    spec.write_text(textwrap.dedent("""\
-        suite: long
-        defaults: {warmup: 10}
-        experiments:
-          - {name: short, operation: roundtrip, drivers: rawtcp, transports: tcp, samples: 100}
-          - {name: long, operation: roundtrip, drivers: rawtcp, transports: tcp,
-             samples: 50000000}
-        """))
-    db = tmp_path / "m.db"
-    scratch = tmp_path / "scratch"  # the cells' working directories go here
-    scratch.mkdir()
-    process = subprocess.Popen([mwbench_exe(), "run", str(spec), "--db", str(db)],
-                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                               env={**os.environ, "TMPDIR": str(scratch)})
-    deadline = time.monotonic() + 60
-    while time.monotonic() < deadline and _cells(db) < 1:
-        time.sleep(0.1)
-    time.sleep(0.5)  # the long cell is now measuring
-    process.send_signal(signal.SIGINT)
-    out, err = process.communicate(timeout=30)
-    assert process.returncode == 130, out + err
-    assert "interrupted" in out
-    connection = sqlite3.connect(db)
-    assert connection.execute("SELECT status FROM runs").fetchone()[0] == "interrupted"
-    assert connection.execute("SELECT experiment, status FROM cells").fetchall() == [
-        ("short", "ok")]
-    leftover = subprocess.run(["pgrep", "-f", str(scratch)], capture_output=True, text=True)
-    assert leftover.stdout == "", "driver processes left behind"
-    assert list(scratch.iterdir()) == [], "a cell's working directory was left behind"
-
-
-def _cells(db) -> int:
-    if not db.exists():
-        return 0
-    try:
-        return sqlite3.connect(db).execute("SELECT count(*) FROM cells").fetchone()[0]
-    except sqlite3.OperationalError:
-        return 0

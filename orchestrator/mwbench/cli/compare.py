@@ -17,6 +17,7 @@ from ..comparison import DEFAULT_SEED, Comparison, NoCommonCells, Settings, caut
 from ..comparison.records import records
 from ..comparison.runs import describe_factors, extra_factors, load_run, placement_text
 from .console import make_console
+from .options import RUN_ID, db_option
 from .stored import read_store
 
 EXIT_REGRESSION = 1
@@ -24,15 +25,14 @@ _STYLE = {"regression": "red", "improvement": "green", "not significant": "yello
 
 
 @click.command("compare")
-@click.argument("base", type=int)
-@click.argument("new", type=int)
-@click.option("--db", type=click.Path(path_type=Path), default=None,
-              help="SQLite database holding both runs (default results/mwbench.db).")
+@click.argument("base", type=RUN_ID)
+@click.argument("new", type=RUN_ID)
+@db_option("SQLite database holding both runs (default results/mwbench.db).")
 @click.option("--threshold", type=click.FloatRange(min=0), default=5.0, show_default=True,
               metavar="PCT", help="Smallest slowdown of the median, in percent, that counts.")
 @click.option("--confidence", type=click.FloatRange(0, 1, min_open=True, max_open=True),
               default=0.95, show_default=True, help="Confidence level of the interval.")
-@click.option("--seed", type=int, default=DEFAULT_SEED, show_default=True,
+@click.option("--seed", type=click.IntRange(0, 2**32 - 1), default=DEFAULT_SEED, show_default=True,
               help="Seed of the bootstrap; the same seed gives the same intervals.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON record per configuration.")
 def command(base: int, new: int, db: Path | None, threshold: float, confidence: float,

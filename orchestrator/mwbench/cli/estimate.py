@@ -7,6 +7,7 @@ import click
 
 from ..estimate import Estimate, EstimateError, Selection, estimate, run_cells
 from ..store import Store
+from .options import RUN_ID, db_option
 from .stored import read_store
 
 
@@ -21,9 +22,8 @@ def _option(_context, _parameter, values: tuple[str, ...]) -> dict:
 
 
 @click.command("estimate")
-@click.option("--db", type=click.Path(path_type=Path), default=None,
-              help="SQLite database (default results/mwbench.db).")
-@click.option("--run", "run_id", type=int, default=None, help="Run id (default: the latest).")
+@db_option("SQLite database (default results/mwbench.db).")
+@click.option("--run", "run_id", type=RUN_ID, default=None, help="Run id (default: the latest).")
 @click.option("--payload-bytes", type=click.IntRange(min=0), default=0, show_default=True,
               help="Size of the call's arguments (s).")
 @click.option("--servants", type=click.IntRange(min=1), default=1, show_default=True,

@@ -14,19 +14,19 @@ import click
 from .. import paths
 from ..export import FORMATS
 from ..store import Store, StoreError
+from .options import RUN_ID, OutputError, db_option, output_file, output_option
 
 
 @click.command("export")
-@click.option("--db", type=click.Path(path_type=Path), default=None,
-              help="SQLite database (default results/mwbench.db).")
-@click.option("--run", "run_ids", type=int, multiple=True,
+@db_option("SQLite database (default results/mwbench.db).")
+@click.option("--run", "run_ids", type=RUN_ID, multiple=True,
               help="Run id to export; may repeat. Default: the latest run.")
 @click.option("--format", "fmt", type=click.Choice(list(FORMATS)), default="json",
               show_default=True,
               help="json, csv: one summary record per cell. hdr: an HdrHistogram log, one "
                    "tagged histogram per cell. samples: every raw sample as a CSV row.")
-@click.option("-o", "--output", type=click.Path(path_type=Path), default=None,
-              help="File to write (default: standard output).")
+@output_option("File to write (default: standard output; its directory is made if "
+               "missing).")
 def command(db: Path | None, run_ids: tuple[int, ...], fmt: str, output: Path | None) -> None:
     """Export the cells of one or more runs (default: the latest run).
 
@@ -60,13 +60,16 @@ def command(db: Path | None, run_ids: tuple[int, ...], fmt: str, output: Path | 
         run_ids = tuple(dict.fromkeys(run_ids)) or (store.latest_run_id(),)  # each run once
         for run_id in run_ids:
             store.run(run_id)  # an unknown run is an error before anything is written
-        with (open(output, "w", newline="") if output else _stdout()) as stream:
+        with (output_file(output, newline="") if output else _stdout()) as stream:
             notes = FORMATS[fmt](store, list(run_ids), stream)
     except StoreError as error:
         _fail(error)
     except BrokenPipeError:  # `mwbench export ... | head`: the reader has what it wanted
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         sys.exit(1)
+    except OSError as error:  # standard output on a full disk, say
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        raise OutputError(f"cannot write the standard output: {error.strerror}") from None
     finally:
         store.close()
     for note in notes:

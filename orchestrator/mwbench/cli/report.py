@@ -4,16 +4,15 @@ from pathlib import Path
 
 import click
 
+from .options import RUN_ID, db_option, output_file, output_option
 from .stored import read_store
 
 
 @click.command("report")
-@click.option("--db", type=click.Path(path_type=Path), default=None,
-              help="SQLite database (default results/mwbench.db).")
-@click.option("--run", "run_ids", type=int, multiple=True,
+@db_option("SQLite database (default results/mwbench.db).")
+@click.option("--run", "run_ids", type=RUN_ID, multiple=True,
               help="Run id to include; may repeat. Default: the latest run.")
-@click.option("-o", "--output", type=click.Path(path_type=Path), required=True,
-              help="HTML file to write.")
+@output_option("HTML file to write (its directory is made if missing).", required=True)
 def command(db: Path | None, run_ids: tuple[int, ...], output: Path) -> None:
     """Write an HTML report: disclosure, warnings, figures and baseline ratios.
 
@@ -29,6 +28,6 @@ def command(db: Path | None, run_ids: tuple[int, ...], output: Path) -> None:
 
     html = read_store("report", db,
                       lambda store: build_report(store, list(run_ids) or [store.latest_run_id()]))
-    output.parent.mkdir(parents=True, exist_ok=True)
-    output.write_text(html, encoding="utf-8")
+    with output_file(output) as stream:
+        stream.write(html)
     click.echo(f"report written to {output}")

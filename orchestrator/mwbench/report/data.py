@@ -118,7 +118,7 @@ def load_run(store: Store, run_id: int) -> Run:
     return Run(
         id=row["id"], suite=row["suite"], spec_path=row["spec_path"],
         spec_text=row["spec_text"], environment=json.loads(row["environment"]),
-        status=row["status"], started_utc=row["started_utc"],
+        status=Store.status(row), started_utc=row["started_utc"],
         finished_utc=row["finished_utc"], experiments=list(experiments.values()), cells=cells,
     )
 

@@ -86,9 +86,19 @@ def warnings(run: Run) -> list[str]:
     if slowed:
         found.append(f"{slowed} cells were slowed on purpose (MWBENCH_INJECT_DELAY_NS): they "
                      "test mwbench itself and say nothing about the middleware.")
-    if run.status != "finished":
+    if run.status in _UNFINISHED:
+        found.append(f"{_UNFINISHED[run.status]}: it did not measure every cell of its spec.")
+    elif run.status != "finished":
         found.append(f"The run is {run.status}: it did not measure every cell of its spec.")
     return found
+
+
+_UNFINISHED = {
+    "running": "The run is still running",
+    "interrupted": "The run was interrupted (Ctrl-C, SIGTERM or SIGHUP)",
+    "abandoned": "The run was abandoned: its process ended without finishing it (killed "
+                 "outright, or the machine stopped)",
+}
 
 
 def _load(load: dict | None) -> str:

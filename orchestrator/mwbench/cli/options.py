@@ -1,0 +1,66 @@
+"""Options several verbs share, checked where click parses them.
+
+A bad path or number on the command line is a usage error: one line naming
+the option, and exit status 2 (cli/__init__.py prints click's usage errors
+that way), before anything is read or written.
+"""
+
+import os
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import IO
+
+import click
+
+from ..paths import make_parent
+
+# A run id is an SQLite row id: a positive 64-bit integer.
+RUN_ID = click.IntRange(1, 2**63 - 1)
+
+
+def _file_path(ctx: click.Context, param: click.Parameter, value: str | None) -> Path | None:
+    """A path that can name a file: not empty, not a directory."""
+    if value is None:
+        return None
+    if value == "":
+        raise click.BadParameter("an empty path names no file", ctx, param)
+    path = Path(value)
+    if path.is_dir():
+        raise click.BadParameter(f"{value} is a directory; give a file's path", ctx, param)
+    return path
+
+
+def db_option(help_text: str) -> Callable:
+    return click.option("--db", type=click.Path(), default=None, callback=_file_path,
+                        help=help_text)
+
+
+def output_option(help_text: str, required: bool = False) -> Callable:
+    return click.option("-o", "--output", type=click.Path(), default=None, required=required,
+                        callback=_file_path, help=help_text)
+
+
+class OutputError(click.ClickException):
+    """An output file that could not be written; exit status 2, one line."""
+
+    exit_code = 2
+
+
+@contextmanager
+def output_file(path: Path, newline: str | None = None) -> Iterator[IO[str]]:
+    """`path` opened for writing, its directory made if missing. A failure to create or
+    write it is an OutputError naming it, and a regular file left half written is
+    removed (never a device such as /dev/full)."""
+    try:
+        make_parent(path)
+        stream = open(path, "w", encoding="utf-8", newline=newline)  # noqa: SIM115
+    except OSError as error:
+        raise OutputError(f"cannot write {path}: {error.strerror}") from None
+    try:
+        with stream:
+            yield stream
+    except OSError as error:
+        if path.is_file() and not path.is_symlink():
+            os.unlink(path)
+        raise OutputError(f"cannot write {path}: {error.strerror}") from None

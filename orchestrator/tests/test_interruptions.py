@@ -1,0 +1,223 @@
+"""Every way a run ends cleans up: stop signals, and `kill -9` followed by the next run.
+
+Real `mwbench run`s of real drivers, each with its own state directory (the
+ledgers) and temporary directory (the cells' scratch directories), so that
+what a run leaves is exactly what these tests see. A test waits for what it
+can observe: the run's ledger naming the processes of the cell it interrupts.
+"""
+
+import glob
+import json
+import os
+import signal
+import sqlite3
+import subprocess
+import textwrap
+import time
+
+import pytest
+
+from conftest import mwbench_exe
+from mwbench import daemon as daemon_module
+from mwbench.drivers import describe, program_path
+from mwbench.ledger import start_ticks
+from mwbench.store import Store
+
+POLL_S = 0.02
+WAIT_S = 120  # for what must happen: a hang, not a busy machine, exceeds it
+
+# One short cell, stored before the long one that is interrupted.
+SPEC = """\
+suite: long
+defaults: {{warmup: 10, placement: unpinned, idle_hold: false}}
+experiments:
+  - {{name: short, operation: roundtrip, drivers: {driver}, transports: {transport},
+     samples: 100}}
+  - {{name: long, operation: roundtrip, drivers: {driver}, transports: {transport},
+     samples: 100000000}}
+"""
+ICEORYX_BUILT = program_path("iceoryx").is_file()
+
+
+class Run:
+    """A `mwbench run` in the background, with its own state and temporary directories."""
+
+    def __init__(self, tmp_path, driver="rawtcp", transport="tcp", name="run"):
+        self.folder = tmp_path / name
+        self.folder.mkdir()
+        self.env = {**os.environ, "MWBENCH_STATE_DIR": str(tmp_path / "state"),
+                    "TMPDIR": str(tmp_path / "tmp")}
+        (tmp_path / "tmp").mkdir(exist_ok=True)
+        self.state = tmp_path / "state"
+        self.db = self.folder / "m.db"
+        spec = self.folder / "spec.yaml"
+        spec.write_text(SPEC.format(driver=driver, transport=transport))
+        self.process = subprocess.Popen(
+            [mwbench_exe(), "run", str(spec), "--db", str(self.db)], stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE, text=True, env=self.env)
+
+    def ledger(self) -> dict | None:
+        try:
+            return json.loads((self.state / f"run-{self.process.pid}.json").read_text())
+        except (OSError, ValueError):
+            return None
+
+    def wait_for_long_cell(self, roles=("client", "server")) -> dict:
+        """The ledger once the long cell's processes (`roles`) are running."""
+        deadline = time.monotonic() + WAIT_S
+        while time.monotonic() < deadline:
+            ledger = self.ledger()
+            running = {p["role"] for p in (ledger or {}).get("processes", [])}
+            if ledger and set(roles) <= running and _cells(self.db) == 1:
+                return ledger
+            assert self.process.poll() is None, self.process.communicate()
+            time.sleep(POLL_S)
+        pytest.fail(f"the long cell's {roles} did not start within {WAIT_S} s")
+
+    def finish(self) -> tuple[int, str, str]:
+        out, err = self.process.communicate(timeout=WAIT_S)
+        return self.process.returncode, out, err
+
+
+def _cells(db) -> int:
+    try:
+        return sqlite3.connect(db).execute("SELECT count(*) FROM cells").fetchone()[0]
+    except sqlite3.Error:
+        return 0
+
+
+def alive(process: dict) -> bool:
+    return start_ticks(process["pid"]) == process["start_ticks"]
+
+
+def run_status(db) -> tuple[str, str]:
+    """(status as stored, status as the store reads it) of the database's one run."""
+    store = Store.open_existing(db)
+    try:
+        row = store.run(store.latest_run_id())
+        return row["status"], Store.status(row)
+    finally:
+        store.close()
+
+
+def roudi_leftovers() -> list[str]:
+    spec = describe("iceoryx").daemon
+    return sorted(p for pattern in spec["leftovers"] for p in glob.glob(pattern))
+
+
+def roudi_running() -> bool:
+    """Whether an iox-roudi runs (a zombie that nobody reaps, its parent killed, does not)."""
+    found = subprocess.run(["pgrep", "-x", "iox-roudi"], capture_output=True, text=True)
+    return any(start_ticks(int(pid)) is not None for pid in found.stdout.split())
+
+
+@pytest.fixture
+def no_roudi():
+    if ICEORYX_BUILT and roudi_running():
+        pytest.skip("an iox-roudi these tests did not start is running")
+    yield
+    if ICEORYX_BUILT:
+        stray = roudi_running()
+        subprocess.run(["pkill", "-KILL", "-x", "iox-roudi"], check=False)
+        daemon_module.remove_leftovers(describe("iceoryx").daemon)
+        assert not stray, "a test left iox-roudi running"
+
+
+DRIVERS = [pytest.param("rawtcp", "tcp", ("client", "server"), id="rawtcp"),
+           pytest.param("iceoryx", "shm", ("client", "server", "daemon"), id="iceoryx",
+                        marks=pytest.mark.skipif(not ICEORYX_BUILT, reason="iceoryx not built"))]
+
+
+@pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGHUP, signal.SIGINT],
+                         ids=lambda s: signal.Signals(s).name)
+@pytest.mark.parametrize("driver, transport, roles", DRIVERS)
+def test_a_stop_signal_stops_the_cell_cleans_up_and_keeps_finished_cells(
+        tmp_path, no_roudi, driver, transport, roles, signum):
+    run = Run(tmp_path, driver, transport)
+    ledger = run.wait_for_long_cell(roles)
+    run.process.send_signal(signum)
+    status, out, err = run.finish()
+
+    assert status == 128 + signum, out + err
+    assert "Traceback" not in out + err
+    name = signal.Signals(signum).name
+    assert f"interrupted by {name}: 1 finished cells of run 1 are stored" in out
+    assert _cells(run.db) == 1  # the summary counts what the database holds
+    assert run_status(run.db) == ("interrupted", "interrupted")
+    assert not any(alive(p) for p in ledger["processes"]), "a process was left running"
+    assert not any(os.path.exists(p) for p in ledger["paths"]), "a scratch directory was left"
+    assert list((tmp_path / "tmp").iterdir()) == []
+    assert list(run.state.iterdir()) == [], "the run's ledger was left"
+    if driver == "iceoryx":
+        assert not roudi_running() and roudi_leftovers() == []
+
+
+@pytest.mark.parametrize("driver, transport, roles", DRIVERS)
+def test_what_a_killed_run_left_is_removed_by_mwbench_clean(tmp_path, no_roudi, driver,
+                                                            transport, roles):
+    run = Run(tmp_path, driver, transport)
+    ledger = run.wait_for_long_cell(roles)
+    run.process.kill()
+    run.finish()
+    # kill -9 leaves the cell's processes and files, and the run marked running ...
+    assert any(alive(p) for p in ledger["processes"] if p["role"] == "server")
+    assert all(os.path.exists(p) for p in ledger["paths"])
+    # ... which its store reads as abandoned: its process is gone.
+    assert run_status(run.db) == ("running", "abandoned")
+
+    listed = subprocess.run([mwbench_exe(), "clean", "--dry-run"], capture_output=True,
+                            text=True, env=run.env, timeout=WAIT_S)
+    assert listed.returncode == 0, listed.stderr
+    assert f"would remove: mwbench run 1 (pid {run.process.pid}, database" in listed.stdout
+    assert any(alive(p) for p in ledger["processes"] if p["role"] == "server")
+
+    cleaned = subprocess.run([mwbench_exe(), "clean"], capture_output=True, text=True,
+                             env=run.env, timeout=WAIT_S)
+    assert cleaned.returncode == 0, cleaned.stderr
+    assert "removed: " in cleaned.stdout and "still runs" in cleaned.stdout
+    assert not any(alive(p) for p in ledger["processes"])
+    assert list((tmp_path / "tmp").iterdir()) == []
+    assert list(run.state.iterdir()) == []
+    assert run_status(run.db) == ("abandoned", "abandoned")
+    if driver == "iceoryx":
+        assert not roudi_running() and roudi_leftovers() == []
+
+
+@pytest.mark.parametrize("driver, transport, roles", DRIVERS)
+def test_the_next_run_removes_what_a_killed_run_left(tmp_path, no_roudi, driver, transport,
+                                                     roles):
+    first = Run(tmp_path, driver, transport, name="first")
+    ledger = first.wait_for_long_cell(roles)
+    first.process.kill()
+    first.finish()
+
+    second = Run(tmp_path, driver, transport, name="second")
+    second.wait_for_long_cell(roles)  # its own RouDi started: the dead run's was removed
+    second.process.send_signal(signal.SIGTERM)
+    status, out, err = second.finish()
+    assert status == 128 + signal.SIGTERM, out + err
+    assert f"removed: mwbench run 1 (pid {first.process.pid}" in out
+    assert not any(alive(p) for p in ledger["processes"])
+    assert run_status(first.db) == ("abandoned", "abandoned")
+    assert list((tmp_path / "tmp").iterdir()) == []
+    assert list(second.state.iterdir()) == []
+
+
+@pytest.mark.skipif(not ICEORYX_BUILT, reason="iceoryx not built")
+def test_a_roudi_of_another_live_run_is_named_as_that_runs(tmp_path, no_roudi):
+    first = Run(tmp_path, "iceoryx", "shm", name="first")
+    first.wait_for_long_cell(("client", "server", "daemon"))
+    spec = tmp_path / "second.yaml"
+    spec.write_text(textwrap.dedent("""\
+        suite: second
+        defaults: {warmup: 10, samples: 100, placement: unpinned, idle_hold: false}
+        experiments:
+          - {name: e, operation: roundtrip, drivers: iceoryx, transports: shm}
+        """))
+    second = subprocess.run([mwbench_exe(), "run", str(spec), "--db", str(tmp_path / "s.db")],
+                            capture_output=True, text=True, env=first.env, timeout=WAIT_S)
+    first.process.send_signal(signal.SIGTERM)
+    first.finish()
+    assert second.returncode == 1
+    assert (f"iox-roudi is already running for mwbench run 1 (pid {first.process.pid}, "
+            f"database {first.db}), which is still running") in " ".join(second.stdout.split())
