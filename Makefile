@@ -1,7 +1,7 @@
 # The two commands of the README are the contract:
 #   make run   set everything up on a fresh Debian machine and run the quick suite
 #   make test  set up what is still missing and run every test (C++ and Python)
-.PHONY: run test setup build test-cpp test-python test-sanitize lint clean
+.PHONY: run test setup build build-asan test-cpp test-python test-sanitize lint clean
 
 SPEC ?= suites/quick.yaml
 DB ?= results/mwbench.db
@@ -19,6 +19,11 @@ run: setup
 
 test: setup lint test-cpp test-python test-sanitize
 
+build-asan:
+	@[ -f build-asan/build.ninja ] || cmake -S . -B build-asan -G Ninja \
+	  -DCMAKE_BUILD_TYPE=Debug -DMWBENCH_SANITIZE=ON -DMWCCM_PYTHON=$(CURDIR)/.venv/bin/python
+	cmake --build build-asan
+
 setup:
 	./scripts/setup.sh
 
@@ -33,10 +38,7 @@ test-python:
 
 # The C++ tests and the drivers' own tests again, built with AddressSanitizer
 # and UBSan (build-asan/): a memory error fails the run. Not for measuring.
-test-sanitize:
-	@[ -f build-asan/build.ninja ] || cmake -S . -B build-asan -G Ninja \
-	  -DCMAKE_BUILD_TYPE=Debug -DMWBENCH_SANITIZE=ON -DMWCCM_PYTHON=$(CURDIR)/.venv/bin/python
-	cmake --build build-asan
+test-sanitize: build-asan
 	ctest --test-dir build-asan --output-on-failure
 	MWBENCH_BUILD_DIR=build-asan .venv/bin/pytest drivers components/tests
 
