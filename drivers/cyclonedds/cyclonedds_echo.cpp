@@ -43,7 +43,7 @@ Echo::~Echo() {
 }
 
 void Echo::serve() {
-  while (!stop_.load(std::memory_order_relaxed) && !lingered_long_enough()) {
+  while (!stop_.load(std::memory_order_relaxed) && !refusal_delivered()) {
     if (wait_ == Wait::poll) {
       answer_all();
     } else {
@@ -56,9 +56,12 @@ void Echo::serve() {
   }
 }
 
-bool Echo::lingered_long_enough() const noexcept {
+bool Echo::refusal_delivered() const noexcept {
   const dds_time_t failed_at = failed_at_.load(std::memory_order_relaxed);
-  return failed_at != 0 && dds_time() - failed_at > kLinger;
+  if (failed_at == 0) return false;
+  if (dds_time() - failed_at > kLinger) return true;
+  return refused_to_reader_.load(std::memory_order_relaxed) &&
+         dds_wait_for_acks(writer_, 0) == DDS_RETCODE_OK;
 }
 
 void Echo::stop() noexcept {
@@ -86,30 +89,46 @@ void Echo::answer_all() noexcept {
     const mwbench_dds_Sample& ping = ping_.get();
     pong_.seq = ping.seq;
     pong_.stamp = ping.stamp;
-    pong_.status = kIntact;
-    if (verify_) {
-      const std::size_t length = ping.payload._length;
-      std::size_t bad = 0;
-      while (bad < length && ping.payload._buffer[bad] == pattern_byte(bad)) ++bad;
-      if (length != payload_bytes_ || bad != length) {
-        pong_.status = kMismatch;
-        record_failure("octets: payload mismatch at byte " + std::to_string(bad) + " of " +
-                           std::to_string(length) + " (expected " + std::to_string(payload_bytes_) +
-                           " bytes; verify=1)",
-                       /*linger=*/true);
-      }
-    }
+    const bool refused = verify_ && !intact(ping);
+    pong_.status = refused ? kMismatch : kIntact;
+    dds_publication_matched_status_t matched{};
+    const bool to_reader =
+        refused && dds_get_publication_matched_status(writer_, &matched) == DDS_RETCODE_OK &&
+        matched.current_count > 0;
     const dds_return_t written = dds_write(writer_, &pong_);
     if (written < 0) record_failure(std::string("dds_write (pong): ") + dds_strretcode(written));
+    if (refused) {
+      if (to_reader) refused_to_reader_.store(true, std::memory_order_relaxed);
+      record_failure(mismatch(ping), /*refused=*/true);
+    }
   }
 }
 
-void Echo::record_failure(std::string message, bool linger) noexcept {
+std::size_t Echo::first_bad_byte(const mwbench_dds_Sample& ping) noexcept {
+  const std::size_t length = ping.payload._length;
+  std::size_t bad = 0;
+  while (bad < length && ping.payload._buffer[bad] == pattern_byte(bad)) ++bad;
+  return bad;
+}
+
+bool Echo::intact(const mwbench_dds_Sample& ping) const noexcept {
+  return ping.payload._length == payload_bytes_ && first_bad_byte(ping) == payload_bytes_;
+}
+
+std::string Echo::mismatch(const mwbench_dds_Sample& ping) const {
+  const std::size_t length = ping.payload._length;
+  const std::size_t bad = first_bad_byte(ping);
+  return "octets: payload mismatch at byte " + std::to_string(bad) + " of " +
+         std::to_string(length) + " (expected " + std::to_string(payload_bytes_) +
+         " bytes; verify=1)";
+}
+
+void Echo::record_failure(std::string message, bool refused) noexcept {
   {
     const std::lock_guard lock(failure_mutex_);
     if (failure_.empty()) failure_ = std::move(message);
   }
-  if (!linger) {
+  if (!refused) {
     stop();
   } else {
     dds_time_t none = 0;

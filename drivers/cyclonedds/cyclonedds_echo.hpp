@@ -40,13 +40,19 @@ class Echo {
   // Takes every ping there is and writes its pong. noexcept: it also runs
   // on Cyclone's thread; a failure is kept for failure() and stops serve().
   void answer_all() noexcept;
-  // Keeps the first failure. A write or take error stops serve() at once; a
-  // payload mismatch (`linger`) lets it answer for kLinger more, so that
-  // the client, which may not yet have matched the pong writer when its
-  // first ping was refused, still receives a pong that says why.
-  void record_failure(std::string message, bool linger = false) noexcept;
-  bool lingered_long_enough() const noexcept;
-  static constexpr std::int64_t kLinger = DDS_SECS(2);
+  // Keeps the first failure. A write or take error stops serve() at once. A
+  // payload mismatch (`refused`) lets it go on answering until the client
+  // has acknowledged a pong that says so: the client may not yet have
+  // matched the pong writer when its first ping was refused, and pings
+  // again. At most kLinger, in case the client has gone.
+  void record_failure(std::string message, bool refused = false) noexcept;
+  bool refusal_delivered() const noexcept;
+  // verify=1: whether a ping's payload is the pattern of --payload-bytes bytes,
+  // and, if not, the message that says where it is not.
+  static std::size_t first_bad_byte(const mwbench_dds_Sample& ping) noexcept;
+  bool intact(const mwbench_dds_Sample& ping) const noexcept;
+  std::string mismatch(const mwbench_dds_Sample& ping) const;
+  static constexpr std::int64_t kLinger = DDS_SECS(10);
   static void on_data_available(dds_entity_t reader, void* echo);
 
   const Wait wait_;
@@ -62,7 +68,8 @@ class Echo {
   std::atomic<bool> stop_{false};
   mutable std::mutex failure_mutex_;  // guards failure_
   std::string failure_;
-  std::atomic<dds_time_t> failed_at_{0};  // dds_time() of a lingering failure
+  std::atomic<dds_time_t> failed_at_{0};        // dds_time() of the first refusal
+  std::atomic<bool> refused_to_reader_{false};  // a refusal written while a reader matched
 };
 
 }  // namespace cyclonedds

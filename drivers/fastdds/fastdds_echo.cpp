@@ -1,6 +1,8 @@
 // The serving end: take each ping, write its pong.
 #include "fastdds_echo.hpp"
 
+#include "mwbench/clock.hpp"
+
 namespace fastdds_driver {
 
 namespace {
@@ -42,15 +44,34 @@ Echo::~Echo() {
 }
 
 void Echo::serve() {
-  while (!stop_.load(std::memory_order_relaxed)) {
+  while (!stop_.load(std::memory_order_relaxed) && !refusal_delivered()) {
     if (wait_ == Wait::poll) {
       answer_all();
     } else {
-      const ReturnCode ret = waitset_.wait(active_, eprosima::fastrtps::c_TimeInfinite);
+      // After a mismatch, wake up now and then to see whether to end.
+      const bool refused = failed_at_ns_.load(std::memory_order_relaxed) != 0;
+      const ReturnCode ret =
+          waitset_.wait(active_, refused ? eprosima::fastrtps::Duration_t(0, 100'000'000)
+                                         : eprosima::fastrtps::c_TimeInfinite);
       if (ret != ReturnCode::RETCODE_TIMEOUT) check(ret, "WaitSet::wait (ping)");
+      // The guard is rung once by a refusal, to start these checks; stop() sets
+      // stop_ before it rings, so a reset cannot lose a stop.
+      if (!stop_.load(std::memory_order_relaxed)) guard_.set_trigger_value(false);
       if (wait_ == Wait::waitset) answer_all();
     }
   }
+}
+
+bool Echo::refusal_delivered() noexcept {
+  const std::int64_t failed_at = failed_at_ns_.load(std::memory_order_relaxed);
+  if (failed_at == 0) return false;
+  if (static_cast<double>(static_cast<std::int64_t>(mwbench::now_ns()) - failed_at) >
+      kLingerS * 1e9) {
+    return true;
+  }
+  return refused_to_reader_.load(std::memory_order_relaxed) &&
+         writer_->wait_for_acknowledgments(eprosima::fastrtps::Duration_t(0, 0)) ==
+             ReturnCode::RETCODE_OK;
 }
 
 void Echo::stop() noexcept {
@@ -77,29 +98,50 @@ void Echo::answer_all() noexcept {
     if (!info_.valid_data) continue;
     pong_.seq(ping_.seq());
     pong_.stamp(ping_.stamp());
-    pong_.status(kIntact);
-    if (verify_) {
-      const std::vector<std::uint8_t>& payload = ping_.payload();
-      const std::size_t length = payload.size();
-      std::size_t bad = 0;
-      while (bad < length && payload[bad] == pattern_byte(bad)) ++bad;
-      if (length != payload_bytes_ || bad != length) {
-        pong_.status(kMismatch);
-        record_failure("octets: payload mismatch at byte " + std::to_string(bad) + " of " +
-                       std::to_string(length) + " (expected " + std::to_string(payload_bytes_) +
-                       " bytes; verify=1)");
-      }
-    }
+    const bool refused = verify_ && !intact(ping_);
+    pong_.status(refused ? kMismatch : kIntact);
+    dds::PublicationMatchedStatus matched;
+    const bool to_reader =
+        refused && writer_->get_publication_matched_status(matched) == ReturnCode::RETCODE_OK &&
+        matched.current_count > 0;
     if (!writer_->write(&pong_)) record_failure("DataWriter::write (pong) failed");
+    if (refused) {
+      if (to_reader) refused_to_reader_.store(true, std::memory_order_relaxed);
+      record_failure(mismatch(ping_), /*refused=*/true);
+    }
   }
 }
 
-void Echo::record_failure(std::string message) noexcept {
+std::size_t Echo::first_bad_byte(const mwbench_fastdds::Sample& ping) noexcept {
+  const std::vector<std::uint8_t>& payload = ping.payload();
+  std::size_t bad = 0;
+  while (bad < payload.size() && payload[bad] == pattern_byte(bad)) ++bad;
+  return bad;
+}
+
+bool Echo::intact(const mwbench_fastdds::Sample& ping) const noexcept {
+  return ping.payload().size() == payload_bytes_ && first_bad_byte(ping) == payload_bytes_;
+}
+
+std::string Echo::mismatch(const mwbench_fastdds::Sample& ping) const {
+  return "octets: payload mismatch at byte " + std::to_string(first_bad_byte(ping)) + " of " +
+         std::to_string(ping.payload().size()) + " (expected " + std::to_string(payload_bytes_) +
+         " bytes; verify=1)";
+}
+
+void Echo::record_failure(std::string message, bool refused) noexcept {
   {
     const std::lock_guard lock(failure_mutex_);
     if (failure_.empty()) failure_ = std::move(message);
   }
-  stop();
+  if (!refused) {
+    stop();
+  } else {
+    std::int64_t none = 0;
+    failed_at_ns_.compare_exchange_strong(none, static_cast<std::int64_t>(mwbench::now_ns()),
+                                          std::memory_order_relaxed);
+    guard_.set_trigger_value(true);  // serve() starts checking whether the refusal arrived
+  }
 }
 
 }  // namespace fastdds_driver

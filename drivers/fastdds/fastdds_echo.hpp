@@ -48,7 +48,19 @@ class Echo : private dds::DataReaderListener {
   // Takes every ping there is and writes its pong. noexcept: it also runs
   // on Fast DDS's thread; a failure is kept for failure() and stops serve().
   void answer_all() noexcept;
-  void record_failure(std::string message) noexcept;
+  // Keeps the first failure. A write or take error stops serve() at once. A
+  // payload mismatch (`refused`) lets it go on answering until the client
+  // has acknowledged a pong that says so: the client may not yet have
+  // matched the pong writer when its first ping was refused, and pings
+  // again. At most kLingerS, in case the client has gone.
+  void record_failure(std::string message, bool refused = false) noexcept;
+  bool refusal_delivered() noexcept;
+  static constexpr double kLingerS = 10;
+  // verify=1: whether a ping's payload is the pattern of --payload-bytes bytes,
+  // and, if not, the message that says where it is not.
+  static std::size_t first_bad_byte(const mwbench_fastdds::Sample& ping) noexcept;
+  bool intact(const mwbench_fastdds::Sample& ping) const noexcept;
+  std::string mismatch(const mwbench_fastdds::Sample& ping) const;
   void on_data_available(dds::DataReader* reader) override;
 
   Participant& participant_;
@@ -67,6 +79,8 @@ class Echo : private dds::DataReaderListener {
   std::atomic<bool> stop_{false};
   mutable std::mutex failure_mutex_;  // guards failure_
   std::string failure_;
+  std::atomic<std::int64_t> failed_at_ns_{0};   // mwbench::now_ns() of the first refusal
+  std::atomic<bool> refused_to_reader_{false};  // a refusal written while a reader matched
 };
 
 }  // namespace fastdds_driver
