@@ -142,13 +142,23 @@ class Ledger:
         if not self.processes and not self.paths:
             self.path.unlink(missing_ok=True)
 
+    def record(self) -> dict:
+        """The ledger as it is written: what other runs read (OtherRun.record)."""
+        return {"pid": os.getpid(), "start_ticks": start_ticks(os.getpid()),
+                "boot_id": boot_id(), "db": self.db, "run_id": self.run_id,
+                "processes": list(self.processes.values()), "paths": list(self.paths),
+                "daemons": list(self.daemons)}
+
+    def forget(self) -> None:
+        """Everything listed is gone (leftovers.end_what_remains removed it)."""
+        self.processes.clear()
+        self.paths.clear()
+        self.daemons.clear()
+        self._write()
+
     def _write(self) -> None:
-        record = {"pid": os.getpid(), "start_ticks": start_ticks(os.getpid()),
-                  "boot_id": boot_id(), "db": self.db, "run_id": self.run_id,
-                  "processes": list(self.processes.values()), "paths": self.paths,
-                  "daemons": self.daemons}
         partial = self.path.with_suffix(".partial")
-        partial.write_text(json.dumps(record))
+        partial.write_text(json.dumps(self.record()))
         os.replace(partial, self.path)
 
 

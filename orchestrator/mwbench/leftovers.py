@@ -16,7 +16,7 @@ import time
 from pathlib import Path
 
 from . import daemon as daemons
-from .ledger import SCRATCH_PREFIX, OtherRun, group_members, other_runs
+from .ledger import SCRATCH_PREFIX, Ledger, OtherRun, group_members, other_runs
 from .store import Store, StoreError
 
 KILL_WAIT_S = 5.0
@@ -56,6 +56,25 @@ def clean_dead_runs(dry_run: bool = False) -> list[str]:
     if problems:
         raise LeftoverError("\n".join(problems))
     return found
+
+
+def end_what_remains(own: Ledger) -> None:
+    """At the end of a run, whatever its own ledger still lists is killed and removed.
+
+    Every child is stopped by the code that started it, in `finally` blocks; but
+    a stop signal can arrive between a child being recorded and its starter
+    holding it (Child.__init__ has returned to no one), and such a child would
+    outlive the run. The ledger has it. Its daemons' files go with it, unless
+    another live run's daemon owns them now. What cannot be removed stays in
+    the ledger, and the next run finds it."""
+    listed = OtherRun(own.path, own.record())
+    daemon_alive = any(run.alive and run.record.get("daemons") for run in other_runs())
+    processes = listed.live_processes()
+    files = leftover_files(listed, with_daemon_files=not daemon_alive)
+    failed = [problem for problem in (*map(_kill_group, (p["pid"] for p in processes)),
+                                      *map(_remove, files)) if problem]
+    if not failed:
+        own.forget()
 
 
 def leftover_files(run: OtherRun, with_daemon_files: bool = True) -> list[str]:

@@ -20,7 +20,7 @@ from .cell import run_cell
 from .drivers import describe, known_driver_names
 from .interruption import Interrupted, deferred
 from .ledger import Ledger
-from .leftovers import clean_dead_runs
+from .leftovers import clean_dead_runs, end_what_remains
 from .matrix import Matrix, expand
 from .spec import load_spec
 from .store import CellRecord, Store
@@ -59,6 +59,7 @@ def run_suite(spec_path: Path, db_path: Path, console: Console) -> RunOutcome:
         return _run_cells(spec, spec_path, text, drivers, matrix, store, run_ledger, console)
     finally:
         ledger.activate(None)
+        end_what_remains(run_ledger)
         run_ledger.close()
         store.close()
 

@@ -221,3 +221,35 @@ def test_a_roudi_of_another_live_run_is_named_as_that_runs(tmp_path, no_roudi):
     assert second.returncode == 1
     assert (f"iox-roudi is already running for mwbench run 1 (pid {first.process.pid}, "
             f"database {first.db}), which is still running") in " ".join(second.stdout.split())
+
+
+def test_a_child_the_signal_left_unheld_is_stopped_at_the_end_of_the_run(tmp_path, monkeypatch):
+    # A stop signal that arrives while a child is being started is held until the child is
+    # in the ledger, then raised: the code that started it never holds it. The end of the
+    # run stops it from the ledger.
+    from contextlib import contextmanager
+
+    from mwbench import ledger, processes
+    from mwbench.interruption import Interrupted
+    from mwbench.leftovers import end_what_remains
+
+    @contextmanager
+    def signal_at_the_end():
+        yield
+        raise Interrupted(signal.SIGTERM)
+
+    monkeypatch.setenv("MWBENCH_STATE_DIR", str(tmp_path / "state"))
+    monkeypatch.setattr(processes.interruption, "deferred", signal_at_the_end)
+    own = ledger.Ledger(str(tmp_path / "m.db"))
+    ledger.activate(own)
+    try:
+        with pytest.raises(Interrupted):
+            processes.Child("server", ["sleep", "600"], tmp_path)
+        (orphan,) = own.record()["processes"]
+        assert alive(orphan)
+        end_what_remains(own)
+    finally:
+        ledger.activate(None)
+        own.close()
+    assert not alive(orphan)
+    assert list((tmp_path / "state").iterdir()) == []
