@@ -22,6 +22,7 @@ import time
 from functools import cache
 from pathlib import Path
 
+from . import interruption
 from .ledger import group_members
 from .processes import Child, ChildFailure
 from .spec import background_workers
@@ -63,7 +64,7 @@ class BackgroundLoad:
                 raise ChildFailure(f"background load {self.background}: {PROGRAM} did not "
                                    f"start its {self.workers} workers within "
                                    f"{START_TIMEOUT_S:g} s")
-            time.sleep(POLL_INTERVAL_S)
+            interruption.pause(POLL_INTERVAL_S)
 
     def check(self, when: str) -> None:
         """Fail the cell if the load is no longer running."""

@@ -28,7 +28,7 @@ import time
 from functools import cache
 from pathlib import Path
 
-from . import ledger
+from . import interruption, ledger
 from .processes import Child, ChildFailure
 
 START_TIMEOUT_S = 10.0
@@ -73,7 +73,7 @@ class Daemon:
                 self.child.kill()
                 raise ChildFailure(self._failed(f"{name} did not bind its socket {ready} "
                                                 f"within {START_TIMEOUT_S:g} s"))
-            time.sleep(POLL_INTERVAL_S)
+            interruption.pause(POLL_INTERVAL_S)
 
     def check(self, when: str) -> None:
         """Fail the cell if the daemon died while the drivers needed it."""

@@ -1,24 +1,30 @@
 """Stopping a run cleanly on SIGINT, SIGTERM and SIGHUP alike.
 
 Ctrl-C, `timeout`, a CI cancellation, systemd and a closed terminal send
-different signals and mean the same thing: stop now. Each becomes an
-`Interrupted` exception in the main thread (a KeyboardInterrupt, so the
-`finally` blocks that stop child processes, daemons and background loads and
-remove scratch directories run for all three), and the verb exits with
-128 + the signal's number, as a shell reports a process killed by it.
+different signals and mean the same thing: stop now. The signal handler only
+notes the signal. Raising from a handler, as Python's default Ctrl-C does,
+can land between a lock's acquire and its release (subprocess.Popen's own
+waitpid lock, a console's lock) and leave the lock held, so that the clean-up
+then waits on it for ever. Instead the run looks at the note where it waits:
+`check()` in every loop that waits for a child process, a file or a socket,
+`pause()` in place of their sleeps, and between cells. There it raises
+`Interrupted` (a KeyboardInterrupt, so that the `finally` blocks that stop the
+cell's processes and remove its files run), and the verb exits with 128 + the
+signal's number, as a shell reports a process killed by that signal.
 
-Once the first signal has been taken, later ones are ignored: the clean-up it
-started must not be cut short by an impatient second Ctrl-C. A few short
-steps must not be cut in two at all (a child started but not yet recorded, a
-cell stored but not yet counted): `deferred()` holds a signal until its block
-has ended.
+The clean-up never checks, so further signals cannot cut it short; a third
+signal ends the process at once, leaving what it started to the next run
+(ledger.py), for a user who would rather not wait.
 """
 
+import os
 import signal
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 
 SIGNALS = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
+SIGNALS_TO_LEAVE_AT_ONCE = 3
 
 
 class Interrupted(KeyboardInterrupt):
@@ -34,26 +40,24 @@ class Interrupted(KeyboardInterrupt):
 
 
 class _State:
-    taken: int | None = None  # the signal that started the stop
-    pending: int | None = None  # a signal that arrived inside deferred()
-    deferring = 0
+    taken: int | None = None  # the first stop signal
+    count = 0  # stop signals received
+    raised = False  # whether Interrupted has been raised for it
 
 
 def _handler(signum: int, _frame) -> None:
-    if _State.taken is not None:
-        return
-    if _State.deferring:
-        _State.pending = _State.pending or signum
-        return
-    _State.taken = signum
-    raise Interrupted(signum)
+    _State.count += 1
+    if _State.taken is None:
+        _State.taken = signum
+    if _State.count >= SIGNALS_TO_LEAVE_AT_ONCE:
+        os._exit(128 + _State.taken)
 
 
 @contextmanager
 def stop_on_signals() -> Iterator[None]:
-    """Within the block, SIGINT, SIGTERM and SIGHUP raise Interrupted (once)."""
+    """Within the block, SIGINT, SIGTERM and SIGHUP are noted for `check()`."""
     previous = {signum: signal.signal(signum, _handler) for signum in SIGNALS}
-    _State.taken = _State.pending = None
+    _State.taken, _State.count, _State.raised = None, 0, False
     try:
         yield
     finally:
@@ -61,19 +65,20 @@ def stop_on_signals() -> Iterator[None]:
             signal.signal(signum, handler)
 
 
-@contextmanager
-def deferred() -> Iterator[None]:
-    """Hold a stop signal that arrives within the block until the block has ended."""
-    _State.deferring += 1
-    try:
-        yield
-    finally:
-        _State.deferring -= 1
-    if not _State.deferring and _State.pending is not None and _State.taken is None:
-        _State.taken, _State.pending = _State.pending, None
+def check() -> None:
+    """Raise Interrupted if a stop signal has arrived (once: the clean-up it starts
+    must not be interrupted again)."""
+    if _State.taken is not None and not _State.raised:
+        _State.raised = True
         raise Interrupted(_State.taken)
 
 
+def pause(seconds: float) -> None:
+    """Sleep, then check(): the sleep of a loop that waits for something."""
+    time.sleep(seconds)
+    check()
+
+
 def stopping() -> bool:
-    """Whether a stop signal has been taken (the clean-up it started is under way)."""
+    """Whether a stop signal has arrived."""
     return _State.taken is not None

@@ -30,7 +30,6 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from . import interruption
 from .bounded_input import InputError, read_text
 
 SCRATCH_PREFIX = "mwbench-cell-"
@@ -178,10 +177,9 @@ def active() -> Ledger | None:
 @contextmanager
 def scratch_directory() -> Iterator[Path]:
     """A new directory for one cell's files, in the active ledger while it exists."""
-    with interruption.deferred():
-        path = Path(tempfile.mkdtemp(prefix=SCRATCH_PREFIX))
-        if _active is not None:
-            _active.created(path)
+    path = Path(tempfile.mkdtemp(prefix=SCRATCH_PREFIX))
+    if _active is not None:
+        _active.created(path)
     try:
         yield path
     finally:

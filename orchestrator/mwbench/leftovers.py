@@ -61,12 +61,11 @@ def clean_dead_runs(dry_run: bool = False) -> list[str]:
 def end_what_remains(own: Ledger) -> None:
     """At the end of a run, whatever its own ledger still lists is killed and removed.
 
-    Every child is stopped by the code that started it, in `finally` blocks; but
-    a stop signal can arrive between a child being recorded and its starter
-    holding it (Child.__init__ has returned to no one), and such a child would
-    outlive the run. The ledger has it. Its daemons' files go with it, unless
-    another live run's daemon owns them now. What cannot be removed stays in
-    the ledger, and the next run finds it."""
+    Every child is stopped by the code that started it, in `finally` blocks; one
+    that code lost (an exception in a clean-up, a process that outlived SIGKILL's
+    grace) would outlive the run, but the ledger has it. Its daemons' files go
+    with it, unless another live run's daemon owns them now. What cannot be
+    removed stays in the ledger, and the next run finds it."""
     listed = OtherRun(own.path, own.record())
     daemon_alive = any(run.alive and run.record.get("daemons") for run in other_runs())
     processes = listed.live_processes()

@@ -4,7 +4,11 @@ Children get a session of their own, so a Ctrl-C on the terminal reaches only
 the orchestrator, which then stops them in order. Their standard output and
 error go to files, not pipes, so a chatty child can never block on a full pipe,
 and the tail of its error output can be shown when a cell fails. PID 1 may
-not reap orphans on these machines, so every child is waited for here.
+not reap orphans on these machines, so every child is waited for here. Every
+child is in the run's ledger (ledger.py) from its start until it is reaped.
+Waiting for a child to do its part watches for a stop signal
+(interruption.check); stopping one never does, and gives up on a process
+that outlives SIGKILL rather than wait for ever (the ledger keeps it).
 """
 
 import os
@@ -16,6 +20,7 @@ from pathlib import Path
 from . import interruption, ledger
 
 POLL_INTERVAL_S = 0.005
+WAIT_SLICE_S = 0.25  # how long a wait for a child goes without checking for a stop signal
 STOP_GRACE_S = 5.0
 TAIL_LINES = 15
 
@@ -30,15 +35,12 @@ class Child:
         self.argv = argv
         self.stdout_path = log_dir / f"{role}.stdout"
         self.stderr_path = log_dir / f"{role}.stderr"
-        # A stop signal waits until the child is in the run's ledger: a child started and
-        # not recorded could outlive a run killed right after.
-        with open(self.stdout_path, "wb") as out, open(self.stderr_path, "wb") as err, \
-                interruption.deferred():
+        with open(self.stdout_path, "wb") as out, open(self.stderr_path, "wb") as err:
             self.process = subprocess.Popen(
                 argv, stdin=subprocess.DEVNULL, stdout=out, stderr=err, start_new_session=True
             )
-            if (record := ledger.active()) is not None:
-                record.started(self.process.pid, role, argv[0])
+        if (record := ledger.active()) is not None:
+            record.started(self.process.pid, role, argv[0])
 
     @property
     def pid(self) -> int:
@@ -71,14 +73,22 @@ class Child:
             if time.monotonic() > deadline:
                 raise ChildFailure(
                     f"{self.role} did not publish its endpoint within {timeout_s:g} s")
-            time.sleep(POLL_INTERVAL_S)
+            interruption.pause(POLL_INTERVAL_S)
 
     def wait(self, timeout_s: float) -> int:
-        try:
-            status = self.process.wait(timeout=timeout_s)
-        except subprocess.TimeoutExpired:
-            self.kill()
-            raise ChildFailure(f"{self.role} did not finish within {timeout_s:g} s") from None
+        """Its exit status once it has ended; killed, and a ChildFailure, after
+        `timeout_s`; Interrupted on a stop signal (the caller stops it)."""
+        deadline = time.monotonic() + timeout_s
+        while True:
+            try:
+                status = self.process.wait(timeout=min(WAIT_SLICE_S, timeout_s))
+                break
+            except subprocess.TimeoutExpired:
+                interruption.check()
+                if time.monotonic() > deadline:
+                    self.kill()
+                    raise ChildFailure(f"{self.role} did not finish within {timeout_s:g} s") \
+                        from None
         self._reaped(status)
         return status
 
@@ -96,18 +106,19 @@ class Child:
     def kill(self) -> None:
         if not self.exited():
             self._signal(signal.SIGKILL)
-        self._reaped(self.process.wait())
+        try:
+            self._reaped(self.process.wait(timeout=STOP_GRACE_S))
+        except subprocess.TimeoutExpired:
+            return  # stuck in the kernel: the ledger keeps it for the end of the run
         self._end_group()
 
     def _end_group(self) -> None:
         """Kill what is left of the child's process group once the child has ended (the
-        workers of a load generator, say) and wait until none of it runs."""
+        workers of a load generator, say) and wait until none of it runs, or give up after
+        the grace period."""
         deadline = time.monotonic() + STOP_GRACE_S
-        while ledger.group_members(self.process.pid):
+        while ledger.group_members(self.process.pid) and time.monotonic() < deadline:
             self._signal(signal.SIGKILL)
-            if time.monotonic() > deadline:
-                raise ChildFailure(f"{self.role}: process group {self.process.pid} still runs "
-                                   "after SIGKILL")
             time.sleep(POLL_INTERVAL_S)
 
     def _reaped(self, status: int | None) -> bool:

@@ -18,7 +18,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from . import __version__, environment, ledger
 from .cell import run_cell
 from .drivers import describe, known_driver_names
-from .interruption import Interrupted, deferred
+from .interruption import Interrupted, check
 from .ledger import Ledger
 from .leftovers import clean_dead_runs, end_what_remains
 from .matrix import Matrix, expand
@@ -50,6 +50,7 @@ def run_suite(spec_path: Path, db_path: Path, console: Console) -> RunOutcome:
     `interrupted` once the current cell's processes are stopped; the caller installs the
     handlers. What a run killed earlier left behind is removed first (leftovers.py)."""
     spec, text, drivers, matrix = plan(spec_path)
+    check()  # stopped while planning: no run is begun
     store = Store.create_or_open(db_path)
     run_ledger = Ledger(str(db_path.resolve()))
     ledger.activate(run_ledger)
@@ -78,11 +79,11 @@ def _run_cells(spec, spec_path: Path, text: str, drivers, matrix: Matrix, store:
         with Progress(*columns, console=console, transient=True) as progress:
             task = progress.add_task("", total=len(matrix.cells))
             for cell in matrix.cells:
+                check()
                 progress.update(task, description=cell.label())
                 record = run_cell(cell, drivers[cell.driver])
-                with deferred():  # stored and counted, or neither
-                    store.add_cell(run_id, record)
-                    records.append(record)
+                store.add_cell(run_id, record)
+                records.append(record)
                 if record.status != "ok":
                     console.print(f"[red]failed[/] {cell.label()}: "
                                   f"{(record.error or '').splitlines()[0]}")
