@@ -25,20 +25,25 @@
 
 namespace iceoryx {
 
-// The most subscribers one fan-out can have (the driver's max_subscribers):
-// the event publisher serves at most MAX_SUBSCRIBERS_PER_PUBLISHER (256)
-// subscribers, and the reply subscriber's queue holds at most
-// MAX_SUBSCRIBER_QUEUE_CAPACITY (256) chunks, one reply of each subscriber
-// to the event in flight. Both are compile-time limits of Debian's 2.0.3.
+// The most subscribers one fan-out can have (the driver's max_subscribers).
+// The reply subscriber's queue holds at most MAX_SUBSCRIBER_QUEUE_CAPACITY
+// (256) chunks, a compile-time limit of Debian's 2.0.3, and it discards the
+// oldest when full. When the handshake ends, a slow subscriber may still
+// answer two probes (the one it holds and one in its queue), so the queue
+// must hold each subscriber's reply to the first event and two late hellos:
+// three chunks a subscriber, 85 at most; 64, as the other drivers. (With 256,
+// under load, late hellos pushed replies out and the fan-out failed.) The
+// event publisher could serve 256 (MAX_SUBSCRIBERS_PER_PUBLISHER).
 // The RouDi-wide ones are further: 512 publishers (N reply publishers and one
 // event publisher), 1024 subscribers, 1024 condition variables (a WaitSet
 // each), 300 processes. roudi_config.toml has room too: one event chunk is in
 // flight (every subscriber releases it before it replies) and N replies of
 // 128 bytes, against 1000 chunks of that size.
-inline constexpr int kMaxSubscribers = static_cast<int>(iox::MAX_SUBSCRIBERS_PER_PUBLISHER);
+inline constexpr int kMaxSubscribers = 64;
 inline constexpr std::uint64_t kReplyQueueCapacity = iox::MAX_SUBSCRIBER_QUEUE_CAPACITY;
-static_assert(kReplyQueueCapacity >= static_cast<std::uint64_t>(kMaxSubscribers),
-              "the reply queue must hold one reply of every subscriber");
+static_assert(kReplyQueueCapacity >= 3 * static_cast<std::uint64_t>(kMaxSubscribers),
+              "the reply queue must hold a reply and two late hellos of every subscriber");
+static_assert(kMaxSubscribers <= static_cast<int>(iox::MAX_SUBSCRIBERS_PER_PUBLISHER));
 
 // The services of a fan-out and the subscribers one process hosts, as its
 // endpoint file holds them:
