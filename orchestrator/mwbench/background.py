@@ -23,9 +23,9 @@ from functools import cache
 from pathlib import Path
 
 from . import interruption
+from .factors import background_workers
 from .ledger import group_members
 from .processes import Child, ChildFailure
-from .spec import background_workers
 
 PROGRAM = "stress-ng"
 START_TIMEOUT_S = 30.0

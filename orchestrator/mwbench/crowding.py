@@ -29,7 +29,7 @@ of them in parallel are.
 
 from dataclasses import dataclass
 
-from .spec import BACKGROUND_NONE, background_workers
+from .factors import BACKGROUND_NONE, background_workers
 
 CROWDED = "crowded: "  # how a crowded cell's note begins
 

@@ -51,14 +51,8 @@ class Selection:
 
 
 def run_cells(store: Store, run_id: int) -> list[dict]:
-    """The cells of a run as dicts, options decoded; StoreError for an unknown run."""
-    cells = []
-    for row in store.cells(run_id):
-        cell = {key: row[key] for key in row.keys()}
-        cell["options"] = json.loads(cell["options"]) if cell["options"] else None
-        cell["idle_hold"] = None if cell["idle_hold"] is None else bool(cell["idle_hold"])
-        cells.append(cell)
-    return cells
+    """The cells of a run (Store.cells); StoreError for an unknown run."""
+    return store.cells(run_id)
 
 
 def ok_cells(cells: list[dict]) -> list[dict]:

@@ -14,10 +14,12 @@ import itertools
 import math
 import os
 from dataclasses import dataclass, field
+from typing import Any
 
 from .crowding import busy_threads, crowding_note
 from .drivers import DriverInfo
-from .spec import BACKGROUND_NONE, FANOUT_OPERATION, Spec, effective_settings
+from .factors import FACTORS, FANOUT_OPERATION, NAMES, describe
+from .spec import Spec, effective_settings
 
 COLLOCATED_TRANSPORT = "inproc"
 HARNESS_OPTIONS = {"fault"}  # reserved by the harness for every driver (contract, section 2)
@@ -33,80 +35,48 @@ MIN_CALL_NS = 50
 DAY_S = 24 * 3600
 
 
+# The factors crossed as they stand (factors.py); the others have rules of their own here.
+CROSSED = tuple(factor for factor in FACTORS if factor.crossed)
+
+
 class MatrixError(Exception):
     """A name in the spec that no driver knows; the message lists the known ones."""
 
 
 @dataclass(frozen=True)
 class Cell:
-    experiment: str
-    driver: str
-    mode: str
-    transport: str
-    operation: str
-    payload_bytes: int
-    placement: str
-    idle_hold: bool
-    priority: int
-    servants: int | None
-    threads: int | None
-    options: tuple[tuple[str, str], ...]
-    repetition: int
+    """One combination of levels, and how to measure it."""
+
+    levels: dict  # factor name -> level, every factor of factors.py in its order
     warmup: int
     samples: int
     batch: int | str
     timeout_s: float
-    background: str = BACKGROUND_NONE
     role: str | None = None  # the experiment's role in the combined-factor estimate
     memory_limit_mb: int | None = None
     notes: tuple[str, ...] = ()  # known before the cell runs (crowding)
-    # Operation fanout only: subscribers, and where they run (remote: "one" process or
-    # "each" its own; collocated: None, they share the publisher's process).
-    subscribers: int | None = None
-    subscriber_processes: str | None = None
+
+    def __getitem__(self, factor: str) -> Any:
+        return self.levels[factor]
+
+    @property
+    def samples_asked(self) -> int:
+        """The samples its measuring process is asked for: `--samples` per client thread."""
+        return self.samples * (self["threads"] or 1)
 
     @property
     def subscriber_process_count(self) -> int:
-        """Subscriber (server) processes a remote cell starts: 1 but for `each`."""
-        return self.subscribers if self.subscriber_processes == "each" else 1
+        """Subscriber (server) processes a remote cell starts: 1 but for `each`.
+        Operation fanout only: `subscriber_processes` is "one" process or "each" its own
+        (None collocated: the subscribers share the publisher's process)."""
+        return self["subscribers"] if self["subscriber_processes"] == "each" else 1
 
     def factors(self) -> dict:
         """The identifying factors, with the store's column names."""
-        return {
-            "experiment": self.experiment,
-            "driver": self.driver,
-            "transport": self.transport,
-            "mode": self.mode,
-            "operation": self.operation,
-            "payload_bytes": self.payload_bytes,
-            "placement": self.placement,
-            "idle_hold": self.idle_hold,
-            "priority": self.priority,
-            "servants": self.servants,
-            "threads": self.threads,
-            "subscribers": self.subscribers,
-            "subscriber_processes": self.subscriber_processes,
-            "options": dict(self.options) or None,
-            "background": self.background,
-            "repetition": self.repetition,
-        }
+        return dict(self.levels)
 
     def label(self) -> str:
-        parts = [self.experiment, self.driver, self.mode, self.transport, self.operation]
-        if self.payload_bytes:
-            parts.append(f"{self.payload_bytes}B")
-        parts.append(self.placement)
-        for name in ("servants", "threads"):
-            if getattr(self, name) is not None:
-                parts.append(f"{name}={getattr(self, name)}")
-        if self.subscribers is not None:
-            parts.append(f"subscribers={self.subscribers}")
-            if self.subscriber_processes is not None:
-                parts.append(f"in {self.subscriber_processes}")
-        parts.extend(f"{key}={value}" for key, value in self.options)
-        if self.background != BACKGROUND_NONE:
-            parts.append(f"background={self.background}")
-        return " ".join(parts)
+        return " ".join(describe(self.levels))
 
 
 @dataclass(frozen=True)
@@ -148,10 +118,10 @@ def expand(spec: Spec, drivers: dict[str, DriverInfo]) -> Matrix:
             _expand_driver(experiment, settings, driver, matrix)
     first_pass = matrix.cells
     matrix.cells = [
-        dataclasses.replace(cell, repetition=repetition)
+        dataclasses.replace(cell, levels={**cell.levels, "repetition": repetition})
         for repetition in range(1, max(repetitions.values(), default=1) + 1)
         for cell in first_pass
-        if repetition <= repetitions[cell.experiment]
+        if repetition <= repetitions[cell["experiment"]]
     ]
     return matrix
 
@@ -195,9 +165,8 @@ def _most_cells(experiment, settings: dict, drivers: dict[str, DriverInfo]) -> i
                      default=1)
     fanouts = len(settings["subscribers"]) * len(settings["subscriber_processes"])
     lists = [experiment.drivers, settings["modes"], experiment.operation,
-             settings["payload_bytes"], settings["placement"], settings["idle_hold"],
-             settings["priority"], settings["servants"], settings["threads"],
-             settings["background"], *settings["options"].values()]
+             *(settings[factor.spec_key] for factor in CROSSED),
+             *settings["options"].values()]
     return math.prod(len(values) for values in lists) * max(transports, 1) * fanouts \
         * settings["repetitions"]
 
@@ -241,62 +210,72 @@ def _check_names(experiment, settings: dict, drivers: dict[str, DriverInfo]) -> 
 
 
 def _expand_driver(experiment, settings: dict, driver: DriverInfo, matrix: Matrix) -> None:
-    def skip(what: str, reason: str) -> None:
+    def skip(levels: dict, reason: str) -> None:
+        what = " ".join(describe(levels, SKIP_NAMES))
+        matrix.skipped.append(Skipped(experiment.name, driver.name, what, reason))
+
+    def skip_all(what: str, reason: str) -> None:
         matrix.skipped.append(Skipped(experiment.name, driver.name, what, reason))
 
     option_keys = [k for k in settings["options"] if k in driver.options or k in HARNESS_OPTIONS]
     option_values = [[str(v) for v in settings["options"][k]] for k in option_keys]
+    crossed_levels = [settings[factor.spec_key] for factor in CROSSED]
 
     for mode in settings["modes"]:
         if mode not in driver.modes:
-            skip(f"mode {mode}", f"{driver.name} has no {mode} mode")
+            skip_all(f"mode {mode}", f"{driver.name} has no {mode} mode")
             continue
-        for transport in _transports(mode, settings["transports"], driver, skip):
+        for transport in _transports(mode, settings["transports"], driver, skip_all):
             for operation in experiment.operation:
                 if operation not in driver.operations:
-                    skip(f"operation {operation}", f"{driver.name} does not offer it")
+                    skip_all(f"operation {operation}", f"{driver.name} does not offer it")
                     continue
-                has_payload = bool(driver.operations[operation].get("payload"))
-                factors = itertools.product(
-                    settings["payload_bytes"], settings["placement"], settings["idle_hold"],
-                    settings["priority"], settings["servants"], settings["threads"],
-                    settings["background"], _fanouts(operation, mode, settings),
-                    itertools.product(*option_values),
-                )
-                for (payload, placement, idle_hold, priority, servants, threads, background,
-                     (subscribers, processes), values) in factors:
-                    what = f"{mode} {transport} {operation} {payload}B {placement}" + "".join(
-                        f" {name}={value}" for name, value in
-                        (("servants", servants), ("threads", threads),
-                         ("subscribers", subscribers)) if value is not None)
-                    if bound := _beyond_bounds(driver, servants, threads, subscribers):
-                        skip(what, bound)
-                        continue
-                    if payload and not has_payload:
-                        skip(what, f"operation {operation} carries no payload")
-                        continue
-                    if placement == "cross-cpu" and mode == "collocated":
-                        skip(what, "a collocated cell runs in one thread: no second CPU to use")
-                        continue
-                    if placement == "cross-cpu" and (os.cpu_count() or 1) < 2:
-                        skip(what, "cross-cpu needs two CPUs")
+                for *crossed, (subscribers, processes), values in itertools.product(
+                        *crossed_levels, _fanouts(operation, mode, settings),
+                        itertools.product(*option_values)):
+                    levels = {
+                        "experiment": experiment.name, "driver": driver.name,
+                        "transport": transport, "mode": mode, "operation": operation,
+                        **{factor.name: level for factor, level in zip(CROSSED, crossed,
+                                                                       strict=True)},
+                        "subscribers": subscribers, "subscriber_processes": processes,
+                        "options": dict(zip(option_keys, values, strict=True)) or None,
+                        "repetition": 1,
+                    }
+                    levels = {name: levels[name] for name in NAMES}
+                    if reason := _cannot_run(levels, driver):
+                        skip(levels, reason)
                         continue
                     crowded = crowding_note(
-                        busy_threads(mode, threads, background, subscribers),
-                        os.cpu_count() or 1)
+                        busy_threads(mode, levels["threads"], levels["background"],
+                                     subscribers), os.cpu_count() or 1)
                     matrix.cells.append(Cell(
-                        experiment=experiment.name, driver=driver.name, mode=mode,
-                        transport=transport, operation=operation, payload_bytes=payload,
-                        placement=placement, idle_hold=idle_hold, priority=priority,
-                        servants=servants, threads=threads,
-                        options=tuple(zip(option_keys, values, strict=True)),
-                        repetition=1, warmup=settings["warmup"],
+                        levels=levels, warmup=settings["warmup"],
                         samples=settings["samples"], batch=settings["batch"],
-                        timeout_s=settings["timeout_s"], background=background,
-                        role=experiment.role, memory_limit_mb=settings["memory_limit_mb"],
+                        timeout_s=settings["timeout_s"], role=experiment.role,
+                        memory_limit_mb=settings["memory_limit_mb"],
                         notes=(crowded,) if crowded else (),
-                        subscribers=subscribers, subscriber_processes=processes,
                     ))
+
+
+# What a skipped combination is called in the list of skips.
+SKIP_NAMES = ("mode", "transport", "operation", "payload_bytes", "placement", "servants",
+              "threads", "subscribers")
+
+
+def _cannot_run(levels: dict, driver: DriverInfo) -> str | None:
+    """Why the driver cannot run this combination, or None."""
+    if bound := _beyond_bounds(driver, levels["servants"], levels["threads"],
+                               levels["subscribers"]):
+        return bound
+    operation = levels["operation"]
+    if levels["payload_bytes"] and not driver.operations[operation].get("payload"):
+        return f"operation {operation} carries no payload"
+    if levels["placement"] == "cross-cpu" and levels["mode"] == "collocated":
+        return "a collocated cell runs in one thread: no second CPU to use"
+    if levels["placement"] == "cross-cpu" and (os.cpu_count() or 1) < 2:
+        return "cross-cpu needs two CPUs"
+    return None
 
 
 def _fanouts(operation: str, mode: str, settings: dict) -> list[tuple[int | None, str | None]]:

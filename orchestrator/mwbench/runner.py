@@ -81,7 +81,7 @@ def _run_cells(spec, spec_path: Path, text: str, drivers, matrix: Matrix, store:
             for cell in matrix.cells:
                 check()
                 progress.update(task, description=cell.label())
-                record = run_cell(cell, drivers[cell.driver])
+                record = run_cell(cell, drivers[cell["driver"]])
                 store.add_cell(run_id, record)
                 records.append(record)
                 if record.status != "ok":

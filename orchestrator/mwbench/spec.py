@@ -7,48 +7,20 @@ and every error names the file, the line and the key, and says what is allowed.
 The format is documented in docs/spec.md.
 """
 
-import re
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, ValidationError, create_model
 from ruamel.yaml import YAML
 from ruamel.yaml.comments import CommentedMap, CommentedSeq
 from ruamel.yaml.error import YAMLError
 
 from .bounded_input import InputError, check_yaml, read_text
+from .factors import FACTORS, FANOUT_OPERATION, Factor
 
-Placement = Literal["same-cpu", "cross-cpu", "unpinned"]
-Mode = Literal["remote", "collocated"]
-# Where the subscribers of a `fanout` cell run: all in one process, or one process each.
-SubscriberProcesses = Literal["one", "each"]
-FANOUT_OPERATION = "fanout"  # the operation whose meaning the driver contract fixes
 # What an experiment contributes to the combined-factor estimate (estimate.py).
 Role = Literal["simple", "size", "servants", "threads", "mixture"]
-BACKGROUND_NONE = "none"
-_BACKGROUND = re.compile(r"cpu:([1-9][0-9]*)")
-
-
-def background_workers(value: str) -> int:
-    """CPU-burning workers of a `background` value: 0 for `none`, N for `cpu:N`."""
-    if value == BACKGROUND_NONE:
-        return 0
-    match = _BACKGROUND.fullmatch(value)
-    if match is None:
-        raise ValueError(f"background {value!r} is not valid: use none, or cpu:N with N >= 1 "
-                         "(N CPU-burning stress-ng workers during the measurement)")
-    return int(match.group(1))
-
-
-def _background(value: Any) -> str:
-    # YAML reads `none` as a string; a bare number or `cpu: 2` is a mistake worth naming.
-    if not isinstance(value, str):
-        raise ValueError(f"background {value!r} is not valid: use none, or cpu:N with N >= 1")
-    background_workers(value)
-    return value
-
-
-Background = Annotated[str, BeforeValidator(_background)]
+NAME_PATTERN = r"^[A-Za-z0-9][A-Za-z0-9_.-]*$"
 
 
 def _as_list(value: Any) -> Any:
@@ -56,12 +28,13 @@ def _as_list(value: Any) -> Any:
     return value if isinstance(value, list) else [value]
 
 
-def Factor(item_type: Any) -> Any:  # noqa: N802 - reads like a type in the models below
-    return Annotated[list[item_type], BeforeValidator(_as_list), Field(min_length=1)]
+def levels(level_type: Any) -> Any:
+    """A factor in a spec: one level or a non-empty list of them."""
+    return Annotated[list[level_type], BeforeValidator(_as_list), Field(min_length=1)]
 
 
-class Settings(BaseModel):
-    """Keys that may appear in `defaults` and be overridden by an experiment."""
+class RunSettings(BaseModel):
+    """The settings of a cell that are not factors: one value each."""
 
     model_config = ConfigDict(extra="forbid")
 
@@ -73,59 +46,54 @@ class Settings(BaseModel):
     batch: Annotated[int, Field(ge=1, le=2**24)] | Literal["auto"] | None = None
     timeout_s: float | None = Field(None, gt=0, le=24 * 3600, allow_inf_nan=False)
     memory_limit_mb: int | None = Field(None, ge=1, le=2**24)
-    placement: Factor(Placement) | None = None
-    idle_hold: Factor(bool) | None = None
-    priority: Factor(Annotated[int, Field(ge=0, le=99)]) | None = None
-    payload_bytes: Factor(Annotated[int, Field(ge=0, le=2**30)]) | None = None
-    servants: Factor(Annotated[int, Field(ge=1, le=10**7)]) | None = None
-    threads: Factor(Annotated[int, Field(ge=1, le=1024)]) | None = None
-    subscribers: Factor(Annotated[int, Field(ge=1, le=1024)]) | None = None
-    subscriber_processes: Factor(SubscriberProcesses) | None = None
-    modes: Factor(Mode) | None = None
-    transports: Factor(str) | None = None
-    options: dict[str, Factor(str | int)] | None = None
-    background: Factor(Background) | None = None
 
 
-class Experiment(Settings):
-    name: str = Field(pattern=r"^[A-Za-z0-9][A-Za-z0-9_.-]*$")
+def _factor_field(factor: Factor) -> tuple[Any, Any]:
+    if factor.name == "options":  # driver options: a mapping of option key to levels
+        return dict[str, levels(factor.level)] | None, None
+    if factor.required:
+        return levels(factor.level), ...
+    return levels(factor.level) | None, None
+
+
+# Keys that may appear in `defaults` and be overridden by an experiment: the run
+# settings and every factor declared settable in defaults (factors.py).
+Settings = create_model(
+    "Settings", __base__=RunSettings,
+    **{f.spec_key: _factor_field(f) for f in FACTORS if f.spec_key and f.in_defaults})
+
+
+class Experiment(create_model(  # type: ignore[misc]
+        "ExperimentFactors", __base__=Settings,
+        **{f.spec_key: _factor_field(f) for f in FACTORS if f.spec_key and not f.in_defaults})):
+    name: str = Field(pattern=NAME_PATTERN)
     description: str | None = None
     role: Role | None = None
     # Two or three factors analysed as a 2^k design (report/factors/factorial.py).
     factorial: list[str] | None = None
-    operation: Factor(str)
-    drivers: Factor(str)
 
 
 class Spec(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
-    suite: str = Field(pattern=r"^[A-Za-z0-9][A-Za-z0-9_.-]*$")
+    suite: str = Field(pattern=NAME_PATTERN)
     description: str | None = None
     defaults: Settings = Settings()
     experiments: list[Experiment] = Field(min_length=1)
 
 
-# What a cell gets when neither the experiment nor `defaults` says.
+# What a cell gets when neither the experiment nor `defaults` says: the run
+# settings', and each factor's declared default (transports: None, every
+# transport the driver has).
 BUILTIN_DEFAULTS = {
     "warmup": 1000,
     "samples": 20000,
     "repetitions": 1,
     "batch": "auto",
     "timeout_s": 120.0,
-    "placement": ["same-cpu"],
-    "idle_hold": [True],
-    "priority": [0],
-    "payload_bytes": [0],
-    "servants": [None],
-    "threads": [None],
-    "subscribers": [None],  # operation fanout: 1
-    "subscriber_processes": ["one"],
-    "modes": ["remote"],
-    "transports": None,  # every transport the driver supports
-    "options": {},
-    "background": [BACKGROUND_NONE],
     "memory_limit_mb": None,  # no cap on the drivers' address space
+    **{f.spec_key: list(f.default) or None for f in FACTORS if f.spec_key and f.in_defaults},
+    "options": {},
 }
 
 
@@ -240,11 +208,7 @@ def _check_roles(path: Path, document: CommentedMap, spec: Spec) -> None:
 
 # The factors a `factorial` may name, as cells and exports name them, and the spec key
 # each is listed under; a driver option is named `options.KEY`.
-FACTORIAL_KEYS = {"driver": "drivers", "operation": "operation", "mode": "modes",
-                  "transport": "transports", "payload_bytes": "payload_bytes",
-                  "placement": "placement", "idle_hold": "idle_hold", "priority": "priority",
-                  "servants": "servants", "threads": "threads", "background": "background",
-                  "subscribers": "subscribers", "subscriber_processes": "subscriber_processes"}
+FACTORIAL_KEYS = {f.name: f.spec_key for f in FACTORS if f.spec_key and f.name != "options"}
 OPTION_PREFIX = "options."
 
 

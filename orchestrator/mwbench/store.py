@@ -22,9 +22,9 @@ from pathlib import Path
 import numpy as np
 
 from . import store_schema
+from .factors import BACKGROUND_NONE
 from .ledger import boot_id, is_alive, start_ticks
 from .paths import make_parent
-from .spec import BACKGROUND_NONE
 from .store_schema import FACTOR_COLUMNS, SCHEMA_VERSION, STAT_COLUMNS
 
 SAMPLE_ENCODING = "zlib-int64le"
@@ -253,13 +253,17 @@ class Store:
                 )
         return cell_id
 
-    def cells(self, run_id: int) -> list[sqlite3.Row]:
+    def cells(self, run_id: int) -> list[dict]:
+        """The cells of a run, in the order they ran, each a dict of its columns (and the
+        run's suite) with the JSON and boolean columns decoded: the one place that reads
+        them back."""
         self.run(run_id)  # a clear error for an unknown run
-        return self._db.execute(
+        rows = self._db.execute(
             "SELECT cells.*, runs.suite FROM cells JOIN runs ON runs.id = cells.run_id"
             " WHERE run_id = ? ORDER BY cells.id",
             (run_id,),
         ).fetchall()
+        return [_decoded(row) for row in rows]
 
     def samples(self, cell_id: int) -> np.ndarray:
         """The raw samples of a cell as the driver wrote them (ns per batch)."""
@@ -274,6 +278,22 @@ class Store:
         if samples.size != row["count"]:
             raise StoreError(f"{self.path}: cell {cell_id}: sample count does not match")
         return samples
+
+
+# Columns stored as JSON text, and as 0/1, read back as the values they were.
+JSON_COLUMNS = ("options", "notes", "measurer_header", "server_header", "load_generator",
+                "daemon")
+BOOLEAN_COLUMNS = ("idle_hold", "idle_hold_held")
+
+
+def _decoded(row: sqlite3.Row) -> dict:
+    cell = dict(zip(row.keys(), row, strict=True))
+    for column in JSON_COLUMNS:
+        cell[column] = json.loads(cell[column]) if cell[column] else None
+    cell["notes"] = cell["notes"] or []
+    for column in BOOLEAN_COLUMNS:
+        cell[column] = None if cell[column] is None else bool(cell[column])
+    return cell
 
 
 def _json_or_none(value: dict | None) -> str | None:

@@ -34,27 +34,13 @@ Version 5 (runs killed outright) adds to `runs`, NULL for runs stored before:
 
 import sqlite3
 
+from .factors import BY_NAME, NAMES
+
 SCHEMA_VERSION = 5
 
-# The factors that identify a cell within a run; export and compare rely on them.
-FACTOR_COLUMNS = (
-    "experiment",
-    "driver",
-    "transport",
-    "mode",
-    "operation",
-    "payload_bytes",
-    "placement",
-    "idle_hold",
-    "priority",
-    "servants",
-    "threads",
-    "subscribers",
-    "subscriber_processes",
-    "options",
-    "background",
-    "repetition",
-)
+# The factors that identify a cell within a run, one column each (factors.py declares
+# them; a new one needs a migration below that adds its column).
+FACTOR_COLUMNS = NAMES
 STAT_COLUMNS = (
     "samples",
     "min_us",
@@ -140,6 +126,11 @@ MIGRATIONS: dict[int, tuple[str, ...]] = {
         "ALTER TABLE runs ADD COLUMN boot_id TEXT",
     ),
 }
+
+
+def add_factor_column(name: str) -> str:
+    """The statement of a migration that adds the column of a new factor (factors.py)."""
+    return f"ALTER TABLE cells ADD COLUMN {name} {BY_NAME[name].sql}"
 
 
 def create(connection: sqlite3.Connection) -> None:

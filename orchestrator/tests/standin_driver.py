@@ -30,7 +30,7 @@ DESCRIPTION = {"contract": 1, "driver": "standin", "middleware": "none",
 
 
 def result(samples: int, **changes) -> bytes:
-    header = {**HEADER, "sample_count": samples, **changes}
+    header = {**HEADER, "options": OPTIONS, "sample_count": samples, **changes}
     lines = ["mwbench-result 1", json.dumps(header, sort_keys=True),
              *(str(1000 + i) for i in range(samples)), "end"]
     return ("\n".join(lines) + "\n").encode()
@@ -76,12 +76,16 @@ def write(case: str, path: str, samples: int) -> None:
         out.write(files[case])
 
 
+OPTIONS: dict = {}  # the --option settings, echoed in the header as a driver does
+
+
 def main(argv: list[str]) -> int:
     if "--describe" in argv:
         print(json.dumps(DESCRIPTION))
         return 0
     options = dict(value.split("=", 1) for flag, value in zip(argv, argv[1:], strict=False)
                    if flag == "--option")
+    OPTIONS.update(options)
     write(options.get("broken", "none"), argv[argv.index("--output") + 1],
           int(argv[argv.index("--samples") + 1]))
     return 0

@@ -12,6 +12,9 @@ def factors(driver, transport, mode="remote", placement="same-cpu", repetition=1
 def test_unix_socket_transports_share_one_family():
     assert baseline_key(factors("omniorb", "unix")) == baseline_key(factors("rawtcp", "uds"))
     assert baseline_key(factors("omniorb", "tcp")) != baseline_key(factors("rawtcp", "uds"))
+    # UDP and shared memory are read against the raw socket of the same reach.
+    assert baseline_key(factors("cyclonedds", "udp")) == baseline_key(factors("rawtcp", "tcp"))
+    assert baseline_key(factors("iceoryx", "shm")) == baseline_key(factors("rawtcp", "uds"))
 
 
 def test_ratios_match_transport_family_and_placement():

@@ -75,7 +75,7 @@ def test_every_broken_result_file_fails_its_cell_and_the_run_goes_on(standin_roo
     assert "Traceback" not in proc.stdout + proc.stderr
     store = Store.open_existing(db)
     run = store.run(store.latest_run_id())
-    cells = {json_options(cell)["broken"]: cell for cell in store.cells(run["id"])}
+    cells = {cell["options"]["broken"]: cell for cell in store.cells(run["id"])}
     assert Store.status(run) == "finished"
     assert set(cells) == set(cases)
     for case, reason in CASES.items():
@@ -87,8 +87,3 @@ def test_every_broken_result_file_fails_its_cell_and_the_run_goes_on(standin_roo
     assert cells["none"]["samples"] == 100
     store.close()
 
-
-def json_options(cell) -> dict:
-    import json
-
-    return json.loads(cell["options"])

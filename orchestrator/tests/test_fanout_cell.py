@@ -4,7 +4,8 @@ event fails instead of becoming a figure."""
 
 import pytest
 
-from mwbench.cell import _check_deliveries, combine_subscriber_headers
+from mwbench.cell_processes import combine_subscriber_headers
+from mwbench.judge import _check_deliveries
 from mwbench.resultfile import ResultFileError
 
 

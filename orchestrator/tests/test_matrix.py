@@ -58,10 +58,10 @@ def test_every_list_multiplies_the_matrix():
                          options={"threading": ["per-connection", "pool"]}, repetitions=2),
                     DRIVERS)
     assert len(matrix.cells) == 3 * 2 * 2 * 2
-    assert {cell.options for cell in matrix.cells} == {
-        (("threading", "per-connection"),), (("threading", "pool"),)}
+    assert [cell["options"] for cell in matrix.cells[:4]] == [
+        {"threading": "per-connection"}, {"threading": "pool"}] * 2
     # Repetitions are the outer loop: the whole matrix once, then again.
-    assert [c.repetition for c in matrix.cells] == [1] * 12 + [2] * 12
+    assert [c["repetition"] for c in matrix.cells] == [1] * 12 + [2] * 12
     assert matrix.cells[0].factors() | {"repetition": 2} == matrix.cells[12].factors()
 
 
@@ -81,8 +81,8 @@ def test_collocated_cells_are_not_run_across_cpus():
 def test_options_go_only_to_drivers_that_know_them():
     matrix = expand(spec(drivers=["rawtcp", "omniorb"], transports="tcp",
                          options={"threading": "pool"}), DRIVERS)
-    assert {c.driver: c.options for c in matrix.cells} == {
-        "rawtcp": (), "omniorb": (("threading", "pool"),)}
+    assert {c["driver"]: c["options"] for c in matrix.cells} == {
+        "rawtcp": None, "omniorb": {"threading": "pool"}}
 
 
 def test_unavailable_driver_is_skipped_with_its_reason():
@@ -109,7 +109,7 @@ def test_experiments_repeat_as_often_as_each_asks():
     two = spec(drivers="rawtcp", transports="tcp", repetitions=2)
     two.experiments.append(two.experiments[0].model_copy(update={"name": "f", "repetitions": 1}))
     matrix = expand(two, DRIVERS)
-    assert [(c.experiment, c.repetition) for c in matrix.cells] == [
+    assert [(c["experiment"], c["repetition"]) for c in matrix.cells] == [
         ("e", 1), ("f", 1), ("e", 2)]
 
 
@@ -129,21 +129,21 @@ def test_threads_and_servants_beyond_the_drivers_bounds_are_skipped_with_the_rea
         "rawtcp registers at most 1 servant(s) (max_servants in --describe); asked for 10",
         "rawtcp registers at most 1 servant(s) (max_servants in --describe); asked for 10",
         "rawtcp runs at most 4 client thread(s) (max_threads in --describe); asked for 8"]
-    assert "servants=10 threads=8" in {s.what.split("same-cpu ")[1] for s in matrix.skipped}
+    assert "servants 10 threads 8" in {s.what.split("same-cpu ")[1] for s in matrix.skipped}
 
 
 def test_background_multiplies_the_matrix_and_is_a_factor():
     matrix = expand(spec(drivers="omniorb", transports="tcp", background=["none", "cpu:2"]),
                     DRIVERS)
     assert factors(matrix, "background") == [("none",), ("cpu:2",)]
-    assert matrix.cells[1].label().endswith("background=cpu:2")
+    assert "background cpu:2" in matrix.cells[1].label()
 
 
 def test_crowded_cells_carry_a_note_with_the_count(monkeypatch):
     monkeypatch.setattr("os.cpu_count", lambda: 2)
     matrix = expand(spec(drivers="omniorb", transports="tcp", modes=["remote", "collocated"],
                          threads=[1, 2], background=["none", "cpu:1"]), DRIVERS)
-    notes = {(c.mode, c.threads, c.background): c.notes for c in matrix.cells}
+    notes = {(c["mode"], c["threads"], c["background"]): c.notes for c in matrix.cells}
     assert notes[("remote", 1, "none")] == ()  # a client and its server thread take turns
     assert notes[("collocated", 2, "none")] == ()  # no server thread
     assert notes[("remote", 2, "none")] == (
@@ -183,7 +183,7 @@ def test_fanout_cells_cross_subscribers_with_where_they_run():
         ("roundtrip", "collocated", None, None),
     ]
     assert [c.subscriber_process_count for c in matrix.cells[:3]] == [1, 1, 4]
-    assert matrix.cells[2].label().endswith("subscribers=4 in each")
+    assert "subscribers 4 a process each" in matrix.cells[2].label()
     assert {s.reason for s in matrix.skipped} == {
         "pubsub hosts at most 8 subscriber(s) (max_subscribers in --describe); asked for 16"}
 

@@ -271,9 +271,9 @@ def test_a_factorial_of_two_level_factors_loads(tmp_path, factorial, levels):
      "name two or three factors (a 2^k design); it names 4"),
     ("[threads, threads]", "experiments[0].factorial[1]", "threads is named twice"),
     ("[threads, drivers]", "experiments[0].factorial[1]",
-     "'drivers' is not a factor; use one of driver, operation, mode, transport, "
-     "payload_bytes, placement, idle_hold, priority, servants, threads, background, "
-     "subscribers, subscriber_processes, or options.KEY for a driver option"),
+     "'drivers' is not a factor; use one of driver, transport, mode, operation, "
+     "payload_bytes, placement, idle_hold, priority, servants, threads, subscribers, "
+     "subscriber_processes, background, or options.KEY for a driver option"),
     ("[threads, operation]", "experiments[0].factorial[1]",
      "operation has 1 level in this experiment (ping); a factor of the design needs exactly "
      "two: list them under operation"),

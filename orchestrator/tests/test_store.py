@@ -32,7 +32,7 @@ def test_cells_and_samples_round_trip(tmp_path):
     store = Store.open_existing(tmp_path / "r" / "m.db")
     rows = store.cells(run_id)
     assert [r["status"] for r in rows] == ["ok", "failed"]
-    assert rows[0]["options"] == '{"threading": "pool"}'
+    assert rows[0]["options"] == {"threading": "pool"}
     assert rows[0]["p50_us"] == 4.5 and rows[0]["suite"] == "quick"
     assert rows[1]["error"] == "server crashed"
     assert store.samples(cell_id).tolist() == samples.tolist()

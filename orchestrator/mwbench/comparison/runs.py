@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from ..factors import describe
 from ..store import FACTOR_COLUMNS, Store
 
 MATCH_FACTORS = tuple(name for name in FACTOR_COLUMNS if name != "repetition")
@@ -57,7 +58,6 @@ def load_run(store: Store, run_id: int) -> RunCells:
     configurations: dict[tuple, Configuration] = {}
     for row in rows:
         factors = {name: row[name] for name in MATCH_FACTORS}
-        factors["options"] = json.loads(row["options"]) if row["options"] else None
         key = match_key(factors)
         configuration = configurations.setdefault(key, Configuration(factors=factors))
         if row["status"] != "ok":
@@ -69,7 +69,7 @@ def load_run(store: Store, run_id: int) -> RunCells:
             continue
         # Samples are ns per batch; a per-call time makes batched and unbatched cells comparable.
         configuration.repetitions.append(samples / float(row["batch_size"] or 1))
-        header = json.loads(row["measurer_header"]) if row["measurer_header"] else {}
+        header = row["measurer_header"] or {}
         if header.get("injected_delay_ns"):
             configuration.injected_delay_ns = int(header["injected_delay_ns"])
     return RunCells(run_id, suite, len(rows), configurations)
@@ -100,20 +100,12 @@ def placement_text(factors: dict) -> str:
     return placement + (" +hold" if factors["idle_hold"] else " no-hold")
 
 
+# The factors most cells leave unset or at their default, shown only when set.
+EXTRA_FACTORS = ("priority", "servants", "threads", "subscribers", "subscriber_processes",
+                 "options", "background")
+
+
 def extra_factors(factors: dict) -> list[str]:
-    """The factors most cells leave at their default, shown only when set."""
-    extra = []
-    if factors.get("priority"):
-        extra.append(f"prio {factors['priority']}")
-    for name in ("servants", "threads"):
-        if factors.get(name) is not None:
-            extra.append(f"{name} {factors[name]}")
-    if factors.get("subscribers") is not None:
-        where = {"one": " in one process", "each": " a process each"}
-        extra.append(f"subscribers {factors['subscribers']}"
-                     f"{where.get(factors.get('subscriber_processes'), '')}")
-    for key, value in sorted((factors.get("options") or {}).items()):
-        extra.append(f"{key}={value}")
-    if factors.get("background") not in (None, "none"):
-        extra.append(f"background {factors['background']}")
-    return extra
+    """The factors most cells leave at their default, as a reader sees them (factors.py)."""
+    sorted_options = dict(sorted((factors.get("options") or {}).items())) or None
+    return describe({**factors, "options": sorted_options}, EXTRA_FACTORS)

@@ -15,15 +15,24 @@ cell does not use is "-". Every name and value is percent-encoded (RFC 3986
 unreserved characters stay as they are), so "/", "+", "=", "," and spaces in
 a value cannot break the split and `parse_tag` gives the factors back. The run
 id is part of the tag, so tags stay unique when several runs share one log;
-the trailing factors appear only when a cell sets them (background: when it
-is not `none`), to keep tags short and the tags of older cells unchanged.
+the trailing factors appear only when a cell sets them (as factors.py shows
+them: priority when not 0, background when not `none`), to keep tags short
+and the tags of older cells unchanged; a new factor joins them by itself.
 """
 
 from urllib.parse import quote, unquote
 
-from ..spec import BACKGROUND_NONE
+from pydantic import TypeAdapter
+
+from ..factors import BY_NAME, FACTORS
 
 NONE = "-"
+# The factors of the fixed part of a tag; every other follows as name=value when set.
+FIXED = ("experiment", "driver", "mode", "transport", "operation", "payload_bytes",
+         "placement", "idle_hold", "options", "repetition")
+TRAILING = tuple(factor for factor in FACTORS if factor.name not in FIXED)
+ALIASES = {"priority": "prio"}  # as tags have named it from the start
+NAMES_OF = {alias: name for name, alias in ALIASES.items()}
 
 
 def cell_tag(run_id: int, factors: dict) -> str:
@@ -39,13 +48,10 @@ def cell_tag(run_id: int, factors: dict) -> str:
         "+".join(f"{_text(k)}={_text(v)}" for k, v in options.items()) or NONE,
         f"rep{factors['repetition']}",
     ]
-    if factors.get("priority"):
-        parts.append(f"prio={factors['priority']}")
-    for name in ("servants", "threads", "subscribers", "subscriber_processes"):
-        if factors.get(name) is not None:
-            parts.append(f"{name}={_text(factors[name])}")
-    if factors.get("background") not in (None, BACKGROUND_NONE):
-        parts.append(f"background={_text(factors['background'])}")
+    for factor in TRAILING:
+        if factor.text(factors.get(factor.name)) is not None:  # shown only when set
+            name = ALIASES.get(factor.name, factor.name)
+            parts.append(f"{name}={_text(factors[factor.name])}")
     return "/".join(parts)
 
 
@@ -64,16 +70,18 @@ def parse_tag(tag: str) -> dict:
             (unquote(k), unquote(v)) for k, v in (item.split("=") for item in options.split("+"))
         ),
         "repetition": int(repetition.removeprefix("rep")),
-        "priority": 0, "servants": None, "threads": None, "subscribers": None,
-        "subscriber_processes": None, "background": BACKGROUND_NONE,
+        **{factor.name: _absent(factor) for factor in TRAILING},
     }
     for item in extra:
         name, value = item.split("=")
-        if name in ("background", "subscriber_processes"):
-            factors[name] = unquote(value)
-        else:
-            factors["priority" if name == "prio" else name] = int(value)
+        factor = BY_NAME[NAMES_OF.get(name, name)]
+        factors[factor.name] = TypeAdapter(factor.level).validate_python(unquote(value))
     return factors
+
+
+def _absent(factor) -> object:
+    """The level of a trailing factor that a tag leaves out: the one not shown."""
+    return factor.unset if factor.text(factor.unset) is None else None
 
 
 def _text(value) -> str:

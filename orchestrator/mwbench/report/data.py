@@ -11,14 +11,14 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from ..factors import FACTORS, NAMES, describe
 from ..store import Store
 
-# Factors a reader tells configurations apart by, in the order labels use them.
-LABEL_FACTORS = ("driver", "mode", "transport", "operation", "payload_bytes", "placement",
-                 "idle_hold", "priority", "servants", "threads", "subscribers",
-                 "subscriber_processes", "options", "background")
+# Factors a reader tells configurations apart by, in the order labels use them: all but
+# the experiment (each has its section) and the repetition (pooled).
+LABEL_FACTORS = tuple(name for name in NAMES if name not in ("experiment", "repetition"))
 # Factors that are swept (numeric), drawn as lines against their value.
-SWEPT_FACTORS = ("payload_bytes", "servants", "threads", "subscribers")
+SWEPT_FACTORS = tuple(factor.name for factor in FACTORS if factor.swept)
 
 
 @dataclass
@@ -89,7 +89,7 @@ class Run:
 
 def load_run(store: Store, run_id: int) -> Run:
     row = store.run(run_id)
-    cells = [_cell_dict(cell) for cell in store.cells(run_id)]
+    cells = store.cells(run_id)
     experiments: dict[str, Experiment] = {}
     configurations: dict[tuple, Configuration] = {}
     for cell in cells:
@@ -125,38 +125,7 @@ def load_run(store: Store, run_id: int) -> Run:
 
 def label(factors: dict, names: list[str]) -> str:
     """A short name of a configuration, from the factors that tell it apart."""
-    parts = []
-    for name in names:
-        value = factors[name]
-        if value is None:
-            continue
-        if name == "payload_bytes":
-            parts.append(f"{value} B")
-        elif name == "idle_hold":
-            parts.append("hold" if value else "no hold")
-        elif name == "options":
-            parts.extend(f"{k}={v}" for k, v in value.items())
-        elif name in ("servants", "threads", "priority", "subscribers"):
-            parts.append(f"{name} {value}")
-        elif name == "subscriber_processes":
-            parts.append({"one": "in one process", "each": "a process each"}.get(value, value))
-        elif name == "background":
-            parts.append("no background" if value == "none" else f"background {value}")
-        else:
-            parts.append(str(value))
-    return " ".join(parts) or "all"
-
-
-def _cell_dict(row) -> dict:
-    cell = {key: row[key] for key in row.keys()}
-    cell["options"] = json.loads(cell["options"]) if cell["options"] else None
-    cell["idle_hold"] = None if cell["idle_hold"] is None else bool(cell["idle_hold"])
-    cell["idle_hold_held"] = (None if cell["idle_hold_held"] is None
-                              else bool(cell["idle_hold_held"]))
-    cell["notes"] = json.loads(cell["notes"]) if cell["notes"] else []
-    for key in ("measurer_header", "server_header", "load_generator", "daemon"):
-        cell[key] = json.loads(cell[key]) if cell[key] else None
-    return cell
+    return " ".join(describe(factors, names)) or "all"
 
 
 def _key(value):

@@ -1,0 +1,41 @@
+"""The verdict on a cell's result: the header must repeat the cell's own factors."""
+
+import pytest
+
+from mwbench.judge import check_echoes
+from mwbench.matrix import Cell
+from mwbench.resultfile import ResultFileError
+
+LEVELS = {"experiment": "e", "driver": "rawtcp", "transport": "tcp", "mode": "remote",
+          "operation": "octets", "payload_bytes": 64, "placement": "same-cpu",
+          "idle_hold": True, "priority": 0, "servants": None, "threads": None,
+          "subscribers": None, "subscriber_processes": None, "options": {"nodelay": "1"},
+          "background": "none", "repetition": 1}
+HEADER = {"operation": "octets", "transport": "tcp", "payload_bytes": 64, "threads": 1,
+          "servants": 1, "options": {"nodelay": "1"}, "sample_count": 0}
+
+
+def cell(**levels) -> Cell:
+    return Cell(levels={**LEVELS, **levels}, warmup=10, samples=100, batch=1, timeout_s=60)
+
+
+def test_a_header_that_repeats_the_cell_passes():
+    check_echoes(cell(), HEADER)
+    check_echoes(cell(threads=4, options={"nodelay": 0}),
+                 {**HEADER, "threads": 4, "options": {"nodelay": "0"}})
+
+
+@pytest.mark.parametrize("key, value, message", [
+    ("payload_bytes", 32, "the result header says payload_bytes 32; the cell asked for 64"),
+    ("operation", "roundtrip", "says operation 'roundtrip'; the cell asked for 'octets'"),
+    ("transport", "uds", "says transport 'uds'"),
+    ("threads", 2, "says threads 2; the cell asked for 1"),
+    ("options", {}, "says options {}; the cell asked for {'nodelay': '1'}"),
+])
+def test_a_header_of_another_cell_is_refused(key, value, message):
+    with pytest.raises(ResultFileError, match=message.replace("(", r"\(").replace(")", r"\)")):
+        check_echoes(cell(), {**HEADER, key: value})
+
+
+def test_keys_a_header_does_not_carry_are_not_asked_for():
+    check_echoes(cell(), {"sample_count": 0})
