@@ -1,9 +1,10 @@
 # The two commands of the README are the contract:
-#   make run   set everything up on a fresh Debian machine and run the quick suite
+#   make run   set everything up on a fresh Debian machine and run the main suite:
+#              every middleware on the machine against the raw socket
 #   make test  set up what is still missing and run every test (C++ and Python)
 .PHONY: run test setup build build-asan test-cpp test-python test-sanitize lint clean
 
-SPEC ?= suites/quick.yaml
+SPEC ?= suites/main.yaml
 DB ?= results/mwbench.db
 
 REPORT ?= results/report.html

@@ -11,9 +11,8 @@ from .store import CellRecord
 
 
 def print_summary(console: Console, records: list[CellRecord], matrix: Matrix) -> None:
-    table = Table(title="Results (µs per call; throughput in calls/s; "
-                        "×raw: median over the raw-socket median, same transport family and "
-                        "placement)")
+    table = Table(title="Results (µs per call; throughput in calls/s; ×raw: median over the "
+                        "raw-socket median, same reach (loopback IP, local IPC) and placement)")
     numeric = {"bytes", "rep", "p50", "p99", "max", "calls/s", "×raw"}
     for heading in ("experiment", "driver", "mode", "transport", "op", "bytes", "placement",
                     "other factors", "rep", "p50", "p99", "max", "calls/s", "×raw", "status"):

@@ -42,6 +42,7 @@ def _run_view(run: Run) -> dict:
         "facts": disclosure.facts(run),
         "warnings": disclosure.warnings(run),
         "baseline": tables.baseline_rows(run),
+        "collocated": tables.collocated_rows(run),
         "factors": factors.sections(run),
         "experiments": [_experiment_view(run, e) for e in run.experiments],
     }
