@@ -11,6 +11,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <condition_variable>
 #include <cstdint>
 #include <mutex>
 #include <nlohmann/json.hpp>
@@ -110,6 +111,25 @@ class Measurement {
   template <class Setup>
   void run_threads(Setup&& setup);
 
+  // Measures calls whose replies arrive on the middleware's own thread,
+  // without handing each reply to a measuring thread (as ddsperf's ping
+  // answers in its listener). `send()` starts one call (writes a request)
+  // and returns; the driver calls replied() from whichever thread handles
+  // the reply: a listener on the middleware's receive thread, or send()
+  // itself when the middleware delivers within the call. replied() takes the
+  // time and starts the next call on that same thread, so a round trip wakes
+  // no thread of the driver's own. The calling thread starts the chain and
+  // sleeps until it ends. Warm-up, --batch, --samples, request_stop() and
+  // fail() as for run(); with --batch auto, five single calls after the
+  // warm-up are timed to choose the batch. A call without a reply for
+  // --timeout seconds ends the run with an error. --threads 1 only. The
+  // driver must stop its replies (delete the reader whose listener calls
+  // replied()) before anything send() uses is destroyed.
+  template <class Send>
+  void run_chained(Send&& send);
+  // The reply to the call in flight has arrived (see run_chained()).
+  void replied() noexcept;
+
   // For use inside the call, from any thread: reports a correctness failure
   // (an echo that does not match, say). The loops stop before their next
   // sample and run() throws with `message`. Only the first failure is kept.
@@ -195,6 +215,12 @@ class Measurement {
   void start_run();
   // MWBENCH_MEASURING_FILE: the file is created once a first sample is kept.
   void announce_measuring() noexcept;
+  // run_chained(): the non-template half (measurement_chain.cpp).
+  void start_chain(void (*send)(void*), void* sender);
+  void advance_chain(bool completed) noexcept;
+  void account_reply(std::uint64_t reply_ns) noexcept;
+  void end_chain() noexcept;
+  void wait_for_chain();
   void settle_lanes() noexcept;  // the batch size and warm-up of all threads
   void finish(std::uint64_t measured);
   void finish_lanes();  // series, wall time, samples moved together
@@ -220,6 +246,32 @@ class Measurement {
   std::atomic<bool> announced_{false};
   std::uint64_t published_ = 0;
   std::vector<std::uint64_t> received_;
+
+  // The state of run_chained(), shared by the thread that sent a call and the
+  // one that handles its reply. `link` says who carries the chain on: while
+  // send() runs it is kSending; a reply that arrives meanwhile sets kReplied
+  // and leaves the next call to the sender; otherwise the replier makes it.
+  struct Chain {
+    static constexpr int kAwaiting = 0, kSending = 1, kReplied = 2;
+    static constexpr int kProbes = 5;  // --batch auto: single calls timed
+    void (*send)(void*) = nullptr;
+    void* sender = nullptr;
+    std::atomic<int> link{kAwaiting};
+    std::uint64_t reply_ns = 0;  // of the last reply; published by `link` or the same thread
+    std::uint64_t call_start_ns = 0;
+    std::uint64_t sample_start_ns = 0;
+    std::uint64_t warmup_left = 0;
+    int probes_left = 0;
+    std::uint64_t probe_ns[kProbes] = {};
+    std::uint64_t in_sample = 0;  // calls of the sample being taken
+    std::uint64_t taken = 0;      // samples kept
+    std::atomic<std::uint64_t> replies{0};
+    std::atomic<bool> ended{false};
+    std::mutex end_mutex;  // with end_cv, wakes the thread in wait_for_chain()
+    std::condition_variable end_cv;
+    std::string send_error;  // what a send() threw; read after the chain ended
+  };
+  Chain chain_;
 };
 
 // ---- implementation of the templates ------------------------------------
@@ -251,6 +303,19 @@ void Measurement::run(Call&& call) {
   }
   auto slow = detail::slowed(call, injected_delay_ns_);
   measure_loop(slow);
+}
+
+template <class Send>
+void Measurement::run_chained(Send&& send) {
+  if (options_.threads != 1) {
+    throw std::logic_error("--threads " + std::to_string(options_.threads) +
+                           ": the driver measures with Measurement::run_chained(), on one chain; "
+                           "it must declare max_threads 1");
+  }
+  using S = std::remove_reference_t<Send>;
+  start_chain([](void* sender) { (*static_cast<S*>(sender))(); }, &send);
+  advance_chain(/*completed=*/false);  // the first call, from this thread
+  wait_for_chain();
 }
 
 template <class Call>
