@@ -36,6 +36,21 @@ def read_result(path):
     return header, samples
 
 
+def fastdds_files():
+    """The shared-memory files of Fast DDS (segments, ports and their locks) in /dev/shm."""
+    return {p.name for p in Path("/dev/shm").iterdir() if "fastrtps_" in p.name}
+
+
+@pytest.fixture(autouse=True)
+def no_fastdds_files_left():
+    """A test module that imports this checks that none of its tests leaves shared memory
+    of Fast DDS behind (the fastdds driver removes what dead processes left, at its start)."""
+    before = fastdds_files()
+    yield
+    left = fastdds_files() - before
+    assert not left, f"Fast DDS files left in /dev/shm: {sorted(left)}"
+
+
 def socket_inodes(pid):
     """Inodes of the sockets `pid` has open."""
     inodes = set()

@@ -11,7 +11,8 @@ Wait parse_wait(const std::string& value) {
   if (value == "waitset") return Wait::waitset;
   if (value == "listener") return Wait::listener;
   if (value == "poll") return Wait::poll;
-  throw UsageError("--option wait=" + value + ": allowed values: waitset, listener, poll");
+  if (value == "chain") return Wait::chain;
+  throw UsageError("--option wait=" + value + ": allowed values: waitset, listener, poll, chain");
 }
 
 const char* to_string(Wait wait) noexcept {
@@ -22,6 +23,8 @@ const char* to_string(Wait wait) noexcept {
       return "listener";
     case Wait::poll:
       return "poll";
+    case Wait::chain:
+      return "chain";
   }
   return "?";
 }

@@ -8,11 +8,20 @@
 namespace mwbench::common {
 
 // waitset: block in the middleware's wait set; listener: the middleware's
-// thread calls back; poll: spin on take (one busy CPU per spinning thread).
-enum class Wait { waitset, listener, poll };
+// thread calls back; poll: spin on take (one busy CPU per spinning thread);
+// chain: the client's listener takes each reply and writes the next request
+// on the middleware's thread (Measurement::run_chained), as the middleware's
+// own latency tools do: no thread of the driver's wakes per round trip.
+enum class Wait { waitset, listener, poll, chain };
 
 Wait parse_wait(const std::string& value);  // throws mwbench::UsageError
 const char* to_string(Wait wait) noexcept;
+
+// Whether a server's echo answers on the middleware's thread, in its listener
+// (listener, and chain, whose server side is a listener's).
+inline bool answers_in_listener(Wait wait) noexcept {
+  return wait == Wait::listener || wait == Wait::chain;
+}
 
 // The fan-out (docs/driver-contract.md section 5) with wait=poll spins one
 // thread per subscriber and the publisher's: `subscribers` + 1 busy threads

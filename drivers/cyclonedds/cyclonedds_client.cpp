@@ -49,6 +49,9 @@ Client::Client(Participant& participant, Wait wait, std::size_t payload_bytes, d
   if (wait == Wait::listener) {
     listener = dds_create_listener(&doorbell_);
     dds_lset_data_available(listener, &Client::on_data_available);
+  } else if (wait == Wait::chain) {
+    listener = dds_create_listener(this);
+    dds_lset_data_available(listener, &Client::on_pong);
   }
   reader_ = dds_create_reader(participant.handle(), participant.pong_topic(), qos.get(), listener);
   if (listener != nullptr) dds_delete_listener(listener);  // the reader keeps a copy
@@ -69,6 +72,36 @@ Client::~Client() {
 
 void Client::on_data_available(dds_entity_t, void* doorbell) {
   static_cast<Doorbell*>(doorbell)->ring();
+}
+
+void Client::on_pong(dds_entity_t, void* client) {
+  auto* self = static_cast<Client*>(client);
+  if (self->chained_.load(std::memory_order_acquire)) {
+    self->take_pongs();
+  } else {
+    self->doorbell_.ring();  // connect() is waiting, and takes the pong itself
+  }
+}
+
+void Client::take_pongs() noexcept {
+  void* into = &pong_.get();
+  for (;;) {
+    const dds_return_t taken = dds_take(reader_, &into, &info_, 1, 1);
+    if (taken < 0) {
+      measurement_.fail(std::string("dds_take (pong): ") + dds_strretcode(taken));
+      measurement_.replied();  // the chain sees the failure and ends
+      return;
+    }
+    if (taken == 0) return;
+    if (!info_.valid_data || pong_.get().seq < seq_.load()) continue;  // stale: connect()'s pings
+    check_pong();
+    measurement_.replied();  // writes the next ping, from this thread
+  }
+}
+
+void Client::run_chained() {
+  chained_.store(true, std::memory_order_release);
+  measurement_.run_chained([this] { write_ping(); });
 }
 
 void Client::connect() {
@@ -109,15 +142,17 @@ void Client::connect() {
 void Client::call() {
   write_ping();
   if (await_pong(timeout_) == Await::timed_out) {
-    throw std::runtime_error("no pong for ping " + std::to_string(seq_) + " on topic " +
+    throw std::runtime_error("no pong for ping " + std::to_string(seq_.load()) + " on topic " +
                              participant_.endpoint().pong_topic + " within " + seconds(timeout_s_) +
                              " s (--timeout)");
   }
 }
 
 void Client::write_ping() {
-  ping_.seq = ++seq_;
+  ping_.seq = seq_.load(std::memory_order_relaxed) + 1;
   ping_.stamp = mwbench::now_ns();
+  seq_.store(ping_.seq, std::memory_order_relaxed);
+  stamp_.store(ping_.stamp, std::memory_order_relaxed);
   check(dds_write(writer_, &ping_), "dds_write (ping)");
 }
 
@@ -132,6 +167,7 @@ Client::Await Client::await_pong(const Timeout& timeout) {
         }
         break;
       case Wait::listener:
+      case Wait::chain:  // connect(): the listener rings until the chain begins
         if (!doorbell_.wait(timeout.ts)) return Await::timed_out;
         break;
       case Wait::poll:
@@ -141,7 +177,7 @@ Client::Await Client::await_pong(const Timeout& timeout) {
     if (check(dds_take(reader_, &into, &info_, 1, 1), "dds_take (pong)") == 0) continue;
     if (!info_.valid_data) continue;  // a state change (the server's writer went away)
     const mwbench_dds_Sample& pong = pong_.get();
-    if (pong.seq < seq_) continue;  // a late answer to an earlier ping of connect()
+    if (pong.seq < seq_.load()) continue;  // a late answer to an earlier ping of connect()
     check_pong();
     return Await::answered;
   }
@@ -149,12 +185,13 @@ Client::Await Client::await_pong(const Timeout& timeout) {
 
 void Client::check_pong() {
   const mwbench_dds_Sample& pong = pong_.get();
-  if (pong.seq != seq_) {
+  if (pong.seq != seq_.load()) {
     measurement_.fail("pong " + std::to_string(pong.seq) + " answers no ping sent (last ping " +
-                      std::to_string(seq_) + ")");
-  } else if (pong.stamp != ping_.stamp) {
+                      std::to_string(seq_.load()) + ")");
+  } else if (pong.stamp != stamp_.load(std::memory_order_relaxed)) {
     measurement_.fail("pong " + std::to_string(pong.seq) + " carries the timestamp " +
-                      std::to_string(pong.stamp) + ", its ping " + std::to_string(ping_.stamp));
+                      std::to_string(pong.stamp) + ", its ping " +
+                      std::to_string(stamp_.load(std::memory_order_relaxed)));
   } else if (pong.status != 1) {
     measurement_.fail("octets: the server found a payload mismatch (verify=1)");
   }

@@ -1,8 +1,10 @@
 // The client end of the cyclonedds driver: a writer on the ping topic, a
 // reader on the pong topic, and the wait strategy that gets the pong to the
-// measuring thread (waitset, listener or poll; README, "How the loop waits").
+// measuring thread (waitset, listener or poll), or, with chain, that answers
+// it on Cyclone's thread (README, "How the loop waits").
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <ctime>
 #include <string>
@@ -40,6 +42,11 @@ class Client {
   // Throws when no pong comes within --timeout.
   void call();
 
+  // wait=chain, after connect(): the measured loop on Cyclone's thread. The
+  // pong listener takes each pong, checks it and calls
+  // Measurement::replied(), which writes the next ping from there.
+  void run_chained();
+
  private:
   enum class Await { answered, timed_out };
   struct Timeout {
@@ -54,6 +61,9 @@ class Client {
   Await await_pong(const Timeout& timeout);
   void check_pong();
   static void on_data_available(dds_entity_t reader, void* doorbell);
+  // wait=chain: rings the doorbell during connect(), then takes each pong.
+  static void on_pong(dds_entity_t reader, void* client);
+  void take_pongs() noexcept;
 
   Participant& participant_;
   const Wait wait_;
@@ -62,13 +72,18 @@ class Client {
   const Timeout timeout_;
   dds_entity_t writer_ = 0;
   dds_entity_t reader_ = 0;
-  dds_entity_t waitset_ = 0;  // wait=waitset: the read condition of reader_ attached
-  Doorbell doorbell_;         // wait=listener
+  dds_entity_t waitset_ = 0;          // wait=waitset: the read condition of reader_ attached
+  Doorbell doorbell_;                 // wait=listener, and chain during connect()
+  std::atomic<bool> chained_{false};  // wait=chain: the measured loop has begun
   std::vector<std::uint8_t> payload_;
   mwbench_dds_Sample ping_{};
   OwnedSample pong_{0};  // a pong has no payload
   dds_sample_info_t info_{};
-  std::uint64_t seq_ = 0;
+  // The last ping's number and stamp. Atomic (relaxed) for wait=chain, where
+  // the thread that checks a pong is not always the one that wrote its ping;
+  // the network round trip between them orders them.
+  std::atomic<std::uint64_t> seq_{0};
+  std::atomic<std::uint64_t> stamp_{0};
 };
 
 }  // namespace cyclonedds

@@ -14,6 +14,8 @@
 #include <string>
 #include <thread>
 
+#include "common/echo_thread.hpp"
+#include "common/pubsub_settings.hpp"
 #include "cyclonedds_client.hpp"
 #include "cyclonedds_echo.hpp"
 #include "cyclonedds_fanout.hpp"
@@ -34,58 +36,12 @@ constexpr int kMaxSubscribers = 64;
 
 bool is_fanout(const DriverOptions& o) { return o.operation == mwbench::kFanoutOperation; }
 
-struct Settings {
-  Wait wait = Wait::waitset;
-  bool verify = false;
-  std::size_t payload_bytes = 0;
-};
+using Settings = mwbench::common::PubSubSettings;
 
 Settings settings(const DriverOptions& o) {
-  Settings s;
-  s.wait = parse_wait(o.option("wait", "waitset"));
-  s.verify = o.option_flag("verify", false);
-  if (o.payload_bytes > std::numeric_limits<std::uint32_t>::max()) {
-    throw mwbench::UsageError("--payload-bytes " + std::to_string(o.payload_bytes) +
-                              ": a DDS sequence holds at most 4294967295 bytes");
-  }
-  s.payload_bytes = o.payload_bytes;
-  if (is_fanout(o)) mwbench::common::check_busy_fanout(s.wait, o.subscribers);
-  return s;
+  return mwbench::common::pubsub_settings(o, std::numeric_limits<std::uint32_t>::max(),
+                                          "a DDS sequence holds at most 4294967295 bytes");
 }
-
-// Collocated: the echo on a thread of its own (waitset, poll), or on none
-// (listener: the client's dds_write delivers the ping locally and Cyclone
-// calls the echo's listener right there). Stopped and joined however the
-// measurement ends.
-class EchoThread {
- public:
-  explicit EchoThread(Echo& echo, Wait wait) : echo_(echo) {
-    if (wait != Wait::listener) {
-      thread_ = std::thread([this] {
-        try {
-          echo_.serve();
-        } catch (const std::exception& e) {
-          error_ = e.what();
-        }
-      });
-    }
-  }
-  ~EchoThread() { join(); }
-  EchoThread(const EchoThread&) = delete;
-  EchoThread& operator=(const EchoThread&) = delete;
-
-  // Stops the echo; throws what stopped it early, if anything did.
-  void join() {
-    echo_.stop();
-    if (thread_.joinable()) thread_.join();
-    if (!error_.empty()) throw std::runtime_error("collocated echo: " + error_);
-  }
-
- private:
-  Echo& echo_;
-  std::thread thread_;
-  std::string error_;  // written by thread_, read after join
-};
 
 class CycloneDdsDriver final : public mwbench::Driver {
  public:
@@ -99,7 +55,9 @@ class CycloneDdsDriver final : public mwbench::Driver {
     d.options = {
         {"wait",
          "how a reader waits for its sample: waitset (default; dds_waitset_wait on a read "
-         "condition), listener (on_data_available) or poll (spin on dds_take)"},
+         "condition), listener (on_data_available), poll (spin on dds_take), or chain "
+         "(remote roundtrip and octets: the client's listener takes each pong and writes the "
+         "next ping on Cyclone's thread, as ddsperf does)"},
         {"verify",
          "the server checks every payload byte and the pong says whether it was intact: "
          "0 (default) or 1"},
@@ -140,7 +98,7 @@ class CycloneDdsDriver final : public mwbench::Driver {
     } else if (o.role == Role::collocated) {
       Participant participant(Endpoint::for_process());
       Echo echo(participant, s.wait, s.payload_bytes, s.verify);
-      EchoThread serving(echo, s.wait);
+      mwbench::common::EchoThread serving(echo, /*own_thread=*/!answers_in_listener(s.wait));
       run(o, s, uri, participant, m);
       serving.join();
     } else {
@@ -155,7 +113,11 @@ class CycloneDdsDriver final : public mwbench::Driver {
     Client client(participant, s.wait, s.payload_bytes, o.timeout_s, m);
     m.record_middleware_config(middleware_config(uri, participant.endpoint(), s.wait));
     client.connect();
-    m.run([&client] { client.call(); });
+    if (s.wait == Wait::chain) {
+      client.run_chained();
+    } else {
+      m.run([&client] { client.call(); });
+    }
   }
 
   // A subscriber process: its subscribers answer until SIGTERM.

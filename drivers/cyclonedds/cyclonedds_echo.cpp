@@ -17,7 +17,7 @@ Echo::Echo(Participant& participant, Wait wait, std::size_t payload_bytes, bool 
       check(dds_create_writer(participant.handle(), participant.pong_topic(), qos.get(), nullptr),
             "dds_create_writer (pong)");
   dds_listener_t* listener = nullptr;
-  if (wait == Wait::listener) {
+  if (answers_in_listener(wait)) {
     listener = dds_create_listener(this);
     dds_lset_data_available(listener, &Echo::on_data_available);
   }

@@ -146,6 +146,7 @@ void Publisher::call() {
         break;
       }
       case Wait::listener:
+      case Wait::chain:  // refused for fanout (pubsub_settings): the listener's wait
         timed_out = !doorbell_.wait(timeout_ts_);
         break;
       case Wait::poll:

@@ -47,8 +47,8 @@ Client::Client(Participant& participant, Wait wait, std::size_t payload_bytes, d
       "create_datawriter (ping)");
   reader_ = check(
       participant.subscriber()->create_datareader(
-          participant.pong_topic(), reader_qos(), wait == Wait::listener ? this : nullptr,
-          wait == Wait::listener ? dds::StatusMask::data_available() : dds::StatusMask::none()),
+          participant.pong_topic(), reader_qos(), answers_in_listener(wait) ? this : nullptr,
+          answers_in_listener(wait) ? dds::StatusMask::data_available() : dds::StatusMask::none()),
       "create_datareader (pong)");
   if (wait == Wait::waitset) {
     condition_ = check(reader_->create_readcondition(dds::ANY_SAMPLE_STATE, dds::ANY_VIEW_STATE,
@@ -68,7 +68,34 @@ Client::~Client() {
   if (writer_ != nullptr) participant_.publisher()->delete_datawriter(writer_);
 }
 
-void Client::on_data_available(dds::DataReader*) { doorbell_.ring(); }
+void Client::on_data_available(dds::DataReader*) {
+  if (chained_.load(std::memory_order_acquire)) {
+    take_pongs();
+  } else {
+    doorbell_.ring();  // wait=listener, or connect() of wait=chain: the waiter takes
+  }
+}
+
+void Client::take_pongs() noexcept {
+  for (;;) {
+    const ReturnCode ret = reader_->take_next_sample(&pong_, &info_);
+    if (ret == ReturnCode::RETCODE_NO_DATA) return;
+    if (ret != ReturnCode::RETCODE_OK) {
+      measurement_.fail("DataReader::take_next_sample (pong) failed, return code " +
+                        std::to_string(ret()));
+      measurement_.replied();  // the chain sees the failure and ends
+      return;
+    }
+    if (!info_.valid_data || pong_.seq() < seq_.load()) continue;  // stale: connect()'s
+    check_pong();
+    measurement_.replied();  // writes the next ping, from this thread
+  }
+}
+
+void Client::run_chained() {
+  chained_.store(true, std::memory_order_release);
+  measurement_.run_chained([this] { write_ping(); });
+}
 
 void Client::connect() {
   const auto deadline =
@@ -108,15 +135,17 @@ void Client::connect() {
 void Client::call() {
   write_ping();
   if (await_pong(timeout_) == Await::timed_out) {
-    throw std::runtime_error("no pong for ping " + std::to_string(seq_) + " on topic " +
+    throw std::runtime_error("no pong for ping " + std::to_string(seq_.load()) + " on topic " +
                              participant_.endpoint().pong_topic + " within " + seconds(timeout_s_) +
                              " s (--timeout)");
   }
 }
 
 void Client::write_ping() {
-  ping_.seq(++seq_);
+  ping_.seq(seq_.load(std::memory_order_relaxed) + 1);
   ping_.stamp(mwbench::now_ns());
+  seq_.store(ping_.seq(), std::memory_order_relaxed);
+  stamp_.store(ping_.stamp(), std::memory_order_relaxed);
   if (!writer_->write(&ping_)) throw std::runtime_error("DataWriter::write (ping) failed");
 }
 
@@ -131,6 +160,7 @@ Client::Await Client::await_pong(const Timeout& timeout) {
         break;
       }
       case Wait::listener:
+      case Wait::chain:  // connect(): the listener rings until the chain begins
         if (!doorbell_.wait(timeout.ts)) return Await::timed_out;
         break;
       case Wait::poll:
@@ -143,8 +173,8 @@ Client::Await Client::await_pong(const Timeout& timeout) {
       const ReturnCode ret = reader_->take_next_sample(&pong_, &info_);
       if (ret == ReturnCode::RETCODE_NO_DATA) break;
       check(ret, "DataReader::take_next_sample (pong)");
-      if (!info_.valid_data) continue;   // a state change (the server's writer went away)
-      if (pong_.seq() < seq_) continue;  // a late answer to an earlier ping of connect()
+      if (!info_.valid_data) continue;          // a state change (the server's writer went away)
+      if (pong_.seq() < seq_.load()) continue;  // a late answer to a ping of connect()
       check_pong();
       return Await::answered;
     }
@@ -152,13 +182,13 @@ Client::Await Client::await_pong(const Timeout& timeout) {
 }
 
 void Client::check_pong() {
-  if (pong_.seq() != seq_) {
+  if (pong_.seq() != seq_.load()) {
     measurement_.fail("pong " + std::to_string(pong_.seq()) + " answers no ping sent (last ping " +
-                      std::to_string(seq_) + ")");
-  } else if (pong_.stamp() != ping_.stamp()) {
+                      std::to_string(seq_.load()) + ")");
+  } else if (pong_.stamp() != stamp_.load(std::memory_order_relaxed)) {
     measurement_.fail("pong " + std::to_string(pong_.seq()) + " carries the timestamp " +
                       std::to_string(pong_.stamp()) + ", its ping " +
-                      std::to_string(ping_.stamp()));
+                      std::to_string(stamp_.load(std::memory_order_relaxed)));
   } else if (pong_.status() != 1) {
     measurement_.fail("octets: the server found a payload mismatch (verify=1)");
   }

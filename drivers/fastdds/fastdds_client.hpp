@@ -3,6 +3,7 @@
 // measuring thread (waitset, listener or poll; README, "How the loop waits").
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <ctime>
 #include <fastdds/dds/core/condition/WaitSet.hpp>
@@ -46,6 +47,11 @@ class Client : private dds::DataReaderListener {
   // Throws when no pong comes within --timeout.
   void call();
 
+  // wait=chain, after connect(): the measured loop on Fast DDS's thread. The
+  // pong listener takes each pong, checks it and calls
+  // Measurement::replied(), which writes the next ping from there.
+  void run_chained();
+
  private:
   enum class Await { answered, timed_out };
   struct Timeout {
@@ -60,7 +66,10 @@ class Client : private dds::DataReaderListener {
   // the repeated pings of connect()); checks it and returns.
   Await await_pong(const Timeout& timeout);
   void check_pong();
+  // wait=listener rings the doorbell; wait=chain rings it during connect(),
+  // then takes each pong (take_pongs).
   void on_data_available(dds::DataReader* reader) override;
+  void take_pongs() noexcept;
 
   Participant& participant_;
   const Wait wait_;
@@ -71,12 +80,17 @@ class Client : private dds::DataReaderListener {
   dds::DataReader* reader_ = nullptr;
   dds::ReadCondition* condition_ = nullptr;  // wait=waitset, attached to waitset_
   dds::WaitSet waitset_;
-  dds::ConditionSeq active_;  // capacity reserved: waiting allocates nothing
-  Doorbell doorbell_;         // wait=listener
+  dds::ConditionSeq active_;          // capacity reserved: waiting allocates nothing
+  Doorbell doorbell_;                 // wait=listener, and chain during connect()
+  std::atomic<bool> chained_{false};  // wait=chain: the measured loop has begun
   mwbench_fastdds::Sample ping_;
   mwbench_fastdds::Sample pong_;
   dds::SampleInfo info_;
-  std::uint64_t seq_ = 0;
+  // The last ping's number and stamp. Atomic (relaxed) for wait=chain, where
+  // the thread that checks a pong is not always the one that wrote its ping;
+  // the network round trip between them orders them.
+  std::atomic<std::uint64_t> seq_{0};
+  std::atomic<std::uint64_t> stamp_{0};
 };
 
 }  // namespace fastdds_driver

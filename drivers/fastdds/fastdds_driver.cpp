@@ -16,6 +16,8 @@
 #include <string>
 #include <thread>
 
+#include "common/echo_thread.hpp"
+#include "common/pubsub_settings.hpp"
 #include "fastdds_client.hpp"
 #include "fastdds_echo.hpp"
 #include "fastdds_fanout.hpp"
@@ -36,25 +38,15 @@ constexpr int kMaxSubscribers = 64;
 
 bool is_fanout(const DriverOptions& o) { return o.operation == mwbench::kFanoutOperation; }
 
-struct Settings {
-  Wait wait = Wait::waitset;
+struct Settings : mwbench::common::PubSubSettings {
   Transport transport = Transport::udp;
-  bool verify = false;
-  std::size_t payload_bytes = 0;
 };
 
 Settings settings(const DriverOptions& o) {
-  Settings s;
-  s.wait = parse_wait(o.option("wait", "waitset"));
+  Settings s{mwbench::common::pubsub_settings(
+      o, std::numeric_limits<std::uint32_t>::max() - 64,
+      "a serialized Fast DDS sample holds at most 4294967231 bytes of payload")};
   s.transport = parse_transport(o.transport);
-  s.verify = o.option_flag("verify", false);
-  if (o.payload_bytes > std::numeric_limits<std::uint32_t>::max() - 64) {
-    throw mwbench::UsageError("--payload-bytes " + std::to_string(o.payload_bytes) +
-                              ": a serialized Fast DDS sample holds at most 4294967231 bytes "
-                              "of payload");
-  }
-  s.payload_bytes = o.payload_bytes;
-  if (is_fanout(o)) mwbench::common::check_busy_fanout(s.wait, o.subscribers);
   return s;
 }
 
@@ -86,46 +78,6 @@ class Session {
   std::optional<P> participant_;
 };
 
-// Collocated: the echo on a thread of its own (waitset, poll), or on none
-// (listener: the client's write delivers the ping within the process and
-// Fast DDS calls the echo's listener right there). Stopped and joined however
-// the measurement ends.
-class EchoThread {
- public:
-  explicit EchoThread(Echo& echo, Wait wait) : echo_(echo) {
-    if (wait != Wait::listener) {
-      thread_ = std::thread([this] {
-        try {
-          echo_.serve();
-        } catch (const std::exception& e) {
-          error_ = e.what();
-        }
-      });
-    }
-  }
-  ~EchoThread() {
-    echo_.stop();
-    if (thread_.joinable()) thread_.join();
-  }
-  EchoThread(const EchoThread&) = delete;
-  EchoThread& operator=(const EchoThread&) = delete;
-
-  // Stops the echo; throws what stopped it early, if anything did.
-  void join() {
-    echo_.stop();
-    if (thread_.joinable()) thread_.join();
-    if (!error_.empty()) throw std::runtime_error("collocated echo: " + error_);
-    if (const std::string failure = echo_.failure(); !failure.empty()) {
-      throw std::runtime_error("collocated echo: " + failure);
-    }
-  }
-
- private:
-  Echo& echo_;
-  std::thread thread_;
-  std::string error_;  // written by thread_, read after join
-};
-
 class FastDdsDriver final : public mwbench::Driver {
  public:
   mwbench::Description describe() const override {
@@ -138,7 +90,9 @@ class FastDdsDriver final : public mwbench::Driver {
     d.options = {
         {"wait",
          "how a reader waits for its sample: waitset (default; WaitSet on a ReadCondition), "
-         "listener (on_data_available) or poll (spin on take_next_sample)"},
+         "listener (on_data_available), poll (spin on take_next_sample), or chain (remote "
+         "roundtrip and octets: the client's listener takes each pong and writes the next "
+         "ping on Fast DDS's thread, as eProsima's latency test does)"},
         {"verify",
          "the server checks every payload byte and the pong says whether it was intact: "
          "0 (default) or 1"},
@@ -183,7 +137,7 @@ class FastDdsDriver final : public mwbench::Driver {
     } else if (o.role == Role::collocated) {
       Session<Participant> session(Endpoint::for_process(), s.transport);
       Echo echo(session.participant(), s.wait, s.payload_bytes, s.verify);
-      EchoThread serving(echo, s.wait);
+      mwbench::common::EchoThread serving(echo, /*own_thread=*/!answers_in_listener(s.wait));
       run(o, s, profiles, stale, session.participant(), m);
       serving.join();
     } else {
@@ -199,7 +153,11 @@ class FastDdsDriver final : public mwbench::Driver {
     m.record_middleware_config(
         middleware_config(profiles, participant.endpoint(), s.transport, s.wait, stale));
     client.connect();
-    m.run([&client] { client.call(); });
+    if (s.wait == Wait::chain) {
+      client.run_chained();
+    } else {
+      m.run([&client] { client.call(); });
+    }
   }
 
   // A subscriber process: its subscribers answer until SIGTERM.

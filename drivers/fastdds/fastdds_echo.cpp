@@ -21,8 +21,8 @@ Echo::Echo(Participant& participant, Wait wait, std::size_t payload_bytes, bool 
       "create_datawriter (pong)");
   reader_ = check(
       participant.subscriber()->create_datareader(
-          participant.ping_topic(), reader_qos(), wait == Wait::listener ? this : nullptr,
-          wait == Wait::listener ? dds::StatusMask::data_available() : dds::StatusMask::none()),
+          participant.ping_topic(), reader_qos(), answers_in_listener(wait) ? this : nullptr,
+          answers_in_listener(wait) ? dds::StatusMask::data_available() : dds::StatusMask::none()),
       "create_datareader (ping)");
   check(waitset_.attach_condition(guard_), "attach_condition (guard)");
   if (wait == Wait::waitset) {

@@ -60,45 +60,30 @@ std::string FanoutEndpoint::to_string() const {
          ";event=" + event_topic + ";reply=" + reply_topic;
 }
 
+namespace {
+
+// The publisher's and subscriber's partitions: those of the fan-out's subscriber processes.
+template <class Qos>
+Qos with_partitions(Qos qos, const std::vector<std::string>& partitions) {
+  for (const std::string& p : partitions) qos.partition().push_back(p.c_str());
+  return qos;
+}
+
+}  // namespace
+
 FanoutParticipant::FanoutParticipant(std::uint32_t domain, Transport transport,
                                      std::vector<std::string> partitions)
     : domain_(domain),
       transport_(transport),
       partitions_(std::move(partitions)),
+      participant_(domain, fanout_profile(transport)),
       event_type_(new mwbench_fastdds::EventPubSubType()),
-      reply_type_(new mwbench_fastdds::ReplyPubSubType()) {
-  dds::DomainParticipantFactory* factory = dds::DomainParticipantFactory::get_instance();
-  participant_ = check(factory->create_participant_with_profile(
-                           static_cast<dds::DomainId_t>(domain), fanout_profile(transport)),
-                       "create_participant_with_profile");
-  try {
-    check(event_type_.register_type(participant_), "register_type (event)");
-    check(reply_type_.register_type(participant_), "register_type (reply)");
-    event_ = check(participant_->create_topic(kEventTopic, event_type_.get_type_name(),
-                                              dds::TOPIC_QOS_DEFAULT),
-                   "create_topic (event)");
-    reply_ = check(participant_->create_topic(kReplyTopic, reply_type_.get_type_name(),
-                                              dds::TOPIC_QOS_DEFAULT),
-                   "create_topic (reply)");
-    dds::PublisherQos publisher_qos = dds::PUBLISHER_QOS_DEFAULT;
-    dds::SubscriberQos subscriber_qos = dds::SUBSCRIBER_QOS_DEFAULT;
-    for (const std::string& p : partitions_) {
-      publisher_qos.partition().push_back(p.c_str());
-      subscriber_qos.partition().push_back(p.c_str());
-    }
-    publisher_ = check(participant_->create_publisher(publisher_qos), "create_publisher");
-    subscriber_ = check(participant_->create_subscriber(subscriber_qos), "create_subscriber");
-  } catch (...) {
-    participant_->delete_contained_entities();
-    factory->delete_participant(participant_);
-    throw;
-  }
-}
-
-FanoutParticipant::~FanoutParticipant() {
-  participant_->delete_contained_entities();
-  dds::DomainParticipantFactory::get_instance()->delete_participant(participant_);
-}
+      reply_type_(new mwbench_fastdds::ReplyPubSubType()),
+      event_(participant_.topic(kEventTopic, event_type_)),
+      reply_(participant_.topic(kReplyTopic, reply_type_)),
+      publisher_(participant_.publisher(with_partitions(dds::PUBLISHER_QOS_DEFAULT, partitions_))),
+      subscriber_(
+          participant_.subscriber(with_partitions(dds::SUBSCRIBER_QOS_DEFAULT, partitions_))) {}
 
 dds::DataReaderQos reply_reader_qos() {
   dds::DataReaderQos qos = reader_qos();

@@ -53,7 +53,6 @@ struct FanoutEndpoint {
 class FanoutParticipant {
  public:
   FanoutParticipant(std::uint32_t domain, Transport transport, std::vector<std::string> partitions);
-  ~FanoutParticipant();
   FanoutParticipant(const FanoutParticipant&) = delete;
   FanoutParticipant& operator=(const FanoutParticipant&) = delete;
 
@@ -69,7 +68,7 @@ class FanoutParticipant {
   std::uint32_t domain_;
   Transport transport_;
   std::vector<std::string> partitions_;
-  dds::DomainParticipant* participant_ = nullptr;
+  OwnedParticipant participant_;
   dds::TypeSupport event_type_;
   dds::TypeSupport reply_type_;
   dds::Topic* event_ = nullptr;

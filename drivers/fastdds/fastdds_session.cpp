@@ -142,35 +142,42 @@ std::string use_loopback_profiles() {
   return file.string();
 }
 
-Participant::Participant(const Endpoint& endpoint, Transport transport)
-    : endpoint_(endpoint), type_(new mwbench_fastdds::SamplePubSubType()) {
-  dds::DomainParticipantFactory* factory = dds::DomainParticipantFactory::get_instance();
-  participant_ = check(factory->create_participant_with_profile(
-                           static_cast<dds::DomainId_t>(endpoint.domain), profile_of(transport)),
-                       "create_participant_with_profile");
-  try {
-    check(type_.register_type(participant_), "register_type");
-    ping_ = check(participant_->create_topic(endpoint.ping_topic, type_.get_type_name(),
-                                             dds::TOPIC_QOS_DEFAULT),
-                  "create_topic (ping)");
-    pong_ = check(participant_->create_topic(endpoint.pong_topic, type_.get_type_name(),
-                                             dds::TOPIC_QOS_DEFAULT),
-                  "create_topic (pong)");
-    publisher_ =
-        check(participant_->create_publisher(dds::PUBLISHER_QOS_DEFAULT), "create_publisher");
-    subscriber_ =
-        check(participant_->create_subscriber(dds::SUBSCRIBER_QOS_DEFAULT), "create_subscriber");
-  } catch (...) {
-    participant_->delete_contained_entities();
-    factory->delete_participant(participant_);
-    throw;
-  }
+OwnedParticipant::OwnedParticipant(std::uint32_t domain, const std::string& profile) {
+  participant_ =
+      check(dds::DomainParticipantFactory::get_instance()->create_participant_with_profile(
+                static_cast<dds::DomainId_t>(domain), profile),
+            "create_participant_with_profile");
 }
 
-Participant::~Participant() {
+OwnedParticipant::~OwnedParticipant() {
   participant_->delete_contained_entities();
   dds::DomainParticipantFactory::get_instance()->delete_participant(participant_);
 }
+
+dds::Topic* OwnedParticipant::topic(const std::string& name, dds::TypeSupport& type) {
+  if (participant_->find_type(type.get_type_name()).empty()) {
+    check(type.register_type(participant_), "register_type");
+  }
+  return check(participant_->create_topic(name, type.get_type_name(), dds::TOPIC_QOS_DEFAULT),
+               ("create_topic (" + name + ")").c_str());
+}
+
+dds::Publisher* OwnedParticipant::publisher(const dds::PublisherQos& qos) {
+  return check(participant_->create_publisher(qos), "create_publisher");
+}
+
+dds::Subscriber* OwnedParticipant::subscriber(const dds::SubscriberQos& qos) {
+  return check(participant_->create_subscriber(qos), "create_subscriber");
+}
+
+Participant::Participant(const Endpoint& endpoint, Transport transport)
+    : endpoint_(endpoint),
+      participant_(endpoint.domain, profile_of(transport)),
+      type_(new mwbench_fastdds::SamplePubSubType()),
+      ping_(participant_.topic(endpoint.ping_topic, type_)),
+      pong_(participant_.topic(endpoint.pong_topic, type_)),
+      publisher_(participant_.publisher()),
+      subscriber_(participant_.subscriber()) {}
 
 dds::DataWriterQos writer_qos() {
   dds::DataWriterQos qos = dds::DATAWRITER_QOS_DEFAULT;

@@ -80,10 +80,30 @@ std::string use_loopback_profiles();
 // discovery only, the samples never leave the process), with the registered
 // type, the cell's two topics, one publisher and one subscriber. Deleting it
 // deletes everything created under it.
+// A DomainParticipant made from one of the loopback profiles, deleted with
+// everything it contains when this goes: the part every participant of the
+// driver shares (the ping/pong one below, the fan-out's). Declared first in
+// its owner, it is made first and deleted last, so that an owner whose
+// constructor fails half-way leaves nothing behind.
+class OwnedParticipant {
+ public:
+  OwnedParticipant(std::uint32_t domain, const std::string& profile);
+  ~OwnedParticipant();
+  OwnedParticipant(const OwnedParticipant&) = delete;
+  OwnedParticipant& operator=(const OwnedParticipant&) = delete;
+
+  // A topic of `type` (registered with the participant first).
+  dds::Topic* topic(const std::string& name, dds::TypeSupport& type);
+  dds::Publisher* publisher(const dds::PublisherQos& qos = dds::PUBLISHER_QOS_DEFAULT);
+  dds::Subscriber* subscriber(const dds::SubscriberQos& qos = dds::SUBSCRIBER_QOS_DEFAULT);
+
+ private:
+  dds::DomainParticipant* participant_ = nullptr;
+};
+
 class Participant {
  public:
   Participant(const Endpoint& endpoint, Transport transport);
-  ~Participant();
   Participant(const Participant&) = delete;
   Participant& operator=(const Participant&) = delete;
 
@@ -95,7 +115,7 @@ class Participant {
 
  private:
   Endpoint endpoint_;
-  dds::DomainParticipant* participant_ = nullptr;
+  OwnedParticipant participant_;
   dds::TypeSupport type_;
   dds::Topic* ping_ = nullptr;
   dds::Topic* pong_ = nullptr;

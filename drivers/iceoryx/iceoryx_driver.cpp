@@ -17,6 +17,7 @@
 #include <string>
 #include <thread>
 
+#include "common/echo_thread.hpp"
 #include "iceoryx_client.hpp"
 #include "iceoryx_echo.hpp"
 #include "iceoryx_fanout.hpp"
@@ -64,42 +65,6 @@ Settings settings(const DriverOptions& o) {
   return s;
 }
 
-// Collocated: the echo on a thread of its own, stopped and joined however
-// the measurement ends.
-class EchoThread {
- public:
-  explicit EchoThread(Echo& echo) : echo_(echo) {
-    thread_ = std::thread([this] {
-      try {
-        echo_.serve();
-      } catch (const std::exception& e) {
-        error_ = e.what();
-      }
-    });
-  }
-  ~EchoThread() {
-    echo_.stop();
-    if (thread_.joinable()) thread_.join();
-  }
-  EchoThread(const EchoThread&) = delete;
-  EchoThread& operator=(const EchoThread&) = delete;
-
-  // Stops the echo; throws what stopped it early, if anything did.
-  void join() {
-    echo_.stop();
-    if (thread_.joinable()) thread_.join();
-    if (!error_.empty()) throw std::runtime_error("collocated echo: " + error_);
-    if (const std::string failure = echo_.failure(); !failure.empty()) {
-      throw std::runtime_error("collocated echo: " + failure);
-    }
-  }
-
- private:
-  Echo& echo_;
-  std::thread thread_;
-  std::string error_;  // written by thread_, read after join
-};
-
 class IceoryxDriver final : public mwbench::Driver {
  public:
   mwbench::Description describe() const override {
@@ -146,7 +111,7 @@ class IceoryxDriver final : public mwbench::Driver {
       init_runtime("collocated");
       const Endpoint endpoint = Endpoint::for_process();
       Echo echo(endpoint, s.wait, s.payload_bytes, s.verify);
-      EchoThread serving(echo);
+      mwbench::common::EchoThread serving(echo);
       run(o, s, endpoint, m);
       serving.join();
     } else {
