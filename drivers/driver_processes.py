@@ -36,9 +36,14 @@ def read_result(path):
     return header, samples
 
 
+# Fast DDS's names in /dev/shm: the shared-memory transport's segments, ports
+# and locks (and sem.fastrtps_* mutexes), and data sharing's pools.
+FASTDDS_SHM_PREFIXES = ("fastrtps_", "sem.fastrtps_", "fast_datasharing_")
+
+
 def fastdds_files():
-    """The shared-memory files of Fast DDS (segments, ports and their locks) in /dev/shm."""
-    return {p.name for p in Path("/dev/shm").iterdir() if "fastrtps_" in p.name}
+    """The shared-memory files of Fast DDS (segments, ports, locks, data-sharing pools) in /dev/shm."""
+    return {p.name for p in Path("/dev/shm").iterdir() if p.name.startswith(FASTDDS_SHM_PREFIXES)}
 
 
 @pytest.fixture(autouse=True)

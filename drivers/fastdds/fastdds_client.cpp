@@ -42,12 +42,13 @@ Client::Client(Participant& participant, Wait wait, std::size_t payload_bytes, d
   for (std::size_t i = 0; i < payload.size(); ++i) payload[i] = pattern_byte(i);
   active_.reserve(4);
 
-  writer_ = check(
-      participant.publisher()->create_datawriter(participant.ping_topic(), writer_qos(), nullptr),
-      "create_datawriter (ping)");
+  writer_ = check(participant.publisher()->create_datawriter(participant.ping_topic(),
+                                                             participant.writer_qos(), nullptr),
+                  "create_datawriter (ping)");
   reader_ = check(
       participant.subscriber()->create_datareader(
-          participant.pong_topic(), reader_qos(), answers_in_listener(wait) ? this : nullptr,
+          participant.pong_topic(), participant.reader_qos(),
+          answers_in_listener(wait) ? this : nullptr,
           answers_in_listener(wait) ? dds::StatusMask::data_available() : dds::StatusMask::none()),
       "create_datareader (pong)");
   if (wait == Wait::waitset) {

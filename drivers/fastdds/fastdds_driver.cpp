@@ -40,13 +40,41 @@ bool is_fanout(const DriverOptions& o) { return o.operation == mwbench::kFanoutO
 
 struct Settings : mwbench::common::PubSubSettings {
   Transport transport = Transport::udp;
+  QosChoice qos;
 };
+
+// --option reliability= and data_sharing=: what a ping-pong cell may change
+// of the QoS (fastdds_session.hpp).
+QosChoice parse_qos(const DriverOptions& o, Transport transport) {
+  QosChoice qos;
+  const std::string reliability = o.option("reliability", "reliable");
+  const std::string sharing = o.option("data_sharing", "off");
+  if (reliability != "reliable" && reliability != "best_effort") {
+    throw mwbench::UsageError("--option reliability=" + reliability +
+                              ": allowed values: reliable, best_effort");
+  }
+  if (sharing != "off" && sharing != "on") {
+    throw mwbench::UsageError("--option data_sharing=" + sharing + ": allowed values: off, on");
+  }
+  qos.best_effort = reliability == "best_effort";
+  qos.data_sharing = sharing == "on";
+  if ((qos.best_effort || qos.data_sharing) && is_fanout(o)) {
+    throw mwbench::UsageError("--option reliability= and data_sharing=: roundtrip and octets only");
+  }
+  if (qos.data_sharing && transport != Transport::shm) {
+    throw mwbench::UsageError(
+        "--option data_sharing=on: --transport shm only (over udp the samples would bypass the "
+        "transport the cell names; collocated, intra-process delivery bypasses both)");
+  }
+  return qos;
+}
 
 Settings settings(const DriverOptions& o) {
   Settings s{mwbench::common::pubsub_settings(
-      o, std::numeric_limits<std::uint32_t>::max() - 64,
-      "a serialized Fast DDS sample holds at most 4294967231 bytes of payload")};
-  s.transport = parse_transport(o.transport);
+                 o, std::numeric_limits<std::uint32_t>::max() - 64,
+                 "a serialized Fast DDS sample holds at most 4294967231 bytes of payload"),
+             parse_transport(o.transport), QosChoice{}};
+  s.qos = parse_qos(o, s.transport);
   return s;
 }
 
@@ -96,6 +124,13 @@ class FastDdsDriver final : public mwbench::Driver {
         {"verify",
          "the server checks every payload byte and the pong says whether it was intact: "
          "0 (default) or 1"},
+        {"reliability",
+         "roundtrip and octets: reliable (default) or best_effort (no heartbeats or "
+         "acknowledgements; a lost ping or pong ends the run at --timeout)"},
+        {"data_sharing",
+         "roundtrip and octets over --transport shm: off (default) or on (Fast DDS's data "
+         "sharing: writer and reader share the sample's memory, with the type bounded by "
+         "--payload-bytes)"},
     };
     d.max_threads = 1;
     d.max_servants = 1;
@@ -115,11 +150,11 @@ class FastDdsDriver final : public mwbench::Driver {
       serve_fanout(o, s, profiles, stale, context);
       return;
     }
-    Session<Participant> session(Endpoint::for_process(), s.transport);
+    Session<Participant> session(Endpoint::for_process(), s.transport, s.qos, s.payload_bytes);
     Participant& participant = session.participant();
     Echo echo(participant, s.wait, s.payload_bytes, s.verify);
     context.record_middleware_config(
-        middleware_config(profiles, participant.endpoint(), s.transport, s.wait, stale));
+        middleware_config(profiles, participant, s.transport, s.wait, stale));
     const mwbench::ScopedStopCallback stop(context, [&echo] { echo.stop(); });
     context.publish_endpoint(participant.endpoint().to_string());
     echo.serve();
@@ -135,13 +170,14 @@ class FastDdsDriver final : public mwbench::Driver {
     if (is_fanout(o)) {
       measure_fanout(o, s, profiles, stale, m);
     } else if (o.role == Role::collocated) {
-      Session<Participant> session(Endpoint::for_process(), s.transport);
+      Session<Participant> session(Endpoint::for_process(), s.transport, s.qos, s.payload_bytes);
       Echo echo(session.participant(), s.wait, s.payload_bytes, s.verify);
       mwbench::common::EchoThread serving(echo, /*own_thread=*/!answers_in_listener(s.wait));
       run(o, s, profiles, stale, session.participant(), m);
       serving.join();
     } else {
-      Session<Participant> session(Endpoint::parse(m.read_endpoint()), s.transport);
+      Session<Participant> session(Endpoint::parse(m.read_endpoint()), s.transport, s.qos,
+                                   s.payload_bytes);
       run(o, s, profiles, stale, session.participant(), m);
     }
   }
@@ -151,7 +187,7 @@ class FastDdsDriver final : public mwbench::Driver {
                   const nlohmann::json& stale, Participant& participant, mwbench::Measurement& m) {
     Client client(participant, s.wait, s.payload_bytes, o.timeout_s, m);
     m.record_middleware_config(
-        middleware_config(profiles, participant.endpoint(), s.transport, s.wait, stale));
+        middleware_config(profiles, participant, s.transport, s.wait, stale));
     client.connect();
     if (s.wait == Wait::chain) {
       client.run_chained();

@@ -16,12 +16,13 @@ Echo::Echo(Participant& participant, Wait wait, std::size_t payload_bytes, bool 
     : participant_(participant), wait_(wait), payload_bytes_(payload_bytes), verify_(verify) {
   ping_.payload().reserve(payload_bytes);  // taking a ping of this size allocates nothing
   active_.reserve(4);
-  writer_ = check(
-      participant.publisher()->create_datawriter(participant.pong_topic(), writer_qos(), nullptr),
-      "create_datawriter (pong)");
+  writer_ = check(participant.publisher()->create_datawriter(participant.pong_topic(),
+                                                             participant.writer_qos(), nullptr),
+                  "create_datawriter (pong)");
   reader_ = check(
       participant.subscriber()->create_datareader(
-          participant.ping_topic(), reader_qos(), answers_in_listener(wait) ? this : nullptr,
+          participant.ping_topic(), participant.reader_qos(),
+          answers_in_listener(wait) ? this : nullptr,
           answers_in_listener(wait) ? dds::StatusMask::data_available() : dds::StatusMask::none()),
       "create_datareader (ping)");
   check(waitset_.attach_condition(guard_), "attach_condition (guard)");

@@ -58,6 +58,28 @@ const char* retcode_name(std::uint32_t code) noexcept {
   }
 }
 
+// The generated type, bounded by one payload size: its largest sample is one
+// carrying `payload_bytes` (Fast DDS's data sharing preallocates samples of
+// that size and refuses unbounded types).
+class BoundedSampleType final : public mwbench_fastdds::SamplePubSubType {
+ public:
+  explicit BoundedSampleType(std::size_t payload_bytes) {
+    mwbench_fastdds::Sample largest;
+    largest.payload().resize(payload_bytes);
+    m_typeSize = static_cast<std::uint32_t>(mwbench_fastdds::Sample::getCdrSerializedSize(largest) +
+                                            kEncapsulationBytes);
+  }
+  bool is_bounded() const override { return true; }
+
+ private:
+  static constexpr std::size_t kEncapsulationBytes = 4;  // as SamplePubSubType counts it
+};
+
+dds::TopicDataType* sample_type(QosChoice qos, std::size_t payload_bytes) {
+  if (qos.data_sharing) return new BoundedSampleType(payload_bytes);
+  return new mwbench_fastdds::SamplePubSubType();
+}
+
 const char* profile_of(Transport transport) noexcept {
   return transport == Transport::shm ? "mwbench_shm" : "mwbench_udp";
 }
@@ -170,38 +192,57 @@ dds::Subscriber* OwnedParticipant::subscriber(const dds::SubscriberQos& qos) {
   return check(participant_->create_subscriber(qos), "create_subscriber");
 }
 
-Participant::Participant(const Endpoint& endpoint, Transport transport)
+Participant::Participant(const Endpoint& endpoint, Transport transport, QosChoice qos,
+                         std::size_t payload_bytes)
     : endpoint_(endpoint),
+      qos_(qos),
       participant_(endpoint.domain, profile_of(transport)),
-      type_(new mwbench_fastdds::SamplePubSubType()),
+      type_(sample_type(qos, payload_bytes)),
       ping_(participant_.topic(endpoint.ping_topic, type_)),
       pong_(participant_.topic(endpoint.pong_topic, type_)),
       publisher_(participant_.publisher()),
       subscriber_(participant_.subscriber()) {}
 
-dds::DataWriterQos writer_qos() {
+dds::DataWriterQos Participant::writer_qos() const { return fastdds_driver::writer_qos(qos_); }
+
+dds::DataReaderQos Participant::reader_qos() const { return fastdds_driver::reader_qos(qos_); }
+
+namespace {
+
+// What writers and readers share.
+template <class Qos>
+void set_common_qos(Qos& qos, QosChoice choice) {
+  qos.reliability().kind =
+      choice.best_effort ? dds::BEST_EFFORT_RELIABILITY_QOS : dds::RELIABLE_RELIABILITY_QOS;
+  qos.history().kind = dds::KEEP_LAST_HISTORY_QOS;
+  qos.history().depth = 1;
+  qos.durability().kind = dds::VOLATILE_DURABILITY_QOS;
+  if (choice.data_sharing) {
+    qos.data_sharing().on("");  // Fast DDS's default directory for the segments (/dev/shm)
+  } else {
+    qos.data_sharing().off();
+  }
+}
+
+}  // namespace
+
+dds::DataWriterQos writer_qos(QosChoice choice) {
   dds::DataWriterQos qos = dds::DATAWRITER_QOS_DEFAULT;
-  qos.reliability().kind = dds::RELIABLE_RELIABILITY_QOS;
-  qos.history().kind = dds::KEEP_LAST_HISTORY_QOS;
-  qos.history().depth = 1;
-  qos.durability().kind = dds::VOLATILE_DURABILITY_QOS;
+  set_common_qos(qos, choice);
   qos.publish_mode().kind = dds::SYNCHRONOUS_PUBLISH_MODE;
-  qos.data_sharing().off();
   return qos;
 }
 
-dds::DataReaderQos reader_qos() {
+dds::DataReaderQos reader_qos(QosChoice choice) {
   dds::DataReaderQos qos = dds::DATAREADER_QOS_DEFAULT;
-  qos.reliability().kind = dds::RELIABLE_RELIABILITY_QOS;
-  qos.history().kind = dds::KEEP_LAST_HISTORY_QOS;
-  qos.history().depth = 1;
-  qos.durability().kind = dds::VOLATILE_DURABILITY_QOS;
-  qos.data_sharing().off();
+  set_common_qos(qos, choice);
   return qos;
 }
 
-nlohmann::json middleware_config(const std::string& profiles, const Endpoint& endpoint,
+nlohmann::json middleware_config(const std::string& profiles, const Participant& participant,
                                  Transport transport, Wait wait, const nlohmann::json& stale_shm) {
+  const Endpoint& endpoint = participant.endpoint();
+  const QosChoice& qos = participant.qos();
   const bool intraprocess =
       eprosima::fastrtps::xmlparser::XMLProfileManager::library_settings().intraprocess_delivery ==
       eprosima::fastrtps::INTRAPROCESS_FULL;
@@ -218,11 +259,11 @@ nlohmann::json middleware_config(const std::string& profiles, const Endpoint& en
       {"topics", {{"ping", endpoint.ping_topic}, {"pong", endpoint.pong_topic}}},
       {"type", "mwbench_fastdds::Sample (PingPong.idl)"},
       {"qos",
-       {{"reliability", "reliable"},
+       {{"reliability", qos.best_effort ? "best_effort" : "reliable"},
         {"history", "keep_last 1"},
         {"durability", "volatile"},
         {"publish_mode", "synchronous"},
-        {"data_sharing", "off"}}},
+        {"data_sharing", qos.data_sharing ? "on (type bounded by the cell's payload)" : "off"}}},
       {"wait", to_string(wait)},
       {"stale_shm", stale_shm},
   };

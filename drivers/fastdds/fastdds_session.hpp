@@ -75,11 +75,6 @@ struct Endpoint {
 // or does not load.
 std::string use_loopback_profiles();
 
-// A domain participant created from the transport's profile (udp:
-// mwbench_udp; shm: mwbench_shm; inproc: mwbench_udp, whose transport carries
-// discovery only, the samples never leave the process), with the registered
-// type, the cell's two topics, one publisher and one subscriber. Deleting it
-// deletes everything created under it.
 // A DomainParticipant made from one of the loopback profiles, deleted with
 // everything it contains when this goes: the part every participant of the
 // driver shares (the ping/pong one below, the fan-out's). Declared first in
@@ -101,9 +96,25 @@ class OwnedParticipant {
   dds::DomainParticipant* participant_ = nullptr;
 };
 
+// What a ping-pong cell may change of the QoS below: --option
+// reliability=reliable|best_effort and data_sharing=off|on (README, "QoS").
+struct QosChoice {
+  bool best_effort = false;
+  bool data_sharing = false;
+};
+
+// A domain participant created from the transport's profile (udp:
+// mwbench_udp; shm: mwbench_shm; inproc: mwbench_udp, whose transport carries
+// discovery only, the samples never leave the process), with the registered
+// type, the cell's two topics, one publisher and one subscriber, and the QoS
+// of their readers and writers. Deleting it deletes everything created under
+// it. With data sharing the type is bounded by the cell's payload (Fast DDS
+// shares only bounded samples), as eProsima's latency test sizes its type
+// per payload.
 class Participant {
  public:
-  Participant(const Endpoint& endpoint, Transport transport);
+  Participant(const Endpoint& endpoint, Transport transport, QosChoice qos = {},
+              std::size_t payload_bytes = 0);
   Participant(const Participant&) = delete;
   Participant& operator=(const Participant&) = delete;
 
@@ -112,9 +123,13 @@ class Participant {
   dds::Publisher* publisher() const noexcept { return publisher_; }
   dds::Subscriber* subscriber() const noexcept { return subscriber_; }
   const Endpoint& endpoint() const noexcept { return endpoint_; }
+  const QosChoice& qos() const noexcept { return qos_; }
+  dds::DataWriterQos writer_qos() const;
+  dds::DataReaderQos reader_qos() const;
 
  private:
   Endpoint endpoint_;
+  QosChoice qos_;
   OwnedParticipant participant_;
   dds::TypeSupport type_;
   dds::Topic* ping_ = nullptr;
@@ -125,12 +140,13 @@ class Participant {
 
 // The QoS of every writer and reader of the driver: reliable, KEEP_LAST 1,
 // volatile, synchronous publication, data sharing off (so that `udp` and
-// `shm` are exactly the transport the cell names; README, "What is measured").
-dds::DataWriterQos writer_qos();
-dds::DataReaderQos reader_qos();
+// `shm` are exactly the transport the cell names; README, "What is measured");
+// a ping-pong cell may choose best effort, and data sharing over `shm`.
+dds::DataWriterQos writer_qos(QosChoice choice = {});
+dds::DataReaderQos reader_qos(QosChoice choice = {});
 
 // How the middleware was configured, for the result header.
-nlohmann::json middleware_config(const std::string& profiles, const Endpoint& endpoint,
+nlohmann::json middleware_config(const std::string& profiles, const Participant& participant,
                                  Transport transport, Wait wait, const nlohmann::json& stale_shm);
 
 // The payload pattern of the `octets` ping: byte i is i mod 251 (as in rawtcp).

@@ -8,6 +8,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <ctime>
 #include <fstream>
 #include <set>
@@ -44,8 +45,22 @@ std::string segment_of_lock(std::string_view name) {
   return std::string(segment);
 }
 
-// "fastrtps_<16 of [0-9a-z]>" or "fastrtps_port<digits>": a segment.
+constexpr std::string_view kDataSharingPrefix = "fast_datasharing_";
+
+// "fast_datasharing_<GUID prefix>_<entity id>" (dotted hex, for instance
+// fast_datasharing_01.0f.78.fd.b7.34.cf.aa.00.00.00.00_0.0.1.3): a writer's
+// or reader's data-sharing pool (--option data_sharing=on), which has no lock
+// file.
+bool is_data_sharing_segment(std::string_view name) {
+  const std::string_view rest = name.substr(std::min(name.size(), kDataSharingPrefix.size()));
+  return name.starts_with(kDataSharingPrefix) && !rest.empty() && rest.size() <= 64 &&
+         rest.find_first_not_of("0123456789abcdef._") == std::string_view::npos;
+}
+
+// "fastrtps_<16 of [0-9a-z]>", "fastrtps_port<digits>" or a data-sharing
+// pool: a segment.
 bool is_segment(std::string_view name) {
+  if (is_data_sharing_segment(name)) return true;
   return !name.ends_with("_el") && !segment_of_lock(std::string(name) + "_el").empty();
 }
 

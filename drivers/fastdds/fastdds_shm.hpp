@@ -10,6 +10,10 @@
 // segment is stale (the test Fast DDS's own `fastdds shm clean` applies;
 // Debian's packages do not ship that tool).
 //
+// Data sharing's pools (`fast_datasharing_<GUID prefix>_<entity id>`, one per
+// writer and reader with --option data_sharing=on) have no lock file; they
+// are handled as the segments without one below.
+//
 // A crash can also leave a segment without any lock file (Fast DDS removes
 // the lock file and the segment one after the other). Its owner is dead too:
 // a live owner holds its lock file, which therefore exists. Two cases could

@@ -52,7 +52,7 @@ def test_describe():
     assert d["operations"] == {"roundtrip": {"payload": False}, "octets": {"payload": True},
                                "fanout": {"payload": True}}
     assert d["modes"] == {"remote": ["udp", "shm"], "collocated": ["inproc"]}
-    assert set(d["options"]) == {"wait", "verify"}
+    assert set(d["options"]) == {"wait", "verify", "reliability", "data_sharing"}
     assert d["max_threads"] == 1 and d["max_servants"] == 1
     assert d["max_subscribers"] == 64
 
@@ -101,6 +101,58 @@ def test_transports_do_not_cross(tmp_path):
     proc, _ = run_client(tmp_path, cell("roundtrip", "shm", 0, "--timeout", "1"))
     assert proc.returncode == 1 and "no matching reader on topic" in proc.stderr
     assert server.stop()[0] == 0
+
+
+@pytest.mark.parametrize("wait", ["waitset", "chain"])
+def test_best_effort_with_data_sharing_runs_and_is_recorded(tmp_path, wait):
+    # eProsima's latency test at its fastest: best effort, data sharing over shm.
+    args = cell("octets", "shm", 4096, "--option", f"wait={wait}",
+                "--option", "reliability=best_effort", "--option", "data_sharing=on")
+    server = DriverServer(DRIVER, tmp_path, args)
+    pools = {f for f in fastdds_files() if f.startswith("fast_datasharing_")}
+    assert pools, "the server made no data-sharing pool"
+    client, output = run_client(tmp_path, args)
+    assert client.returncode == 0, client.stderr
+    qos = read_result(output)[0]["middleware_config"]["qos"]
+    assert qos["reliability"] == "best_effort"
+    assert qos["data_sharing"].startswith("on")
+    assert server.stop()[0] == 0
+
+
+@pytest.mark.parametrize("extra, named", [
+    (["--transport", "udp", "--option", "data_sharing=on"], "data_sharing=on"),
+    (["--transport", "shm", "--option", "data_sharing=yes"], "data_sharing=yes"),
+    (["--transport", "udp", "--option", "reliability=sometimes"], "reliability=sometimes"),
+])
+def test_qos_options_are_checked(tmp_path, extra, named):
+    proc, _ = run_client(tmp_path, ["--operation", "roundtrip", "--payload-bytes", "0", *extra])
+    assert proc.returncode == 2 and named in proc.stderr, proc.stderr
+
+
+def test_qos_options_are_for_ping_pong_only(tmp_path):
+    proc, _ = FASTDDS.run("collocated", tmp_path, *cell("fanout", "inproc", 0),
+                          "--subscribers", "2", "--option", "reliability=best_effort")
+    assert proc.returncode == 2 and "roundtrip and octets only" in proc.stderr, proc.stderr
+
+
+def test_data_sharing_pools_of_a_killed_run_are_removed(tmp_path):
+    # A data-sharing pool has no lock file: once old and mapped by nobody, it is
+    # stale (as a port without its lock file, below).
+    before = fastdds_files()
+    server = DriverServer(DRIVER, tmp_path, cell("roundtrip", "shm", 0,
+                                                 "--option", "data_sharing=on"))
+    server.proc.kill()
+    server.proc.wait(timeout=HANG_S)
+    server.proc.stderr.close()
+    pools = {f for f in fastdds_files() - before if f.startswith("fast_datasharing_")}
+    assert pools, "the killed server left no data-sharing pool"
+    for name in pools:
+        os.utime(SHM / name, (time.time() - 60, time.time() - 60))
+
+    proc, output = run_collocated(tmp_path, cell("roundtrip", "inproc", 0), samples=10)
+    assert proc.returncode == 0, proc.stderr
+    removed = read_result(output)[0]["middleware_config"]["stale_shm"]["removed_at_start"]
+    assert pools <= set(removed), sorted(pools - set(removed))
 
 
 def test_inproc_is_no_remote_transport(tmp_path):
