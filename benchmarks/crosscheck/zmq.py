@@ -16,7 +16,6 @@ mwbench's mean round trip, and prints mwbench's median beside it.
 """
 
 import argparse
-import hashlib
 import os
 import re
 import shutil
@@ -27,9 +26,9 @@ import sys
 import tarfile
 import tempfile
 import time
-import urllib.request
 from pathlib import Path
 
+from debian_source import installed_source, orig_tarball
 from mwbench_cell import (
     PLACEMENTS,
     default_build_dir,
@@ -41,39 +40,18 @@ from mwbench_cell import (
     taskset,
 )
 
-POOL = "https://deb.debian.org/debian/pool/main"
 PROGRAMS = ("local_lat", "remote_lat", "inproc_lat")
 AVERAGE = re.compile(r"average latency: (?P<us>[\d.]+) \[us\]")
 MESSAGE_BYTES = 8  # the zmq driver's roundtrip message: an 8-byte timestamp
 
 
-def installed_source():
-    """(source package, Debian version, upstream version) of the installed libzmq5."""
-    out = subprocess.run(["dpkg-query", "-W", "-f", "${source:Package} ${source:Version}",
-                          "libzmq5"], capture_output=True, text=True, check=True).stdout
-    package, version = out.split()
-    return package, version, version.split(":")[-1].rsplit("-", 1)[0]
-
-
-def fetch(url):
-    with urllib.request.urlopen(url, timeout=60) as answer:
-        return answer.read()
-
-
 def build_perf_programs(cache):
     """Builds the perf programs once per libzmq version; returns their folder."""
-    package, version, upstream = installed_source()
+    _, version = installed_source("libzmq5")
     folder = cache / f"zmq-perf-{version}"
     if all((folder / name).exists() for name in PROGRAMS):
         return folder
-    base = f"{POOL}/{package[0]}/{package}"
-    tarball = f"{package}_{upstream}.orig.tar.gz"
-    dsc = fetch(f"{base}/{package}_{version}.dsc").decode()
-    sums = dsc.split("Checksums-Sha256:")[1]
-    wanted = next(line.split()[0] for line in sums.splitlines() if line.endswith(tarball))
-    data = fetch(f"{base}/{tarball}")
-    if hashlib.sha256(data).hexdigest() != wanted:
-        sys.exit(f"{tarball}: SHA-256 does not match {package}_{version}.dsc")
+    tarball, data = orig_tarball("libzmq5")
     folder.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory() as tmp:
         archive = Path(tmp) / tarball
@@ -90,7 +68,7 @@ def build_perf_programs(cache):
             subprocess.run(["g++", "-O2", "-o", str(folder / name),
                             str(root / "perf" / f"{name}.cpp"), "-lzmq", "-lpthread"],
                            check=True)
-    print(f"built libzmq {upstream}'s {', '.join(PROGRAMS)} from {tarball} in {folder}")
+    print(f"built libzmq {version}'s {', '.join(PROGRAMS)} from {tarball} in {folder}")
     return folder
 
 
