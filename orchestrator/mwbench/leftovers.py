@@ -1,8 +1,8 @@
 """The leftovers of dead runs: found from their ledgers (ledger.py), removed, or named.
 
 The next `mwbench run` and `mwbench clean` call `clean_dead_runs`: for each
-ledger whose run's process is gone, it kills what is left of the run's process
-groups, removes its scratch directories and the files its daemons leave when
+ledger whose run's process is gone, it stops what is left of the run's process
+groups (SIGTERM, then SIGKILL), removes its scratch directories and the files its daemons leave when
 they die, marks the run `abandoned` in its database and deletes the ledger.
 What it cannot remove it names, with the command that would.
 """
@@ -19,6 +19,7 @@ from . import daemon as daemons
 from .ledger import SCRATCH_PREFIX, Ledger, OtherRun, group_members, other_runs
 from .store import Store, StoreError
 
+STOP_GRACE_S = 5.0
 KILL_WAIT_S = 5.0
 POLL_INTERVAL_S = 0.01
 
@@ -46,8 +47,9 @@ def clean_dead_runs(dry_run: bool = False) -> list[str]:
         found += [f"{run.describe()} is gone; it left {path}" for path in files]
         if dry_run:
             continue
-        # The processes first: a daemon must be gone before its files are removed.
-        failed = [problem for problem in (*map(_kill_group, (p["pid"] for p in processes)),
+        # The processes first, the last started first (the drivers before the daemon they
+        # use): a daemon must be gone before its files are removed.
+        failed = [problem for problem in (*map(_stop_group, _last_first(processes)),
                                           *map(_remove, files)) if problem]
         problems += failed
         _mark_abandoned(run.record)
@@ -70,7 +72,7 @@ def end_what_remains(own: Ledger) -> None:
     daemon_alive = any(run.alive and run.record.get("daemons") for run in other_runs())
     processes = listed.live_processes()
     files = leftover_files(listed, with_daemon_files=not daemon_alive)
-    failed = [problem for problem in (*map(_kill_group, (p["pid"] for p in processes)),
+    failed = [problem for problem in (*map(_stop_group, _last_first(processes)),
                                       *map(_remove, files)) if problem]
     if not failed:
         own.forget()
@@ -86,19 +88,30 @@ def leftover_files(run: OtherRun, with_daemon_files: bool = True) -> list[str]:
     return found
 
 
-def _kill_group(pgid: int) -> str | None:
-    try:
-        os.killpg(pgid, signal.SIGKILL)
-    except ProcessLookupError:
-        return None
-    except PermissionError:
-        return f"cannot stop process group {pgid}: permission denied (kill -KILL -- -{pgid})"
-    deadline = time.monotonic() + KILL_WAIT_S
-    while group_members(pgid):
-        if time.monotonic() > deadline:
-            return f"process group {pgid} did not end after SIGKILL (kill -KILL -- -{pgid})"
-        time.sleep(POLL_INTERVAL_S)
-    return None
+def _last_first(processes: list[dict]) -> list[int]:
+    """The process groups of a ledger's processes, the last started first."""
+    return [p["pid"] for p in reversed(processes)]
+
+
+def _stop_group(pgid: int) -> str | None:
+    """SIGTERM first, so that drivers remove what they made (Fast DDS's segments in
+    /dev/shm, which its drivers delete with their participant); SIGKILL for what is
+    still there after STOP_GRACE_S."""
+    for signum, wait_s in ((signal.SIGTERM, STOP_GRACE_S), (signal.SIGKILL, KILL_WAIT_S)):
+        try:
+            os.killpg(pgid, signum)
+        except ProcessLookupError:
+            return None
+        except PermissionError:
+            return f"cannot stop process group {pgid}: permission denied (kill -KILL -- -{pgid})"
+        deadline = time.monotonic() + wait_s
+        while group_members(pgid):
+            if time.monotonic() > deadline:
+                break
+            time.sleep(POLL_INTERVAL_S)
+        else:
+            return None
+    return f"process group {pgid} did not end after SIGKILL (kill -KILL -- -{pgid})"
 
 
 def _remove(path: str) -> str | None:

@@ -37,6 +37,14 @@ experiments:
      samples: 100000000}}
 """
 ICEORYX_BUILT = program_path("iceoryx").is_file()
+FASTDDS_BUILT = program_path("fastdds").is_file()
+# What Fast DDS's drivers make in /dev/shm and remove with their participant: a run
+# stopped by any means leaves none of them (drivers/fastdds/fastdds_shm.hpp).
+FASTDDS_SHM_PREFIXES = ("fastrtps_", "sem.fastrtps_", "fast_datasharing_")
+
+
+def fastdds_shm_files() -> set[str]:
+    return {name for name in os.listdir("/dev/shm") if name.startswith(FASTDDS_SHM_PREFIXES)}
 
 
 class Run:
@@ -123,7 +131,17 @@ def no_roudi():
         assert not stray, "a test left iox-roudi running"
 
 
+@pytest.fixture
+def no_fastdds_files_left():
+    before = fastdds_shm_files()
+    yield
+    left = fastdds_shm_files() - before
+    assert not left, f"Fast DDS files left in /dev/shm: {sorted(left)}"
+
+
 DRIVERS = [pytest.param("rawtcp", "tcp", ("client", "server"), id="rawtcp"),
+           pytest.param("fastdds", "shm", ("client", "server"), id="fastdds",
+                        marks=pytest.mark.skipif(not FASTDDS_BUILT, reason="fastdds not built")),
            pytest.param("iceoryx", "shm", ("client", "server", "daemon"), id="iceoryx",
                         marks=pytest.mark.skipif(not ICEORYX_BUILT, reason="iceoryx not built"))]
 
@@ -132,7 +150,7 @@ DRIVERS = [pytest.param("rawtcp", "tcp", ("client", "server"), id="rawtcp"),
                          ids=lambda s: signal.Signals(s).name)
 @pytest.mark.parametrize("driver, transport, roles", DRIVERS)
 def test_a_stop_signal_stops_the_cell_cleans_up_and_keeps_finished_cells(
-        tmp_path, no_roudi, driver, transport, roles, signum):
+        tmp_path, no_roudi, no_fastdds_files_left, driver, transport, roles, signum):
     run = Run(tmp_path, driver, transport)
     ledger = run.wait_for_long_cell(roles)
     run.process.send_signal(signum)
@@ -153,7 +171,8 @@ def test_a_stop_signal_stops_the_cell_cleans_up_and_keeps_finished_cells(
 
 
 @pytest.mark.parametrize("driver, transport, roles", DRIVERS)
-def test_what_a_killed_run_left_is_removed_by_mwbench_clean(tmp_path, no_roudi, driver,
+def test_what_a_killed_run_left_is_removed_by_mwbench_clean(tmp_path, no_roudi,
+                                                            no_fastdds_files_left, driver,
                                                             transport, roles):
     run = Run(tmp_path, driver, transport)
     ledger = run.wait_for_long_cell(roles)
@@ -184,7 +203,8 @@ def test_what_a_killed_run_left_is_removed_by_mwbench_clean(tmp_path, no_roudi, 
 
 
 @pytest.mark.parametrize("driver, transport, roles", DRIVERS)
-def test_the_next_run_removes_what_a_killed_run_left(tmp_path, no_roudi, driver, transport,
+def test_the_next_run_removes_what_a_killed_run_left(tmp_path, no_roudi,
+                                                     no_fastdds_files_left, driver, transport,
                                                      roles):
     first = Run(tmp_path, driver, transport, name="first")
     ledger = first.wait_for_long_cell(roles)
