@@ -42,7 +42,7 @@ FASTDDS_SHM_PREFIXES = ("fastrtps_", "sem.fastrtps_", "fast_datasharing_")
 
 
 def fastdds_files():
-    """The shared-memory files of Fast DDS (segments, ports, locks, data-sharing pools) in /dev/shm."""
+    """Fast DDS's files in /dev/shm: segments, ports, locks and data-sharing pools."""
     return {p.name for p in Path("/dev/shm").iterdir() if p.name.startswith(FASTDDS_SHM_PREFIXES)}
 
 
