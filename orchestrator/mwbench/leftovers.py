@@ -48,9 +48,10 @@ def clean_dead_runs(dry_run: bool = False) -> list[str]:
         if dry_run:
             continue
         # The processes first, the last started first (the drivers before the daemon they
-        # use): a daemon must be gone before its files are removed.
-        failed = [problem for problem in (*map(_stop_group, _last_first(processes)),
-                                          *map(_remove, files)) if problem]
+        # use); then the files, looked for again: a process may leave files as it ends.
+        failed = [problem for problem in map(_stop_group, _last_first(processes)) if problem]
+        failed += [problem for problem in map(_remove, leftover_files(
+            run, with_daemon_files=not daemon_alive)) if problem]
         problems += failed
         _mark_abandoned(run.record)
         if not failed:
@@ -70,10 +71,10 @@ def end_what_remains(own: Ledger) -> None:
     removed stays in the ledger, and the next run finds it."""
     listed = OtherRun(own.path, own.record())
     daemon_alive = any(run.alive and run.record.get("daemons") for run in other_runs())
-    processes = listed.live_processes()
-    files = leftover_files(listed, with_daemon_files=not daemon_alive)
-    failed = [problem for problem in (*map(_stop_group, _last_first(processes)),
-                                      *map(_remove, files)) if problem]
+    failed = [problem for problem in map(_stop_group, _last_first(listed.live_processes()))
+              if problem]
+    failed += [problem for problem in map(_remove, leftover_files(
+        listed, with_daemon_files=not daemon_alive)) if problem]
     if not failed:
         own.forget()
 
