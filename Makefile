@@ -41,7 +41,7 @@ test-python:
 # and UBSan (build-asan/): a memory error fails the run. Not for measuring.
 test-sanitize: build-asan
 	ctest --test-dir build-asan --output-on-failure
-	MWBENCH_BUILD_DIR=build-asan .venv/bin/pytest drivers components/tests
+	MWBENCH_BUILD_DIR=build-asan .venv/bin/pytest drivers components/tests components/deployment/tests
 
 lint:
 	.venv/bin/ruff check orchestrator drivers benchmarks components

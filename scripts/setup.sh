@@ -10,7 +10,8 @@ cd "$(dirname "$0")/.."
 
 # The system packages mwbench needs, one group per purpose.
 BUILD_PACKAGES=(build-essential cmake ninja-build pkg-config git clang-format)
-LIBRARY_PACKAGES=(libgtest-dev nlohmann-json3-dev libcli11-dev)
+# libxml2 reads deployment plans; libelf reads artifacts' entry points without loading them.
+LIBRARY_PACKAGES=(libgtest-dev nlohmann-json3-dev libcli11-dev libxml2-dev libelf-dev)
 OMNIORB_PACKAGES=(libomniorb4-dev omniidl omniorb omniorb-nameserver)
 # The other middleware the drivers measure, and the tools they are checked
 # against (ddsperf in cyclonedds-tools; sockperf for the raw TCP baseline).

@@ -1,0 +1,30 @@
+// The names mwccm gives meaning to in a plan (docs/deployment.md section 1
+// lists them with their DAnCE counterparts). Any other property is an
+// attribute of the component (configProperty) or is read and kept only.
+#pragma once
+
+namespace mwccm::deployment::properties {
+
+// implementation execParameter: the home's entry point in the artifact.
+inline constexpr const char* kHomeEntrypoint = "mwccm.HomeEntrypoint";
+// implementation execParameter: what the implementation makes; the only value
+// besides a component (the default) is kComponentServer.
+inline constexpr const char* kImplementationType = "mwccm.ImplementationType";
+inline constexpr const char* kComponentServer = "mwccm.ComponentServer";
+
+// instance configProperty: publish the component's reference.
+inline constexpr const char* kRegisterNaming = "mwccm.RegisterNaming";  // a naming-service path
+inline constexpr const char* kInstanceIOR = "mwccm.InstanceIOR";        // a file for its IOR
+
+// configProperty of a component server instance: the process's real-time
+// configuration (section 6).
+inline constexpr const char* kPriority = "mwccm.Process.Priority";  // SCHED_FIFO priority; 0: plain
+inline constexpr const char* kCpuAffinity = "mwccm.Process.CPUAffinity";  // "0" or "0,1"
+inline constexpr const char* kOrbThreads = "mwccm.Process.ORBThreads";    // ORB thread pool size
+
+// connection deployRequirement: connect as plain C++ objects, without CORBA,
+// when both ends are in one process (section 7). As DDS4CCM plans write it.
+inline constexpr const char* kConnectionType = "mwccm.ConnectionType";
+inline constexpr const char* kLocalInterface = "Local_Interface";
+
+}  // namespace mwccm::deployment::properties

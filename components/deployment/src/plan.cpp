@@ -1,0 +1,133 @@
+// The plan model's names (D&C's spellings) and lookups.
+#include <algorithm>
+#include <array>
+#include <mwccm/deployment/plan.hpp>
+#include <mwccm/deployment/plan_error.hpp>
+#include <mwccm/deployment/plan_properties.hpp>
+#include <utility>
+
+namespace mwccm::deployment {
+namespace {
+
+constexpr std::array<std::pair<ValueKind, const char*>, 13> kValueKinds{{
+    {ValueKind::Boolean, "tk_boolean"},
+    {ValueKind::Char, "tk_char"},
+    {ValueKind::Octet, "tk_octet"},
+    {ValueKind::Short, "tk_short"},
+    {ValueKind::UShort, "tk_ushort"},
+    {ValueKind::Long, "tk_long"},
+    {ValueKind::ULong, "tk_ulong"},
+    {ValueKind::LongLong, "tk_longlong"},
+    {ValueKind::ULongLong, "tk_ulonglong"},
+    {ValueKind::Float, "tk_float"},
+    {ValueKind::Double, "tk_double"},
+    {ValueKind::String, "tk_string"},
+    {ValueKind::Enum, "tk_enum"},
+}};
+
+constexpr std::array<std::pair<PortKind, const char*>, 6> kPortKinds{{
+    {PortKind::Facet, "Facet"},
+    {PortKind::SimplexReceptacle, "SimplexReceptacle"},
+    {PortKind::MultiplexReceptacle, "MultiplexReceptacle"},
+    {PortKind::EventEmitter, "EventEmitter"},
+    {PortKind::EventPublisher, "EventPublisher"},
+    {PortKind::EventConsumer, "EventConsumer"},
+}};
+
+constexpr std::array<std::pair<LocalityKind, const char*>, 3> kLocalityKinds{{
+    {LocalityKind::SameProcess, "SameProcess"},
+    {LocalityKind::DifferentProcess, "DifferentProcess"},
+    {LocalityKind::NoConstraint, "NoConstraint"},
+}};
+
+template <class Enum, std::size_t N>
+std::optional<Enum> from_name(const std::array<std::pair<Enum, const char*>, N>& table,
+                              const std::string& name) {
+  for (const auto& [value, spelling] : table) {
+    if (name == spelling) return value;
+  }
+  return std::nullopt;
+}
+
+template <class Enum, std::size_t N>
+std::string to_name(const std::array<std::pair<Enum, const char*>, N>& table, Enum value) {
+  for (const auto& [candidate, spelling] : table) {
+    if (candidate == value) return spelling;
+  }
+  return "?";
+}
+
+template <class T>
+const T* find_by_id(const std::vector<T>& items, const std::string& id) {
+  auto found = std::find_if(items.begin(), items.end(), [&](const T& t) { return t.id == id; });
+  return found == items.end() ? nullptr : &*found;
+}
+
+}  // namespace
+
+std::string SourceLocation::to_string() const {
+  return line > 0 ? file + ":" + std::to_string(line) : file;
+}
+
+std::optional<ValueKind> value_kind_from_tk(const std::string& tk) {
+  return from_name(kValueKinds, tk);
+}
+std::string tk_name(ValueKind kind) { return to_name(kValueKinds, kind); }
+
+std::optional<PortKind> port_kind_from_name(const std::string& name) {
+  return from_name(kPortKinds, name);
+}
+std::string port_kind_name(PortKind kind) { return to_name(kPortKinds, kind); }
+
+std::optional<LocalityKind> locality_kind_from_name(const std::string& name) {
+  return from_name(kLocalityKinds, name);
+}
+std::string locality_kind_name(LocalityKind kind) { return to_name(kLocalityKinds, kind); }
+
+const Instance* Plan::find_instance(const std::string& id) const {
+  return find_by_id(instances, id);
+}
+const Implementation* Plan::find_implementation(const std::string& id) const {
+  return find_by_id(implementations, id);
+}
+const Artifact* Plan::find_artifact(const std::string& id) const {
+  return find_by_id(artifacts, id);
+}
+
+bool Plan::is_component_server(const Instance& instance) const {
+  const Implementation* implementation = find_implementation(instance.implementation_id);
+  if (implementation == nullptr) return false;
+  const Property* type =
+      find_property(implementation->exec_parameters, properties::kImplementationType);
+  return type != nullptr && type->value.text == properties::kComponentServer;
+}
+
+const Property* find_property(const std::vector<Property>& properties, const std::string& name) {
+  auto found = std::find_if(properties.begin(), properties.end(),
+                            [&](const Property& p) { return p.name == name; });
+  return found == properties.end() ? nullptr : &*found;
+}
+
+std::string PlanProblem::to_string() const {
+  const std::string place = where.to_string();
+  return place.empty() ? message : place + ": " + message;
+}
+
+namespace {
+std::string join_problems(const std::vector<PlanProblem>& problems) {
+  std::string text;
+  for (const auto& problem : problems) {
+    if (!text.empty()) text += '\n';
+    text += problem.to_string();
+  }
+  return text;
+}
+}  // namespace
+
+PlanError::PlanError(std::vector<PlanProblem> problems)
+    : std::runtime_error(join_problems(problems)), problems_(std::move(problems)) {}
+
+PlanError::PlanError(SourceLocation where, std::string message)
+    : PlanError(std::vector<PlanProblem>{{std::move(where), std::move(message)}}) {}
+
+}  // namespace mwccm::deployment

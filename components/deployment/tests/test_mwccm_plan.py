@@ -1,0 +1,83 @@
+"""mwccm-plan as a user runs it: check and convert, exit status and messages.
+
+Run after building:  MWBENCH_BUILD_DIR=build .venv/bin/pytest components/deployment/tests
+"""
+
+import os
+import subprocess
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[3]
+BUILD = Path(os.environ.get("MWBENCH_BUILD_DIR", REPO / "build"))
+TOOL = BUILD / "components" / "deployment" / "mwccm-plan"
+PLANS = Path(__file__).resolve().parent / "plans"
+INTERFACES = ["--interfaces", str(PLANS / "interfaces")]
+
+
+def run(*arguments):
+    return subprocess.run([TOOL, *arguments], capture_output=True, text=True, timeout=60)
+
+
+def test_check_accepts_both_formats():
+    for plan in ("basic_sp.cdp", "basic_sp.config"):
+        result = run("check", PLANS / plan, *INTERFACES)
+        assert result.returncode == 0, result.stderr
+        assert "5 instances, 5 connections: valid" in result.stdout
+
+
+def test_check_names_every_problem_with_its_line(tmp_path):
+    text = (PLANS / "basic_sp.config").read_text()
+    text = text.replace("ready => gps_ready", "ready => gps_redy").replace(
+        "hertz uint32:20", "herz uint32:20"
+    )
+    plan = tmp_path / "broken.config"
+    plan.write_text(text)
+    result = run("check", plan, *INTERFACES)
+    assert result.returncode == 2
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 2, result.stderr
+    herz_line = 1 + text.splitlines().index("    nl.remedy.it.DnCX11.ConfigProperty herz uint32:20")
+    assert any(
+        line.startswith(f"{plan}:{herz_line}: ") and "no writable attribute 'herz'" in line
+        for line in lines
+    )
+    assert any("has no port 'gps_redy'" in line for line in lines)
+
+
+def test_check_without_interfaces_says_where_it_looked():
+    result = run("check", PLANS / "basic_sp.cdp")
+    assert result.returncode == 2
+    assert "no component interface description (.ccd) names the home entry point" in result.stderr
+    assert "searched: no directory" in result.stderr
+
+
+def test_convert_both_ways_gives_a_valid_plan(tmp_path):
+    as_config = tmp_path / "plan.config"
+    assert run("convert", PLANS / "basic_sp.cdp", "-o", as_config, *INTERFACES).returncode == 0
+    as_cdp = tmp_path / "plan.cdp"
+    result = run("convert", as_config, "-o", as_cdp, *INTERFACES)
+    assert result.returncode == 0, result.stderr
+    assert run("check", as_cdp, *INTERFACES).returncode == 0
+    assert len(as_config.read_text().splitlines()) * 3 < len(as_cdp.read_text().splitlines())
+
+
+def test_convert_of_a_config_needs_the_interfaces(tmp_path):
+    result = run("convert", PLANS / "basic_sp.config", "-o", tmp_path / "plan.cdp")
+    assert result.returncode == 2
+    assert "give --interfaces DIR" in result.stderr
+
+
+def test_refuses_an_unwritable_output_and_a_hostile_file(tmp_path):
+    result = run(
+        "convert", PLANS / "basic_sp.cdp", "-o", tmp_path / "missing" / "plan.config", *INTERFACES
+    )
+    assert result.returncode == 2
+    assert "cannot write" in result.stderr
+    result = run("check", "/dev/zero", *INTERFACES)
+    assert result.returncode == 2
+    assert "a plan is a .cdp" in result.stderr
+    zero = tmp_path / "zero.cdp"
+    zero.symlink_to("/dev/zero")
+    result = run("check", zero, *INTERFACES)
+    assert result.returncode == 2
+    assert "not a regular file" in result.stderr
