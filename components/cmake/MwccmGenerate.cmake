@@ -15,6 +15,7 @@
 #   2. omniidl -bcxx   → idl/<name>_ccm.hh, idl/<name>_ccmSK.cc, idl/<name>_ccmDynSK.cc
 #      omniidl -b mwccm_signatures → <name>_ccm_signatures.json (C++ signatures)
 #   3. mwccm-gen cpp   → <name>_ccm_glue.hpp/.cpp, <name>_ccm_executor.hpp
+#      mwccm-gen ccd   → interfaces/<Module>_<Component>.ccd (copied beside <target>_module)
 # <target> is a static library of the generated sources linking mwccm (and
 # through it omniORB). With EXECUTORS, one component source gives both
 # assembly modes (docs/components.md section 4):
@@ -130,11 +131,23 @@ function(mwccm_generate target)
     COMMENT "mwccm-gen cpp ${stem}.idl3"
     VERBATIM)
 
+  # The components' interface descriptions, which deployment plans are
+  # checked against (docs/deployment.md section 2); copied beside the module.
+  set(interfaces "${out}/interfaces")
+  add_custom_command(
+    OUTPUT "${interfaces}/${stem}_ccm_interfaces.txt"
+    COMMAND ${run_generator} ccd "${idl3}" --signatures "${out}/${stem}_ccm_signatures.json"
+            -o "${interfaces}"
+    DEPENDS "${idl3}" "${out}/${stem}_ccm_signatures.json" ${generator_sources}
+    COMMENT "mwccm-gen ccd ${stem}.idl3"
+    VERBATIM)
+
   set(omniidl_sources ${idl_sources} "${idl_out}/${stem}_ccmSK.cc"
                       "${idl_out}/${stem}_ccmDynSK.cc")
   # omniidl's code is not ours to fix: no warnings for it.
   set_source_files_properties(${omniidl_sources} PROPERTIES COMPILE_OPTIONS "-w")
-  add_library(${target} STATIC ${omniidl_sources} ${glue})
+  add_library(${target} STATIC ${omniidl_sources} ${glue} "${interfaces}/${stem}_ccm_interfaces.txt")
+  set_target_properties(${target} PROPERTIES MWCCM_INTERFACES_DIR "${interfaces}")
   target_include_directories(${target} SYSTEM PUBLIC "${idl_out}")
   target_include_directories(${target} PUBLIC "${out}" "${MWCCM_GENERATOR_DIR}/include")
   if(arg_PROBES)
@@ -151,5 +164,9 @@ function(mwccm_generate target)
     set_target_properties(${target}_component PROPERTIES POSITION_INDEPENDENT_CODE ON)
     add_library(${target}_module MODULE)
     target_link_libraries(${target}_module PRIVATE ${target}_component)
+    # A node finds a component's interface descriptions beside its library.
+    add_custom_command(TARGET ${target}_module POST_BUILD
+      COMMAND ${CMAKE_COMMAND} -E copy_directory "${interfaces}" "$<TARGET_FILE_DIR:${target}_module>"
+      VERBATIM)
   endif()
 endfunction()

@@ -81,3 +81,33 @@ def test_refuses_an_unwritable_output_and_a_hostile_file(tmp_path):
     result = run("check", zero, *INTERFACES)
     assert result.returncode == 2
     assert "not a regular file" in result.stderr
+
+
+RELAY_PLAN = """\
+nl.remedy.it.CCM.Component receiver relay mwccm_home_Relay_ReceiverHome
+    nl.remedy.it.DnCX11.Artifact relay "libmwccm_relay_module.so"
+    nl.remedy.it.DnCX11.Node "here"
+nl.remedy.it.CCM.Component sender relay mwccm_home_Relay_SenderHome
+    nl.remedy.it.DnCX11.Node "here"
+    nl.remedy.it.DnCX11.ConfigProperty factor uint32:3
+    nl.remedy.it.DnCX11.Connection receiver
+      target < {target}
+      pulses => pulses
+"""
+
+
+def test_generated_interfaces_and_a_built_artifact_check_a_plan(tmp_path):
+    """mwccm-gen wrote the Relay components' .ccd beside their module: the
+    check reads them and the module's entry points from there."""
+    artifacts = BUILD / "components" / "tests"
+    plan = tmp_path / "relay.config"
+    plan.write_text(RELAY_PLAN.format(target="calls"))
+    result = run("check", plan, "--artifacts", artifacts)
+    assert result.returncode == 0, result.stderr
+    plan.write_text(RELAY_PLAN.format(target="gauge"))
+    result = run("check", plan, "--artifacts", artifacts)
+    assert result.returncode == 2
+    assert (
+        "receptacle 'target' of 'sender' takes IDL:Relay/Counter:1.0;"
+        " facet 'gauge' of 'receiver' provides IDL:Relay/Gauge:1.0" in result.stderr
+    )

@@ -5,6 +5,8 @@
     omniidl -b mwccm_signatures ...             # OUT/Sender_ccm_signatures.json
     mwccm-gen cpp Sender.idl3 --signatures OUT/Sender_ccm_signatures.json -o OUT
                                                 # Sender_ccm_glue.hpp/.cpp, Sender_ccm_executor.hpp
+    mwccm-gen ccd Sender.idl3 --signatures OUT/Sender_ccm_signatures.json -o OUT/interfaces
+                                                # <Module>_<Component>.ccd per component
 
 `mwccm-gen check FILE` only checks. Errors print `FILE:LINE:COL: error: ...`
 and exit with status 2.
@@ -36,6 +38,15 @@ def main(argv: list[str] | None = None) -> int:
         from .idl2 import write_idl2
 
         _write(arguments.output / f"{stem}_ccm.idl", write_idl2(description))
+    elif arguments.verb == "ccd":
+        from .ccd import render_interfaces
+
+        signatures = json.loads(arguments.signatures.read_text())
+        files = render_interfaces(description, signatures)
+        for name, text in files.items():
+            _write(arguments.output / name, text)
+        # The list of what was written: the build's record of this step.
+        _write(arguments.output / f"{stem}_ccm_interfaces.txt", "".join(f"{n}\n" for n in files))
     elif arguments.verb == "cpp":
         from .cpp import SignatureError, render_cpp
 
@@ -65,6 +76,11 @@ def _arguments() -> argparse.ArgumentParser:
     idl = verbs.add_parser("idl", help="write <name>_ccm.idl (the IDL2 mapping)")
     idl.add_argument("description")
     idl.add_argument("-o", "--output", type=Path, default=Path("."))
+    ccd = verbs.add_parser("ccd", help="write each component's interface description (.ccd)")
+    ccd.add_argument("description")
+    ccd.add_argument("--signatures", type=Path, required=True,
+                     help="<name>_ccm_signatures.json from omniidl -b mwccm_signatures")
+    ccd.add_argument("-o", "--output", type=Path, default=Path("."))
     cpp = verbs.add_parser("cpp", help="write the C++ glue and executor base")
     cpp.add_argument("description")
     cpp.add_argument("--signatures", type=Path, required=True,

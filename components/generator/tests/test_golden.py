@@ -10,6 +10,7 @@ import json
 import pytest
 from generator_testing import GOLDEN, INPUTS, assert_matches_golden
 from mwccm_gen import load
+from mwccm_gen.ccd import render_interfaces
 from mwccm_gen.cpp import render_cpp
 from mwccm_gen.idl2 import write_idl2
 
@@ -30,6 +31,14 @@ def test_cpp_glue_matches_golden(stem):
     assert sorted(files) == [f"{stem}_ccm_executor.hpp", f"{stem}_ccm_glue.cpp",
                              f"{stem}_ccm_glue.hpp"]
     for name, text in files.items():
+        assert_matches_golden(GOLDEN / name, text)
+
+
+@pytest.mark.parametrize("stem", DESCRIPTIONS)
+def test_interface_descriptions_match_golden(stem):
+    description = load(str(INPUTS / f"{stem}.idl3"))
+    signatures = json.loads((INPUTS / f"{stem}_ccm_signatures.json").read_text())
+    for name, text in render_interfaces(description, signatures).items():
         assert_matches_golden(GOLDEN / name, text)
 
 
