@@ -7,6 +7,7 @@
 #include <mwccm/cookie.hpp>
 #include <mwccm/errors.hpp>
 #include <mwccm/registration.hpp>
+#include <mwccm/step_observer.hpp>
 
 namespace mwccm {
 
@@ -105,6 +106,7 @@ void Assembly::create_container(const std::string& server, const std::string& co
   config.length(1);
   config[0].name = "name";
   config[0].value <<= container.c_str();
+  ObservedStep observed(Step::ContainerCreation, container);
   containers_[container] =
       run_step("create container " + quoted(container) + " on server " + quoted(server),
                [&] { return where->create_container(config); });
@@ -123,6 +125,7 @@ void Assembly::install_home(const std::string& container, const std::string& hom
     config[0].name = "library";
     config[0].value <<= library.c_str();
   }
+  ObservedStep observed(Step::HomeCreation, home);
   const std::string step =
       "install home " + quoted(home) + " (" + entrypoint + ") in container " + quoted(container);
   Components::CCMHome_var installed =
@@ -140,6 +143,7 @@ void Assembly::create_component(const std::string& home, const std::string& comp
   if (components_.count(component) != 0) {
     raise<Components::InvalidName>("the assembly already has a component " + quoted(component));
   }
+  ObservedStep observed(Step::ComponentCreation, component);
   Installed installed;
   installed.ref = run_step("create component " + quoted(component) + " of home " + quoted(home),
                            [&] { return factory->create_component(); });
@@ -157,6 +161,7 @@ void Assembly::configure(const std::string& component,
     config[i].name = values[i].first.c_str();
     config[i].value = values[i].second;
   }
+  ObservedStep observed(Step::Configuration, component);
   run_step("configure component " + quoted(component),
            [&] { target.ref->set_configuration(config); });
 }
@@ -164,6 +169,7 @@ void Assembly::configure(const std::string& component,
 void Assembly::connect(const PortEnd& receptacle, const PortEnd& facet) {
   const auto& user = find(components_, receptacle.component, "component");
   const auto& provider = find(components_, facet.component, "component");
+  ObservedStep observed(Step::Connection, receptacle.component + "." + receptacle.port);
   const std::string step =
       "connect " + describe("receptacle", receptacle) + " to " + describe("facet", facet);
   Components::Cookie_var cookie = run_step(step, [&] {
@@ -176,6 +182,7 @@ void Assembly::connect(const PortEnd& receptacle, const PortEnd& facet) {
 void Assembly::subscribe(const PortEnd& publisher, const PortEnd& sink) {
   const auto& source = find(components_, publisher.component, "component");
   const auto& consumer = find(components_, sink.component, "component");
+  ObservedStep observed(Step::Connection, publisher.component + "." + publisher.port);
   const std::string step =
       "subscribe " + describe("sink", sink) + " to " + describe("publisher", publisher);
   Components::Cookie_var cookie = run_step(step, [&] {
@@ -185,10 +192,43 @@ void Assembly::subscribe(const PortEnd& publisher, const PortEnd& sink) {
   connections_.push_back(Connection{publisher, sink, true, cookie});
 }
 
+CORBA::Object_ptr Assembly::provide(const PortEnd& facet) {
+  const auto& provider = find(components_, facet.component, "component");
+  return run_step("provide " + describe("facet", facet),
+                  [&] { return provider.ref->provide_facet(facet.port.c_str()); });
+}
+
+Components::EventConsumerBase_ptr Assembly::consumer(const PortEnd& sink) {
+  const auto& provider = find(components_, sink.component, "component");
+  return run_step("get the consumer of " + describe("sink", sink),
+                  [&] { return provider.ref->get_consumer(sink.port.c_str()); });
+}
+
+void Assembly::connect_to(const PortEnd& receptacle, CORBA::Object_ptr facet,
+                          const PortEnd& provider) {
+  const auto& user = find(components_, receptacle.component, "component");
+  ObservedStep observed(Step::Connection, receptacle.component + "." + receptacle.port);
+  Components::Cookie_var cookie = run_step(
+      "connect " + describe("receptacle", receptacle) + " to " + describe("facet", provider),
+      [&] { return user.ref->connect(receptacle.port.c_str(), facet); });
+  connections_.push_back(Connection{receptacle, provider, false, cookie});
+}
+
+void Assembly::subscribe_to(const PortEnd& publisher, Components::EventConsumerBase_ptr sink,
+                            const PortEnd& provider) {
+  const auto& source = find(components_, publisher.component, "component");
+  ObservedStep observed(Step::Connection, publisher.component + "." + publisher.port);
+  Components::Cookie_var cookie = run_step(
+      "subscribe " + describe("sink", provider) + " to " + describe("publisher", publisher),
+      [&] { return source.ref->subscribe(publisher.port.c_str(), sink); });
+  connections_.push_back(Connection{publisher, provider, true, cookie});
+}
+
 void Assembly::activate() {
   for (const std::string& name : creation_order_) {
     Installed& installed = components_.at(name);
     if (installed.configured) continue;
+    ObservedStep observed(Step::Activation, name);
     run_step("complete the configuration of component " + quoted(name),
              [&] { installed.ref->configuration_complete(); });
     installed.configured = true;
@@ -197,6 +237,7 @@ void Assembly::activate() {
     Installed& installed = components_.at(name);
     if (installed.active) continue;
     const auto& container = find(containers_, installed.container, "container");
+    ObservedStep observed(Step::Activation, name);
     run_step("activate component " + quoted(name),
              [&] { container->activate_component(installed.ref.in()); });
     installed.active = true;
@@ -206,6 +247,7 @@ void Assembly::activate() {
 void Assembly::register_component(const std::string& component, const std::string& target) {
   const auto& installed = find(components_, component, "component");
   const auto& container = find(containers_, installed.container, "container");
+  ObservedStep observed(Step::Registration, component);
   run_step("register component " + quoted(component) + " at " + quoted(target), [&] {
     container->register_component(installed.ref.in(), component.c_str(), target.c_str());
   });
@@ -223,6 +265,7 @@ void Assembly::remove() {
   while (!connections_.empty()) {
     const Connection& last = connections_.back();
     const auto& user = find(components_, last.user.component, "component");
+    ObservedStep observed(Step::Disconnection, last.user.component + "." + last.user.port);
     if (last.subscription) {
       run_step("unsubscribe " + describe("sink", last.provider) + " from " +
                    describe("publisher", last.user),
@@ -244,12 +287,14 @@ void Assembly::remove() {
     Installed& installed = components_.at(*name);
     if (!installed.active) continue;
     const auto& container = find(containers_, installed.container, "container");
+    ObservedStep observed(Step::Passivation, *name);
     run_step("passivate component " + quoted(*name),
              [&] { container->passivate_component(installed.ref.in()); });
     installed.active = false;
   }
   while (!creation_order_.empty()) {
     const std::string name = creation_order_.back();
+    ObservedStep observed(Step::Removal, name);
     run_step("remove component " + quoted(name), [&] { components_.at(name).ref->remove(); });
     components_.erase(name);
     creation_order_.pop_back();
@@ -259,6 +304,7 @@ void Assembly::remove() {
   while (!containers_.empty()) {
     auto last = std::prev(containers_.end());
     const auto& server = find(servers_, container_servers_.at(last->first), "server");
+    ObservedStep observed(Step::Removal, last->first);
     run_step("remove container " + quoted(last->first),
              [&] { server->remove_container(last->second.in()); });
     container_servers_.erase(last->first);

@@ -6,6 +6,7 @@
 #include <mwccm/errors.hpp>
 #include <mwccm/home_registry.hpp>
 #include <mwccm/registration.hpp>
+#include <mwccm/step_observer.hpp>
 
 namespace mwccm {
 
@@ -192,7 +193,11 @@ void Container::passivate(ComponentServant& component) { component.passivate(); 
 
 void Container::register_component(Components::CCMObject_ptr comp, const char* name,
                                    const char* target) {
-  ComponentServant* servant = servant_of(comp);
+  ComponentServant* servant = nullptr;
+  {
+    ObservedStep observed(Step::RegistrationReference, name);
+    servant = servant_of(comp);
+  }
   if (servant == nullptr) {
     raise<Components::Deployment::RegistrationFailure>("not a component of container '" + name_ +
                                                        "'; register_component refused");

@@ -4,6 +4,7 @@
 #include <map>
 #include <mutex>
 #include <mwccm/home_registry.hpp>
+#include <mwccm/step_observer.hpp>
 
 namespace mwccm {
 
@@ -50,6 +51,7 @@ HomeEntryPoint find_home_entry_point(const std::string& entrypoint, const std::s
     throw EntryPointNotFound("home entry point '" + entrypoint +
                              "' is not linked into this program and no \"library\" was given");
   }
+  ObservedStep observed(Step::LibraryLoad, library);
   // Never closed: servants from the library may outlive any one caller.
   void* handle = dlopen(library.c_str(), RTLD_NOW | RTLD_LOCAL);
   if (handle == nullptr) {

@@ -3,6 +3,7 @@
 #include <cstdio>
 #include <fstream>
 #include <mwccm/registration.hpp>
+#include <mwccm/step_observer.hpp>
 #include <omniORB4/Naming.hh>
 #include <sstream>
 
@@ -79,9 +80,17 @@ void bind_in_naming(CORBA::ORB_ptr orb, CORBA::Object_ptr ref, const std::string
 }  // namespace
 
 void register_reference(CORBA::ORB_ptr orb, CORBA::Object_ptr ref, const std::string& target) {
-  if (starts_with(target, naming_scheme)) return bind_in_naming(orb, ref, target);
+  if (starts_with(target, naming_scheme)) {
+    ObservedStep observed(Step::RegistrationPublish, target);
+    return bind_in_naming(orb, ref, target);
+  }
   const std::string path = file_path(target);
-  CORBA::String_var ior = orb->object_to_string(ref);
+  CORBA::String_var ior;
+  {
+    ObservedStep observed(Step::RegistrationStringify, target);
+    ior = orb->object_to_string(ref);
+  }
+  ObservedStep observed(Step::RegistrationPublish, target);
   // Written aside and renamed, so a reader never sees half an IOR.
   const std::string partial = path + ".partial";
   {

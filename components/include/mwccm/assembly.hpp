@@ -65,6 +65,15 @@ class Assembly {
   // activate_component on every component not yet active, in creation order
   // (so components created later are activated by a second call).
   void activate();
+
+  // Ends in other processes (a plan's connections across component servers):
+  // what this assembly's components provide, and connecting to what others
+  // provide. `provider` names the far end in messages and in remove().
+  CORBA::Object_ptr provide(const PortEnd& facet);                  // a new reference
+  Components::EventConsumerBase_ptr consumer(const PortEnd& sink);  // a new reference
+  void connect_to(const PortEnd& receptacle, CORBA::Object_ptr facet, const PortEnd& provider);
+  void subscribe_to(const PortEnd& publisher, Components::EventConsumerBase_ptr sink,
+                    const PortEnd& provider);
   void register_component(const std::string& component, const std::string& target);
 
   // Borrowed references; InvalidName for a name this assembly does not know.
