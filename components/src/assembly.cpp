@@ -262,6 +262,15 @@ Components::Deployment::ComponentServer_ptr Assembly::server(const std::string& 
 }
 
 void Assembly::remove() {
+  for (auto name = creation_order_.rbegin(); name != creation_order_.rend(); ++name) {
+    Installed& installed = components_.at(*name);
+    if (!installed.active) continue;
+    const auto& container = find(containers_, installed.container, "container");
+    ObservedStep observed(Step::Passivation, *name);
+    run_step("passivate component " + quoted(*name),
+             [&] { container->passivate_component(installed.ref.in()); });
+    installed.active = false;
+  }
   while (!connections_.empty()) {
     const Connection& last = connections_.back();
     const auto& user = find(components_, last.user.component, "component");
@@ -282,15 +291,6 @@ void Assembly::remove() {
                });
     }
     connections_.pop_back();
-  }
-  for (auto name = creation_order_.rbegin(); name != creation_order_.rend(); ++name) {
-    Installed& installed = components_.at(*name);
-    if (!installed.active) continue;
-    const auto& container = find(containers_, installed.container, "container");
-    ObservedStep observed(Step::Passivation, *name);
-    run_step("passivate component " + quoted(*name),
-             [&] { container->passivate_component(installed.ref.in()); });
-    installed.active = false;
   }
   while (!creation_order_.empty()) {
     const std::string name = creation_order_.back();

@@ -7,6 +7,8 @@ import os
 import subprocess
 from pathlib import Path
 
+import pytest
+
 REPO = Path(__file__).resolve().parents[3]
 BUILD = Path(os.environ.get("MWBENCH_BUILD_DIR", REPO / "build"))
 TOOL = BUILD / "components" / "deployment" / "mwccm-plan"
@@ -111,3 +113,27 @@ def test_generated_interfaces_and_a_built_artifact_check_a_plan(tmp_path):
         "receptacle 'target' of 'sender' takes IDL:Relay/Counter:1.0;"
         " facet 'gauge' of 'receiver' provides IDL:Relay/Gauge:1.0" in result.stderr
     )
+
+
+BASIC_SP = REPO / "components" / "basic_sp"
+
+
+@pytest.mark.parametrize("plan", ["one_process", "two_processes", "four_processes_two_nodes"])
+def test_basic_sp_plans_are_valid_and_both_formats_agree(plan, tmp_path):
+    """The shipped .cdp of each Basic SP plan is what convert writes from its
+    .config, and both check against the built components."""
+    artifacts = ["--artifacts", BUILD / "components" / "basic_sp"]
+    for shipped in (BASIC_SP / "plans" / f"{plan}.config", BASIC_SP / "plans" / f"{plan}.cdp"):
+        result = run("check", shipped, *artifacts)
+        assert result.returncode == 0, result.stderr
+    converted = tmp_path / f"{plan}.cdp"
+    result = run(
+        "convert",
+        BASIC_SP / "plans" / f"{plan}.config",
+        "-o",
+        converted,
+        "--interfaces",
+        BUILD / "components" / "basic_sp",
+    )
+    assert result.returncode == 0, result.stderr
+    assert converted.read_text() == (BASIC_SP / "plans" / f"{plan}.cdp").read_text()

@@ -80,9 +80,11 @@ class Assembly {
   Components::CCMObject_ptr component(const std::string& name) const;
   Components::Deployment::ComponentServer_ptr server(const std::string& name) const;
 
-  // Undoes the assembly, in reverse order: unsubscribes and disconnects,
-  // passivates the active components, removes every component, then every
-  // container. Stops at the first refusal (the exception says which step).
+  // Undoes the assembly in D&C's teardown order: passivates the active
+  // components (so no executor pushes or calls through a port being
+  // disconnected), unsubscribes and disconnects, removes every component,
+  // then every container; each in reverse order of creation. Stops at the
+  // first refusal (the exception says which step).
   void remove();
   // ComponentServer::shutdown on every server, then forgets them.
   void shutdown_servers();
