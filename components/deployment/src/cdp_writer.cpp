@@ -59,7 +59,9 @@ class CdpWriter {
     xmlNode* value = element(node, "value");
     xmlNode* type = element(value, "type");
     text(type, "kind", tk_name(property.value.kind));
-    const std::string item = tk_name(property.value.kind).substr(3);
+    // D&C's DataValue has no <char>: a tk_char is a one-character <string>.
+    const std::string item =
+        property.value.kind == ValueKind::Char ? "string" : tk_name(property.value.kind).substr(3);
     if (property.value.kind == ValueKind::Enum) {
       xmlNode* enumeration = element(type, "enum");
       text(enumeration, "name", property.value.enum_type_id);

@@ -11,6 +11,7 @@
 #include <mwccm/deployment/plan_properties.hpp>
 #include <mwccm/deployment/typed_value.hpp>
 #include <stdexcept>
+#include <vector>
 
 #include "config_keys.hpp"
 #include "config_tokens.hpp"
@@ -144,13 +145,20 @@ class ConfigReader {
     }
   }
 
-  // A literal without a type: a boolean, an integer (int32 when it fits,
-  // else int64 or uint64), or a decimal (double).
+  // A literal without a type, as DnCX11 reads it: a boolean; a decimal
+  // integer as int64 (uint64 when larger); a hexadecimal one as uint64; a
+  // number with a fraction as double. (So an unsigned long attribute is
+  // written uint32:20, as for DnCX11.)
   TypedValue untyped(const std::string& text) {
     if (text == "true" || text == "false") return make_value(ValueKind::Boolean, text);
+    const bool hexadecimal =
+        text.find("0x") != std::string::npos || text.find("0X") != std::string::npos;
     const std::string number = decimal(text);
-    for (ValueKind kind :
-         {ValueKind::Long, ValueKind::LongLong, ValueKind::ULongLong, ValueKind::Double}) {
+    const std::vector<ValueKind> kinds =
+        hexadecimal
+            ? std::vector<ValueKind>{ValueKind::ULongLong}
+            : std::vector<ValueKind>{ValueKind::LongLong, ValueKind::ULongLong, ValueKind::Double};
+    for (ValueKind kind : kinds) {
       try {
         return make_value(kind, number);
       } catch (const std::invalid_argument&) {
@@ -161,11 +169,17 @@ class ConfigReader {
   }
 
   Property read_property(const ConfigToken& key) {
-    ConfigToken name = word("a property name after " + key.text);
+    // A property's name may look like a key (nl.remedy.it.DnCX11.InstanceIOR).
+    ConfigToken name = next("a property name after " + key.text);
+    if (name.kind != ConfigToken::Kind::Word)
+      fail(name, "expected a property name after " + key.text);
     Property property;
-    property.name = name.text;
+    property.name = properties::canonical_name(name.text.c_str());
     property.where = where(name);
     property.value = read_value(name);
+    if (property.name == properties::kImplementationType) {
+      property.value.text = properties::canonical_implementation_type(property.value.text.c_str());
+    }
     return property;
   }
 

@@ -2,6 +2,7 @@
 #include "dnc_elements.hpp"
 
 #include <mwccm/deployment/plan_error.hpp>
+#include <mwccm/deployment/plan_properties.hpp>
 #include <mwccm/deployment/typed_value.hpp>
 #include <optional>
 #include <stdexcept>
@@ -99,8 +100,10 @@ TypedValue read_typed_value(const XmlElement& value) {
                                        tk_name(type->kind).substr(3) + ">");
   }
   const XmlElement& item = items.front();
-  const std::string expected = tk_name(type->kind).substr(3);  // "tk_long" → "long"
-  if (item.name() != expected) {
+  // "tk_long" → <long>; a tk_char is written <string> (D&C's DataValue has no <char>).
+  const std::string expected =
+      type->kind == ValueKind::Char ? "string" : tk_name(type->kind).substr(3);
+  if (item.name() != expected && !(type->kind == ValueKind::Char && item.name() == "char")) {
     throw PlanError(item.where(), "a " + tk_name(type->kind) + " value is written <" + expected +
                                       ">, not <" + item.name() + ">");
   }
@@ -126,6 +129,11 @@ Property read_property(const XmlElement& element) {
     throw PlanError(element.where(),
                     "<" + element.name() + "> '" + property.name + "' has no <value>");
   property.value = std::move(*value);
+  // DAnCE's and DnCX11's spellings of what mwccm gives meaning to.
+  property.name = properties::canonical_name(property.name.c_str());
+  if (property.name == properties::kImplementationType) {
+    property.value.text = properties::canonical_implementation_type(property.value.text.c_str());
+  }
   return property;
 }
 

@@ -130,4 +130,40 @@ PlanError::PlanError(std::vector<PlanProblem> problems)
 PlanError::PlanError(SourceLocation where, std::string message)
     : PlanError(std::vector<PlanProblem>{{std::move(where), std::move(message)}}) {}
 
+namespace properties {
+namespace {
+
+struct Alias {
+  const char* theirs;
+  const char* ours;
+};
+constexpr std::array<Alias, 12> kAliases{{
+    {"edu.vanderbilt.dre.DAnCE.InstanceIOR", kInstanceIOR},
+    {"nl.remedy.it.DnCX11.InstanceIOR", kInstanceIOR},
+    {"edu.vanderbilt.dre.DAnCE.RegisterNaming", kRegisterNaming},
+    {"nl.remedy.it.DnCX11.RegisterNaming", kRegisterNaming},
+    {"edu.vanderbilt.dre.DAnCE.ImplementationType", kImplementationType},
+    {"nl.remedy.it.DnCX11.ImplementationType", kImplementationType},
+    {"edu.vanderbilt.dre.DAnCE.LocalityManager.ProcessPriority", kPriority},
+    {"nl.remedy.it.DnCX11.LocalityManager.ProcessPriority", kPriority},
+    {"edu.vanderbilt.dre.DAnCE.LocalityManager.CPUAffinity", kCpuAffinity},
+    {"nl.remedy.it.DnCX11.LocalityManager.CPUAffinity", kCpuAffinity},
+    {"edu.vanderbilt.dre.DAnCE.LocalityManager", kComponentServer},
+    {"nl.remedy.it.DnCX11.LocalityManager", kComponentServer},
+}};
+
+const char* alias_of(const char* name, std::size_t first, std::size_t last) {
+  for (std::size_t i = first; i < last; ++i) {
+    if (std::string(name) == kAliases[i].theirs) return kAliases[i].ours;
+  }
+  return name;
+}
+
+}  // namespace
+
+const char* canonical_name(const char* name) { return alias_of(name, 0, 10); }
+const char* canonical_implementation_type(const char* value) { return alias_of(value, 10, 12); }
+
+}  // namespace properties
+
 }  // namespace mwccm::deployment

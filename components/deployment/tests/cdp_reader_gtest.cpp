@@ -91,7 +91,7 @@ TEST_F(CdpReader, ReadsAnExternalReferenceAndEveryValueKind) {
   <label>values</label>
   <instance xmi:id="t"><name>t</name><node>n</node><implementation xmi:idref="i"/>
     <configProperty><name>b</name><value><type><kind>tk_boolean</kind></type><value><boolean>1</boolean></value></value></configProperty>
-    <configProperty><name>c</name><value><type><kind>tk_char</kind></type><value><char>x</char></value></value></configProperty>
+    <configProperty><name>c</name><value><type><kind>tk_char</kind></type><value><string>x</string></value></value></configProperty>
     <configProperty><name>o</name><value><type><kind>tk_octet</kind></type><value><octet>255</octet></value></value></configProperty>
     <configProperty><name>s</name><value><type><kind>tk_short</kind></type><value><short>-32768</short></value></value></configProperty>
     <configProperty><name>ll</name><value><type><kind>tk_longlong</kind></type><value><longlong>-9223372036854775808</longlong></value></value></configProperty>
@@ -110,7 +110,8 @@ TEST_F(CdpReader, ReadsAnExternalReferenceAndEveryValueKind) {
   const auto& properties = plan.instances.at(0).config_properties;
   ASSERT_EQ(properties.size(), 9u);
   EXPECT_EQ(properties[0].value.text, "true");
-  EXPECT_EQ(properties[1].value.kind, ValueKind::Char);
+  EXPECT_EQ(properties[1].value.kind, ValueKind::Char);  // D&C writes a char as <string>
+  EXPECT_EQ(properties[1].value.text, "x");
   EXPECT_EQ(properties[2].value.text, "255");
   EXPECT_EQ(properties[3].value.text, "-32768");
   EXPECT_EQ(properties[5].value.text, "18446744073709551615");

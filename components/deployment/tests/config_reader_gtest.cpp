@@ -66,8 +66,10 @@ TEST_F(ConfigReader, DerivesImplementationsArtifactsAndLocalities) {
 }
 
 TEST_F(ConfigReader, ReadsLiteralsOfEveryType) {
-  EXPECT_EQ(only_property("42").value.kind, ValueKind::Long);
-  EXPECT_EQ(only_property("4294967296").value.kind, ValueKind::LongLong);
+  EXPECT_EQ(only_property("42").value.kind, ValueKind::LongLong);  // as DnCX11 reads it
+  EXPECT_EQ(only_property("-42").value.text, "-42");
+  EXPECT_EQ(only_property("18446744073709551615").value.kind, ValueKind::ULongLong);
+  EXPECT_EQ(only_property("0x1F").value.kind, ValueKind::ULongLong);
   EXPECT_EQ(only_property("0x1F").value.text, "31");
   EXPECT_EQ(only_property("1.5").value.kind, ValueKind::Double);
   EXPECT_EQ(only_property("true").value.kind, ValueKind::Boolean);
@@ -84,6 +86,21 @@ TEST_F(ConfigReader, ReadsLiteralsOfEveryType) {
   const Property& mode = only_property("enum:FAST");
   EXPECT_EQ(mode.value.kind, ValueKind::Enum);
   EXPECT_TRUE(mode.value.enum_type_id.empty());  // given by the interface: complete_plan
+}
+
+TEST_F(ConfigReader, ReadsDancesAndDncx11sPropertyNames) {
+  const Plan plan =
+      read_config(write("aliases.config",
+                        "nl.remedy.it.DnCX11.LocalityManager lm\n"
+                        "  nl.remedy.it.DnCX11.Node \"n\"\n"
+                        "  nl.remedy.it.DnCX11.ConfigProperty "
+                        "nl.remedy.it.DnCX11.LocalityManager.ProcessPriority int32:10\n"
+                        "nl.remedy.it.CCM.Component c lib f\n"
+                        "  nl.remedy.it.DnCX11.Node \"n\"\n"
+                        "  nl.remedy.it.DnCX11.ConfigProperty "
+                        "edu.vanderbilt.dre.DAnCE.InstanceIOR \"c.ior\"\n"));
+  EXPECT_EQ(plan.instances.at(0).config_properties.at(0).name, "mwccm.Process.Priority");
+  EXPECT_EQ(plan.instances.at(1).config_properties.at(0).name, "mwccm.InstanceIOR");
 }
 
 TEST_F(ConfigReader, TakesAnEnumsTypeFromTheInterface) {

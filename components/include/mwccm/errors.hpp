@@ -28,3 +28,12 @@ class Error : public std::runtime_error {
 };
 
 }  // namespace mwccm
+
+namespace mwccm {
+
+// The exception being handled, in words: a CCM or deployment exception as
+// "<name>: <message>", a system exception with its minor code, any other
+// std::exception's what(). Call inside a catch block only.
+std::string current_exception_message();
+
+}  // namespace mwccm

@@ -3,6 +3,8 @@
 // attribute of the component (configProperty) or is read and kept only.
 #pragma once
 
+#include <string>
+
 namespace mwccm::deployment::properties {
 
 // implementation execParameter: the home's entry point in the artifact.
@@ -26,5 +28,13 @@ inline constexpr const char* kOrbThreads = "mwccm.Process.ORBThreads";    // ORB
 // when both ends are in one process (section 7). As DDS4CCM plans write it.
 inline constexpr const char* kConnectionType = "mwccm.ConnectionType";
 inline constexpr const char* kLocalInterface = "Local_Interface";
+
+// The mwccm name of a property DAnCE or DnCX11 spell their own way
+// (edu.vanderbilt.dre.DAnCE.InstanceIOR, nl.remedy.it.DnCX11.InstanceIOR,
+// ...LocalityManager.ProcessPriority, ...); any other name unchanged. The
+// readers apply it, so plans written for those tools mean the same here.
+const char* canonical_name(const char* name);
+// The same for a value of mwccm.ImplementationType (their LocalityManager).
+const char* canonical_implementation_type(const char* value);
 
 }  // namespace mwccm::deployment::properties

@@ -1,0 +1,172 @@
+// Assembling a locality's part of a plan in process (locality_assembly.hpp).
+#include <mwccm/deployment/locality_assembly.hpp>
+#include <mwccm/errors.hpp>
+#include <mwccm/registration.hpp>
+#include <set>
+
+namespace mwccm::deployment {
+namespace {
+
+std::string end_name(const MwccmDeployment::PortEnd& end) {
+  return std::string(end.instance.in()) + "." + end.port.in();
+}
+
+mwccm::PortEnd port_end(const MwccmDeployment::PortEnd& end) {
+  return {end.instance.in(), end.port.in()};
+}
+
+}  // namespace
+
+LocalityAssembly::LocalityAssembly(CORBA::ORB_ptr orb, mwccm::ComponentServer& server)
+    : orb_(CORBA::ORB::_duplicate(orb)), server_(server), assembly_(orb), timer_("") {}
+
+void LocalityAssembly::fail(const char* phase, const std::string& subject) const {
+  throw MwccmDeployment::DeploymentFailure(phase, subject.c_str(),
+                                           mwccm::current_exception_message().c_str());
+}
+
+MwccmDeployment::ProvidedReferences* LocalityAssembly::start_launch(
+    const MwccmDeployment::LocalityPlan& plan) {
+  plan_ = plan;
+  const std::string locality = plan.name.in();
+  timer_.set_process(locality);
+  StepTimer::Timed timed(timer_);
+  launched_ = true;
+  std::string subject = locality;
+  try {
+    assembly_.add_server(locality, server_.activate());
+    assembly_.create_container(locality, locality);
+    for (CORBA::ULong i = 0; i < plan.instances.length(); ++i) {
+      const MwccmDeployment::InstancePlan& instance = plan.instances[i];
+      subject = instance.name.in();
+      const std::string entrypoint = instance.home_entrypoint.in();
+      auto home = homes_.find(entrypoint);
+      if (home == homes_.end()) {
+        home = homes_.emplace(entrypoint, entrypoint).first;
+        assembly_.install_home(locality, home->second, entrypoint, instance.library.in());
+      }
+      assembly_.create_component(home->second, subject);
+    }
+    for (CORBA::ULong i = 0; i < plan.instances.length(); ++i) {
+      const MwccmDeployment::InstancePlan& instance = plan.instances[i];
+      subject = instance.name.in();
+      if (instance.attributes.length() == 0) continue;
+      std::vector<std::pair<std::string, CORBA::Any>> values;
+      for (CORBA::ULong a = 0; a < instance.attributes.length(); ++a) {
+        values.emplace_back(instance.attributes[a].name.in(), instance.attributes[a].value);
+      }
+      assembly_.configure(subject, values);
+    }
+    for (CORBA::ULong i = 0; i < plan.instances.length(); ++i) {
+      const MwccmDeployment::InstancePlan& instance = plan.instances[i];
+      subject = instance.name.in();
+      for (const char* target : {instance.ior_file.in(), instance.naming.in()}) {
+        if (*target == '\0') continue;
+        const std::string full = target == instance.naming.in() ? "naming:" + std::string(target)
+                                                                : "file:" + std::string(target);
+        assembly_.register_component(subject, full);
+        registrations_.push_back(full);
+      }
+    }
+    std::set<std::string> here;
+    for (CORBA::ULong i = 0; i < plan.instances.length(); ++i)
+      here.insert(plan.instances[i].name.in());
+    for (CORBA::ULong i = 0; i < plan.connections.length(); ++i) {
+      const MwccmDeployment::ConnectionPlan& connection = plan.connections[i];
+      subject = end_name(connection.user);
+      if (here.count(connection.provider.instance.in()) != 0) connect_here(connection);
+    }
+    auto* provided = new MwccmDeployment::ProvidedReferences;
+    provided->length(plan.provided.length());
+    for (CORBA::ULong i = 0; i < plan.provided.length(); ++i) {
+      subject = end_name(plan.provided[i]);
+      (*provided)[i].end = plan.provided[i];
+      const mwccm::PortEnd end = port_end(plan.provided[i]);
+      try {
+        (*provided)[i].reference = assembly_.provide(end);
+      } catch (const Components::InvalidName&) {
+        (*provided)[i].reference = assembly_.consumer(end);  // not a facet: an event consumer
+      }
+    }
+    return provided;
+  } catch (const MwccmDeployment::DeploymentFailure&) {
+    throw;
+  } catch (...) {
+    fail("start_launch", subject);
+  }
+}
+
+void LocalityAssembly::connect_here(const MwccmDeployment::ConnectionPlan& connection) {
+  if (connection.events) {
+    assembly_.subscribe(port_end(connection.user), port_end(connection.provider));
+  } else {
+    assembly_.connect(port_end(connection.user), port_end(connection.provider));
+  }
+}
+
+void LocalityAssembly::connect_there(const MwccmDeployment::ConnectionPlan& connection,
+                                     const MwccmDeployment::ProvidedReferences& references) {
+  CORBA::Object_var reference;
+  if (*connection.external.in() != '\0') {
+    reference = mwccm::resolve_reference(orb_.in(), connection.external.in());
+  } else {
+    for (CORBA::ULong i = 0; i < references.length() && CORBA::is_nil(reference.in()); ++i) {
+      if (end_name(references[i].end) == end_name(connection.provider)) {
+        reference = CORBA::Object::_duplicate(references[i].reference.in());
+      }
+    }
+    if (CORBA::is_nil(reference.in())) {
+      throw mwccm::Error("no process provided " + end_name(connection.provider));
+    }
+  }
+  if (connection.events) {
+    Components::EventConsumerBase_var consumer =
+        Components::EventConsumerBase::_narrow(reference.in());
+    assembly_.subscribe_to(port_end(connection.user), consumer.in(), port_end(connection.provider));
+  } else {
+    assembly_.connect_to(port_end(connection.user), reference.in(), port_end(connection.provider));
+  }
+}
+
+void LocalityAssembly::finish_launch(const MwccmDeployment::ProvidedReferences& references,
+                                     bool start_now) {
+  StepTimer::Timed timed(timer_);
+  std::set<std::string> here;
+  for (CORBA::ULong i = 0; i < plan_.instances.length(); ++i)
+    here.insert(plan_.instances[i].name.in());
+  std::string subject = plan_.name.in();
+  try {
+    for (CORBA::ULong i = 0; i < plan_.connections.length(); ++i) {
+      const MwccmDeployment::ConnectionPlan& connection = plan_.connections[i];
+      subject = end_name(connection.user);
+      if (here.count(connection.provider.instance.in()) == 0) connect_there(connection, references);
+    }
+  } catch (...) {
+    fail("finish_launch", subject);
+  }
+  if (start_now) start();
+}
+
+void LocalityAssembly::start() {
+  StepTimer::Timed timed(timer_);
+  try {
+    assembly_.activate();
+  } catch (...) {
+    fail("start", plan_.name.in());
+  }
+}
+
+void LocalityAssembly::teardown() {
+  if (!launched_) return;
+  StepTimer::Timed timed(timer_);
+  try {
+    assembly_.remove();
+    for (const auto& target : registrations_) mwccm::unregister_reference(orb_.in(), target);
+    registrations_.clear();
+    launched_ = false;
+  } catch (...) {
+    fail("teardown", plan_.name.in());
+  }
+}
+
+}  // namespace mwccm::deployment

@@ -1,0 +1,117 @@
+// Splitting a checked plan into locality plans (locality_plans.hpp).
+#include <map>
+#include <mwccm/deployment/any_value.hpp>
+#include <mwccm/deployment/localities.hpp>
+#include <mwccm/deployment/locality_plans.hpp>
+#include <mwccm/deployment/plan_properties.hpp>
+#include <set>
+
+namespace mwccm::deployment {
+namespace {
+
+template <class Sequence, class Item>
+void append(Sequence& sequence, Item&& item) {
+  const CORBA::ULong length = sequence.length();
+  sequence.length(length + 1);
+  sequence[length] = std::forward<Item>(item);
+}
+
+bool is_user(PortKind kind) { return kind != PortKind::Facet && kind != PortKind::EventConsumer; }
+
+MwccmDeployment::ServerSettings settings_of(const Instance* server) {
+  MwccmDeployment::ServerSettings settings{0, CORBA::string_dup(""), 0};
+  if (server == nullptr) return settings;
+  for (const auto& property : server->config_properties) {
+    if (property.name == properties::kPriority) settings.priority = std::stol(property.value.text);
+    if (property.name == properties::kCpuAffinity)
+      settings.cpu_affinity = property.value.text.c_str();
+    if (property.name == properties::kOrbThreads)
+      settings.orb_threads = std::stoul(property.value.text);
+  }
+  return settings;
+}
+
+MwccmDeployment::InstancePlan instance_plan(CORBA::ORB_ptr orb, const Plan& plan,
+                                            const Instance& instance) {
+  MwccmDeployment::InstancePlan result;
+  result.name = instance.name.c_str();
+  const Implementation& implementation = *plan.find_implementation(instance.implementation_id);
+  result.home_entrypoint =
+      find_property(implementation.exec_parameters, properties::kHomeEntrypoint)
+          ->value.text.c_str();
+  result.artifact = plan.find_artifact(implementation.artifact_ids.front())->location.c_str();
+  result.library = "";
+  result.ior_file = "";
+  result.naming = "";
+  for (const auto& property : instance.config_properties) {
+    if (property.name == properties::kInstanceIOR) {
+      result.ior_file = property.value.text.c_str();
+    } else if (property.name == properties::kRegisterNaming) {
+      result.naming = property.value.text.c_str();
+    } else {
+      Components::ConfigValue value{CORBA::string_dup(property.name.c_str()),
+                                    to_any(orb, property.value)};
+      append(result.attributes, value);
+    }
+  }
+  return result;
+}
+
+}  // namespace
+
+std::vector<MwccmDeployment::LocalityPlan> make_locality_plans(CORBA::ORB_ptr orb,
+                                                               const Plan& plan) {
+  const std::vector<Locality> localities = split_by_locality(plan);
+  std::map<std::string, std::size_t> locality_of;  // instance id → index
+  for (std::size_t i = 0; i < localities.size(); ++i) {
+    for (const Instance* instance : localities[i].components) locality_of[instance->id] = i;
+  }
+  std::vector<MwccmDeployment::LocalityPlan> result(localities.size());
+  std::vector<std::set<std::pair<std::string, std::string>>> provided(localities.size());
+  for (std::size_t i = 0; i < localities.size(); ++i) {
+    MwccmDeployment::LocalityPlan& locality = result[i];
+    locality.name = localities[i].name.c_str();
+    locality.node = localities[i].node.c_str();
+    locality.settings = settings_of(localities[i].server);
+    for (const Instance* instance : localities[i].components) {
+      append(locality.instances, instance_plan(orb, plan, *instance));
+    }
+  }
+  for (const Connection& connection : plan.connections) {
+    const Endpoint* user = nullptr;
+    const Endpoint* provider = nullptr;
+    for (const auto& endpoint : connection.internal_endpoints)
+      (is_user(endpoint.kind) ? user : provider) = &endpoint;
+    MwccmDeployment::ConnectionPlan wired;
+    wired.name = connection.name.c_str();
+    wired.user = {CORBA::string_dup(plan.find_instance(user->instance_id)->name.c_str()),
+                  CORBA::string_dup(user->port_name.c_str())};
+    wired.events = user->kind == PortKind::EventEmitter || user->kind == PortKind::EventPublisher;
+    wired.plain_cxx = false;
+    for (const auto& requirement : connection.deploy_requirements) {
+      wired.plain_cxx =
+          wired.plain_cxx || (requirement.name == properties::kConnectionType &&
+                              requirement.resource_type == properties::kLocalInterface);
+    }
+    const std::size_t here = locality_of.at(user->instance_id);
+    if (provider == nullptr) {
+      wired.provider = {
+          CORBA::string_dup(""),
+          CORBA::string_dup(connection.external_references.front().port_name.c_str())};
+      wired.external = connection.external_references.front().location.c_str();
+    } else {
+      const std::string provider_name = plan.find_instance(provider->instance_id)->name;
+      wired.provider = {CORBA::string_dup(provider_name.c_str()),
+                        CORBA::string_dup(provider->port_name.c_str())};
+      wired.external = "";
+      const std::size_t there = locality_of.at(provider->instance_id);
+      if (there != here && provided[there].emplace(provider_name, provider->port_name).second) {
+        append(result[there].provided, wired.provider);
+      }
+    }
+    append(result[here].connections, wired);
+  }
+  return result;
+}
+
+}  // namespace mwccm::deployment
