@@ -2,11 +2,19 @@
 //
 //   mwccm-component-server --ior-file server.ior [--endpoint giop:tcp:127.0.0.1:0]
 //                          [--naming Deploy/Server1] [-ORB... options]
+//   mwccm-component-server --locality NAME --callback IOR
+//                          [--priority N] [--cpu-affinity 0,1] [--orb-threads N]
 //
 // Writes its ComponentServer reference to the IOR file (and binds it in the
 // naming service with --naming), serves until ComponentServer::shutdown() or
 // SIGTERM/SIGINT, which both remove every component and container while the
 // ORB still serves, then stop it; exits 0.
+//
+// With --locality it is a node's locality manager (docs/deployment.md
+// section 4): it applies its real-time settings, then calls the node back
+// (StartedCallback) with its MwccmDeployment::Locality reference, through
+// which the node assembles the locality's part of the plan. A setting the
+// machine refuses (SCHED_FIFO without the right) exits 2 with the reason.
 #include <pthread.h>
 
 #include <CLI/CLI.hpp>
@@ -14,6 +22,8 @@
 #include <csignal>
 #include <iostream>
 #include <mwccm/component_server.hpp>
+#include <mwccm/deployment/locality_servant.hpp>
+#include <mwccm/deployment/process_settings.hpp>
 #include <mwccm/registration.hpp>
 #include <string>
 #include <thread>
@@ -25,6 +35,9 @@ struct Options {
   std::string ior_file;
   std::string endpoint = "giop:tcp:127.0.0.1:0";
   std::string naming;
+  std::string locality;
+  std::string callback;
+  mwccm::deployment::ProcessSettings settings;
 };
 
 // Blocks the stop signals in every thread; a watcher thread waits for them
@@ -37,15 +50,32 @@ sigset_t stop_signals() {
   return set;
 }
 
-// ORB_init with the endpoint first, then every argument as given (the ORB
-// takes its -ORB options; CLI11 has already read ours).
-CORBA::ORB_ptr init_orb(int argc, char** argv, const std::string& endpoint) {
+// ORB_init with the endpoint and the thread settings first, then every
+// argument as given (the ORB takes its -ORB options; CLI11 has already read ours).
+CORBA::ORB_ptr init_orb(int argc, char** argv, const Options& options) {
   std::vector<std::string> args(argv, argv + argc);
-  args.insert(args.begin() + 1, {"-ORBendPoint", endpoint});
+  std::vector<std::string> first{"-ORBendPoint", options.endpoint};
+  for (auto& option : mwccm::deployment::orb_options(options.settings)) first.push_back(option);
+  args.insert(args.begin() + 1, first.begin(), first.end());
   std::vector<char*> pointers;
   for (auto& a : args) pointers.push_back(a.data());
   int n = static_cast<int>(pointers.size());
   return CORBA::ORB_init(n, pointers.data());
+}
+
+// Activates the locality manager and hands its reference to the node.
+void report_locality(CORBA::ORB_ptr orb, mwccm::ComponentServer& server, const Options& options) {
+  CORBA::Object_var object = orb->resolve_initial_references("RootPOA");
+  PortableServer::POA_var root = PortableServer::POA::_narrow(object.in());
+  auto* locality = new mwccm::deployment::LocalityServant(orb, server);
+  PortableServer::ObjectId_var id = root->activate_object(locality);
+  locality->_remove_ref();  // the POA holds it
+  CORBA::Object_var reference = root->id_to_reference(id.in());
+  CORBA::Object_var callback_object = orb->string_to_object(options.callback.c_str());
+  MwccmDeployment::StartedCallback_var callback =
+      MwccmDeployment::StartedCallback::_narrow(callback_object.in());
+  if (CORBA::is_nil(callback.in())) throw mwccm::Error("--callback is not a StartedCallback");
+  callback->started(options.locality.c_str(), reference.in());
 }
 
 }  // namespace
@@ -57,23 +87,51 @@ int main(int argc, char** argv) {
   // -ORB options are the ORB's; --endpoint is read first so it reaches ORB_init.
   Options options;
   CLI::App app{"mwccm component server: hosts containers of mwccm components"};
-  app.add_option("--ior-file", options.ior_file, "where to write this server's IOR")->required();
+  auto* ior_file =
+      app.add_option("--ior-file", options.ior_file, "where to write this server's IOR");
   app.add_option("--endpoint", options.endpoint, "omniORB endpoint")->capture_default_str();
   app.add_option("--naming", options.naming, "naming-service path to bind this server at");
+  auto* locality =
+      app.add_option("--locality", options.locality, "serve as this locality's manager");
+  auto* callback = app.add_option("--callback", options.callback, "the node's StartedCallback IOR");
+  locality->needs(callback);
+  callback->needs(locality);
+  ior_file->excludes(locality);
+  app.add_option("--priority", options.settings.priority, "SCHED_FIFO priority (1..99)")
+      ->check(CLI::Range(1, 99));
+  app.add_option("--cpu-affinity", options.settings.cpu_affinity, "CPUs to run on: 0 or 0,1");
+  app.add_option("--orb-threads", options.settings.orb_threads, "ORB thread pool size")
+      ->check(CLI::Range(1, 1024));
   app.allow_extras();
   CLI11_PARSE(app, argc, argv);
+  if (options.ior_file.empty() && options.locality.empty()) {
+    std::cerr << "mwccm-component-server: --ior-file or --locality is required\n";
+    return 2;
+  }
+  try {
+    mwccm::deployment::apply_process_settings(options.settings);
+  } catch (const std::exception& e) {
+    std::cerr << "mwccm-component-server: " << e.what() << '\n';
+    return 2;
+  }
 
-  CORBA::ORB_var orb = init_orb(argc, argv, options.endpoint);
+  CORBA::ORB_var orb = init_orb(argc, argv, options);
   int status = 0;
   {
     mwccm::ComponentServer server(orb.in());
     try {
-      mwccm::register_reference(orb.in(), server.activate(), options.ior_file);
+      if (!options.ior_file.empty()) {
+        mwccm::register_reference(orb.in(), server.activate(), options.ior_file);
+      }
       if (!options.naming.empty()) {
         mwccm::register_reference(orb.in(), server.activate(), "naming:" + options.naming);
       }
+      if (!options.locality.empty()) report_locality(orb.in(), server, options);
     } catch (const mwccm::Error& e) {
       std::cerr << "mwccm-component-server: " << e.what() << '\n';
+      status = 1;
+    } catch (const CORBA::Exception& e) {
+      std::cerr << "mwccm-component-server: cannot call the node back (" << e._name() << ")\n";
       status = 1;
     }
     if (status == 0) {

@@ -16,10 +16,20 @@ void append(Sequence& sequence, Item&& item) {
   sequence[length] = std::forward<Item>(item);
 }
 
+MwccmDeployment::PortEnd port_end(const std::string& instance, const std::string& port) {
+  MwccmDeployment::PortEnd end;
+  end.instance = instance.c_str();  // a const char* is copied
+  end.port = port.c_str();
+  return end;
+}
+
 bool is_user(PortKind kind) { return kind != PortKind::Facet && kind != PortKind::EventConsumer; }
 
 MwccmDeployment::ServerSettings settings_of(const Instance* server) {
-  MwccmDeployment::ServerSettings settings{0, CORBA::string_dup(""), 0};
+  MwccmDeployment::ServerSettings settings;
+  settings.priority = 0;
+  settings.cpu_affinity = "";
+  settings.orb_threads = 0;
   if (server == nullptr) return settings;
   for (const auto& property : server->config_properties) {
     if (property.name == properties::kPriority) settings.priority = std::stol(property.value.text);
@@ -49,8 +59,9 @@ MwccmDeployment::InstancePlan instance_plan(CORBA::ORB_ptr orb, const Plan& plan
     } else if (property.name == properties::kRegisterNaming) {
       result.naming = property.value.text.c_str();
     } else {
-      Components::ConfigValue value{CORBA::string_dup(property.name.c_str()),
-                                    to_any(orb, property.value)};
+      Components::ConfigValue value;
+      value.name = property.name.c_str();
+      value.value = to_any(orb, property.value);
       append(result.attributes, value);
     }
   }
@@ -84,8 +95,7 @@ std::vector<MwccmDeployment::LocalityPlan> make_locality_plans(CORBA::ORB_ptr or
       (is_user(endpoint.kind) ? user : provider) = &endpoint;
     MwccmDeployment::ConnectionPlan wired;
     wired.name = connection.name.c_str();
-    wired.user = {CORBA::string_dup(plan.find_instance(user->instance_id)->name.c_str()),
-                  CORBA::string_dup(user->port_name.c_str())};
+    wired.user = port_end(plan.find_instance(user->instance_id)->name, user->port_name);
     wired.events = user->kind == PortKind::EventEmitter || user->kind == PortKind::EventPublisher;
     wired.plain_cxx = false;
     for (const auto& requirement : connection.deploy_requirements) {
@@ -95,14 +105,11 @@ std::vector<MwccmDeployment::LocalityPlan> make_locality_plans(CORBA::ORB_ptr or
     }
     const std::size_t here = locality_of.at(user->instance_id);
     if (provider == nullptr) {
-      wired.provider = {
-          CORBA::string_dup(""),
-          CORBA::string_dup(connection.external_references.front().port_name.c_str())};
+      wired.provider = port_end("", connection.external_references.front().port_name);
       wired.external = connection.external_references.front().location.c_str();
     } else {
       const std::string provider_name = plan.find_instance(provider->instance_id)->name;
-      wired.provider = {CORBA::string_dup(provider_name.c_str()),
-                        CORBA::string_dup(provider->port_name.c_str())};
+      wired.provider = port_end(provider_name, provider->port_name);
       wired.external = "";
       const std::size_t there = locality_of.at(provider->instance_id);
       if (there != here && provided[there].emplace(provider_name, provider->port_name).second) {

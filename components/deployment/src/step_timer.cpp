@@ -54,8 +54,12 @@ MwccmDeployment::Timings* StepTimer::timings() const {
   timings->length(static_cast<CORBA::ULong>(done_.size()));
   for (CORBA::ULong i = 0; i < timings->length(); ++i) {
     const Done& done = done_[i];
-    (*timings)[i] = {CORBA::string_dup(done.step.c_str()), CORBA::string_dup(done.subject.c_str()),
-                     CORBA::string_dup(process_.c_str()), done.begin_ns, done.end_ns};
+    MwccmDeployment::Timing& timing = (*timings)[i];
+    timing.step = done.step.c_str();  // a const char* is copied
+    timing.subject = done.subject.c_str();
+    timing.process = process_.c_str();
+    timing.begin_ns = done.begin_ns;
+    timing.end_ns = done.end_ns;
   }
   return timings;
 }

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 REPO = Path(__file__).resolve().parents[3]
-BUILD = Path(os.environ.get("MWBENCH_BUILD_DIR", REPO / "build"))
+BUILD = Path(os.environ.get("MWBENCH_BUILD_DIR", REPO / "build")).resolve()
 TOOL = BUILD / "components" / "deployment" / "mwccm-plan"
 PLANS = Path(__file__).resolve().parent / "plans"
 INTERFACES = ["--interfaces", str(PLANS / "interfaces")]

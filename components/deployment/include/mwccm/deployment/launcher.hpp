@@ -1,0 +1,89 @@
+// The plan launcher and execution manager in one (mwccm-deploy; DAnCE's
+// dance_plan_launcher with its execution manager): reads and checks a plan,
+// splits it per node and locality, finds the nodes (a node map) or starts
+// them here, and drives every node through prepare_plan → start_launch →
+// finish_launch → start. A failure in any phase destroys what was created
+// and stops what was started, and names the phase, the node and the
+// instance. The launcher times the plan's reading; every other step is timed
+// in the process that performs it and collected here.
+#pragma once
+
+#include <omniORB4/CORBA.h>
+
+#include <MwccmDeployment.hh>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <mwccm/deployment/child_process.hpp>
+#include <mwccm/deployment/started_callback.hpp>
+#include <mwccm/deployment/step_timer.hpp>
+#include <string>
+#include <vector>
+
+namespace mwccm::deployment {
+
+struct LaunchOptions {
+  std::string plan_file;
+  std::string node_map;                           // "" : start every node the plan names here
+  std::vector<std::string> artifact_directories;  // for nodes started here; interfaces too
+  std::vector<std::string> interface_directories;
+  std::string node_program;  // mwccm-node
+  std::chrono::milliseconds node_timeout{30'000};
+  // Where the output of nodes started here goes: "" for this process's
+  // output; a prefix for "<prefix><node>.log" (nodes left running after the
+  // launcher exits must not hold its output open).
+  std::string node_log_prefix;
+};
+
+// What a phase failure says: the phase, the node, the subject (locality,
+// instance or port) and why.
+class LaunchFailure : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+class Launcher {
+ public:
+  Launcher(CORBA::ORB_ptr orb, LaunchOptions options);
+  ~Launcher();  // destroys and stops whatever is still deployed
+
+  // Reads, checks and deploys. PlanError (bad plan: nothing was created),
+  // LaunchFailure (a phase failed: everything created was undone).
+  void deploy();
+  // Destroys every node application, then stops the nodes started here;
+  // idempotent. LaunchFailure with the first error, after trying everything.
+  void teardown();
+  // Leaves the nodes this launcher started running when it exits (a plan
+  // launched and left, torn down later from the state).
+  void detach_nodes();
+
+  // Every timed step so far, from every process; and the launcher's own.
+  MwccmDeployment::Timings* timings();
+  // The state a later `--teardown` needs: JSON.
+  std::string state() const;
+  // Tears down what a state describes.
+  static void teardown_state(CORBA::ORB_ptr orb, const std::string& state_json);
+  // The log files of the nodes a state's launcher started.
+  static std::vector<std::string> logs_of_state(const std::string& state_json);
+
+ private:
+  struct Node {
+    std::string name;
+    std::unique_ptr<ChildProcess> process;  // null: from the node map
+    MwccmDeployment::NodeManager_var manager;
+    MwccmDeployment::NodeApplication_var application;
+  };
+  void find_nodes(const std::vector<std::string>& names);
+  void start_node(const std::string& name);
+  [[noreturn]] void fail(const std::string& phase, const std::string& node);
+
+  CORBA::ORB_var orb_;
+  LaunchOptions options_;
+  StepTimer timer_{"launcher"};
+  StartedCallbackServant* callback_ = nullptr;  // counted
+  std::string callback_ior_;
+  std::mutex mutex_;
+  std::vector<Node> nodes_;
+};
+
+}  // namespace mwccm::deployment

@@ -1,0 +1,333 @@
+// The launcher (launcher.hpp).
+#include <poll.h>
+#include <signal.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include <fstream>
+#include <mwccm/deployment/launcher.hpp>
+#include <mwccm/deployment/locality_plans.hpp>
+#include <mwccm/deployment/plan_check.hpp>
+#include <mwccm/deployment/plan_error.hpp>
+#include <mwccm/deployment/plan_io.hpp>
+#include <mwccm/errors.hpp>
+#include <mwccm/registration.hpp>
+#include <nlohmann/json.hpp>
+#include <set>
+#include <sstream>
+
+namespace mwccm::deployment {
+namespace {
+
+PortableServer::POA_ptr root_poa(CORBA::ORB_ptr orb) {
+  CORBA::Object_var object = orb->resolve_initial_references("RootPOA");
+  return PortableServer::POA::_narrow(object.in());
+}
+
+// "NAME REFERENCE" per line (DAnCE's node map), '#' comments.
+std::map<std::string, std::pair<std::string, int>> read_node_map(const std::string& file) {
+  std::ifstream in(file);
+  if (!in) throw PlanError({file, 0}, "cannot read the node map");
+  std::map<std::string, std::pair<std::string, int>> nodes;
+  std::string line;
+  for (int number = 1; std::getline(in, line); ++number) {
+    const auto hash = line.find('#');
+    if (hash != std::string::npos) line.erase(hash);
+    std::istringstream fields(line);
+    std::string name, reference, extra;
+    if (!(fields >> name)) continue;
+    if (!(fields >> reference) || (fields >> extra)) {
+      throw PlanError({file, number},
+                      "a node map line is NAME REFERENCE (IOR:, corbaloc:, corbaname:, file:)");
+    }
+    if (!nodes.emplace(name, std::make_pair(reference, number)).second) {
+      throw PlanError({file, number}, "node '" + name + "' is named twice");
+    }
+  }
+  return nodes;
+}
+
+CORBA::Object_ptr resolve(CORBA::ORB_ptr orb, const std::string& reference) {
+  if (reference.rfind("file:", 0) == 0 || reference.rfind("naming:", 0) == 0) {
+    return mwccm::resolve_reference(orb, reference);
+  }
+  return orb->string_to_object(reference.c_str());
+}
+
+// Whether `pid` is still an mwccm-node (and not another process that got its number).
+bool is_node_process(int pid) {
+  std::ifstream command("/proc/" + std::to_string(pid) + "/cmdline");
+  std::string program;
+  std::getline(command, program, '\0');
+  return program.size() >= 10 && program.compare(program.size() - 10, 10, "mwccm-node") == 0;
+}
+
+void append(MwccmDeployment::Timings& all, const MwccmDeployment::Timings& more) {
+  const CORBA::ULong first = all.length();
+  all.length(first + more.length());
+  for (CORBA::ULong i = 0; i < more.length(); ++i) all[first + i] = more[i];
+}
+
+}  // namespace
+
+Launcher::Launcher(CORBA::ORB_ptr orb, LaunchOptions options)
+    : orb_(CORBA::ORB::_duplicate(orb)),
+      options_(std::move(options)),
+      callback_(new StartedCallbackServant) {
+  PortableServer::POA_var root = root_poa(orb);
+  PortableServer::POAManager_var manager = root->the_POAManager();
+  manager->activate();
+  PortableServer::ObjectId_var id = root->activate_object(callback_);
+  CORBA::Object_var reference = root->id_to_reference(id.in());
+  CORBA::String_var ior = orb->object_to_string(reference.in());
+  callback_ior_ = ior.in();
+}
+
+Launcher::~Launcher() {
+  try {
+    teardown();
+  } catch (const std::exception&) {
+    // Stopping anyway: the nodes started here are stopped below.
+  }
+  callback_->_remove_ref();
+}
+
+void Launcher::fail(const std::string& phase, const std::string& node) {
+  std::string message;
+  try {
+    throw;
+  } catch (const MwccmDeployment::DeploymentFailure& e) {
+    message = phase + " failed on node '" + node + "', " + e.subject.in() + ": " + e.message.in();
+  } catch (...) {
+    message = phase + " failed on node '" + node + "': " + mwccm::current_exception_message();
+  }
+  try {
+    teardown();
+  } catch (const LaunchFailure& e) {
+    message += "\n(and undoing it: " + std::string(e.what()) + ")";
+  }
+  throw LaunchFailure(message);
+}
+
+void Launcher::start_node(const std::string& name) {
+  std::vector<std::string> arguments{options_.node_program, "--name", name, "--callback",
+                                     callback_ior_};
+  for (const auto& directory : options_.artifact_directories) {
+    arguments.insert(arguments.end(), {"--artifacts", directory});
+  }
+  Node node{name, nullptr, nullptr, nullptr};
+  const std::uint64_t begin = monotonic_ns();
+  const std::string log =
+      options_.node_log_prefix.empty() ? "" : options_.node_log_prefix + name + ".log";
+  node.process = std::make_unique<ChildProcess>(arguments, log);
+  nodes_.push_back(std::move(node));
+  CORBA::Object_var reference =
+      callback_->wait_for(name, *nodes_.back().process, options_.node_timeout);
+  timer_.record("node_start", name, begin, monotonic_ns());
+  nodes_.back().manager = MwccmDeployment::NodeManager::_narrow(reference.in());
+}
+
+void Launcher::find_nodes(const std::vector<std::string>& names) {
+  if (options_.node_map.empty()) {
+    for (const auto& name : names) {
+      try {
+        start_node(name);
+      } catch (...) {
+        fail("node start", name);
+      }
+    }
+    return;
+  }
+  const auto map = read_node_map(options_.node_map);
+  for (const auto& name : names) {
+    const auto& [reference, line] = map.at(name);  // check_plan made sure it is there
+    try {
+      CORBA::Object_var object = resolve(orb_.in(), reference);
+      Node node{name, nullptr, MwccmDeployment::NodeManager::_narrow(object.in()), nullptr};
+      if (CORBA::is_nil(node.manager.in())) throw mwccm::Error(reference + " is not a NodeManager");
+      nodes_.push_back(std::move(node));
+    } catch (...) {
+      fail("node lookup (" + options_.node_map + ":" + std::to_string(line) + ")", name);
+    }
+  }
+}
+
+void Launcher::deploy() {
+  std::lock_guard lock(mutex_);
+  const std::uint64_t begin = monotonic_ns();
+  Plan plan = read_plan(options_.plan_file);
+  timer_.record("plan_parsing", options_.plan_file, begin, monotonic_ns());
+
+  const std::uint64_t check_begin = monotonic_ns();
+  InterfaceCatalog interfaces;
+  for (const auto& directory : options_.interface_directories) interfaces.add_directory(directory);
+  for (const auto& directory : options_.artifact_directories) interfaces.add_directory(directory);
+  complete_plan(plan, interfaces);
+  std::set<std::string> mapped;
+  if (!options_.node_map.empty()) {
+    for (const auto& [name, where] : read_node_map(options_.node_map)) mapped.insert(name);
+  }
+  check_plan(plan, interfaces, {nullptr, options_.node_map.empty() ? nullptr : &mapped});
+  std::vector<MwccmDeployment::LocalityPlan> localities = make_locality_plans(orb_.in(), plan);
+  timer_.record("plan_check", options_.plan_file, check_begin, monotonic_ns());
+
+  // Nodes in the order the plan first names them.
+  std::vector<std::string> names;
+  std::map<std::string, MwccmDeployment::LocalityPlans> per_node;
+  for (auto& locality : localities) {
+    const std::string node = locality.node.in();
+    if (per_node.count(node) == 0) names.push_back(node);
+    auto& plans = per_node[node];
+    plans.length(plans.length() + 1);
+    plans[plans.length() - 1] = locality;
+  }
+  find_nodes(names);
+  for (auto& node : nodes_) {
+    try {
+      node.application = node.manager->prepare_plan(plan.label.c_str(), per_node[node.name]);
+    } catch (...) {
+      fail("prepare_plan", node.name);
+    }
+  }
+  MwccmDeployment::ProvidedReferences all;
+  for (auto& node : nodes_) {
+    try {
+      MwccmDeployment::ProvidedReferences_var provided = node.application->start_launch();
+      const CORBA::ULong first = all.length();
+      all.length(first + provided->length());
+      for (CORBA::ULong i = 0; i < provided->length(); ++i) all[first + i] = provided[i];
+    } catch (...) {
+      fail("start_launch", node.name);
+    }
+  }
+  for (auto& node : nodes_) {
+    try {
+      node.application->finish_launch(all, false);
+    } catch (...) {
+      fail("finish_launch", node.name);
+    }
+  }
+  for (auto& node : nodes_) {
+    try {
+      node.application->start();
+    } catch (...) {
+      fail("start", node.name);
+    }
+  }
+  timer_.record("total", options_.plan_file, begin, monotonic_ns());
+}
+
+void Launcher::teardown() {
+  std::string first_error;
+  while (!nodes_.empty()) {
+    Node& node = nodes_.back();
+    try {
+      if (!CORBA::is_nil(node.application.in())) node.application->destroy();
+    } catch (const MwccmDeployment::DeploymentFailure& e) {
+      if (first_error.empty())
+        first_error = "node '" + node.name + "', " + e.subject.in() + ": " + e.message.in();
+    } catch (const CORBA::Exception&) {
+      if (first_error.empty())
+        first_error = "node '" + node.name + "': " + mwccm::current_exception_message();
+    }
+    if (node.process) {
+      try {
+        if (!node.process->exited()) node.manager->shutdown();
+      } catch (const CORBA::Exception&) {
+        // It is stopped below all the same.
+      }
+      node.process->stop();
+    }
+    nodes_.pop_back();
+  }
+  if (!first_error.empty()) throw LaunchFailure("teardown: " + first_error);
+}
+
+void Launcher::detach_nodes() {
+  for (auto& node : nodes_) {
+    if (node.process) node.process->release();
+  }
+}
+
+MwccmDeployment::Timings* Launcher::timings() {
+  MwccmDeployment::Timings_var all = timer_.timings();
+  for (auto& node : nodes_) {
+    if (CORBA::is_nil(node.application.in())) continue;
+    MwccmDeployment::Timings_var timings = node.application->get_timings();
+    append(all.inout(), timings.in());
+  }
+  return all._retn();
+}
+
+std::string Launcher::state() const {
+  nlohmann::json nodes = nlohmann::json::array();
+  for (const auto& node : nodes_) {
+    CORBA::String_var manager = orb_->object_to_string(node.manager.in());
+    CORBA::String_var application = orb_->object_to_string(node.application.in());
+    nodes.push_back({{"name", node.name},
+                     {"manager", manager.in()},
+                     {"application", application.in()},
+                     {"pid", node.process ? node.process->pid() : 0}});
+  }
+  return nlohmann::json{{"plan", options_.plan_file},
+                        {"nodes", nodes},
+                        {"log_prefix", options_.node_log_prefix}}
+             .dump(2) +
+         "\n";
+}
+
+void Launcher::teardown_state(CORBA::ORB_ptr orb, const std::string& state_json) {
+  const nlohmann::json state = nlohmann::json::parse(state_json);
+  std::string first_error;
+  const auto& nodes = state.at("nodes");
+  for (auto node = nodes.rbegin(); node != nodes.rend(); ++node) {
+    const std::string name = node->at("name");
+    try {
+      CORBA::Object_var object =
+          orb->string_to_object(node->at("application").get<std::string>().c_str());
+      MwccmDeployment::NodeApplication_var application =
+          MwccmDeployment::NodeApplication::_narrow(object.in());
+      application->destroy();
+    } catch (const MwccmDeployment::DeploymentFailure& e) {
+      if (first_error.empty())
+        first_error = "node '" + name + "', " + e.subject.in() + ": " + e.message.in();
+    } catch (const CORBA::OBJECT_NOT_EXIST&) {
+      // Already destroyed: teardown may run twice.
+    } catch (const CORBA::Exception&) {
+      if (first_error.empty())
+        first_error = "node '" + name + "': " + mwccm::current_exception_message();
+    }
+    const int pid = node->at("pid");
+    if (pid > 0 && is_node_process(pid)) {
+      // Watched before it is asked to stop, so that its exit cannot be missed.
+      const int watch = static_cast<int>(syscall(SYS_pidfd_open, pid, 0));
+      try {
+        CORBA::Object_var object =
+            orb->string_to_object(node->at("manager").get<std::string>().c_str());
+        MwccmDeployment::NodeManager::_narrow(object.in())->shutdown();
+      } catch (const CORBA::Exception&) {
+        kill(pid, SIGTERM);  // unreachable but running: its signal handler cleans up
+      }
+      if (watch >= 0) {
+        pollfd exited{watch, POLLIN, 0};
+        if (poll(&exited, 1, 30'000) == 0) kill(pid, SIGKILL);
+        close(watch);
+      }
+    }
+  }
+  if (!first_error.empty()) throw LaunchFailure("teardown: " + first_error);
+}
+
+std::vector<std::string> Launcher::logs_of_state(const std::string& state_json) {
+  const nlohmann::json state = nlohmann::json::parse(state_json);
+  std::vector<std::string> logs;
+  const std::string prefix = state.value("log_prefix", "");
+  if (prefix.empty()) return logs;
+  for (const auto& node : state.at("nodes")) {
+    if (node.at("pid").get<int>() > 0)
+      logs.push_back(prefix + node.at("name").get<std::string>() + ".log");
+  }
+  return logs;
+}
+
+}  // namespace mwccm::deployment

@@ -1,0 +1,218 @@
+"""mwccm-deploy, mwccm-node and mwccm-component-server as real processes:
+the Basic SP plans deployed dynamically, ticking, timed phase by phase, torn
+down by signal or by --teardown (twice), and each fault undone with no
+process or file left behind.
+
+Run after building:  MWBENCH_BUILD_DIR=build .venv/bin/pytest components/deployment/tests
+"""
+
+import json
+import os
+import signal
+import subprocess
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[3]
+BUILD = Path(os.environ.get("MWBENCH_BUILD_DIR", REPO / "build")).resolve()
+PROGRAMS = BUILD / "components" / "server"
+DEPLOY = PROGRAMS / "mwccm-deploy"
+ARTIFACTS = BUILD / "components" / "basic_sp"
+PLANS = REPO / "components" / "basic_sp" / "plans"
+DEPLOYED = "mwccm-deploy: deployed"
+
+
+def mwccm_processes():
+    """PIDs of the node and component server processes running now."""
+    pids = []
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            command = (entry / "cmdline").read_bytes().split(b"\0")[0]
+        except OSError:
+            continue
+        if command.endswith((b"/mwccm-node", b"/mwccm-component-server")):
+            pids.append(int(entry.name))
+    return pids
+
+
+def children_of(pid):
+    """Every process whose ancestors include `pid`."""
+    found, parents = set(), {pid}
+    for _ in range(4):
+        for entry in Path("/proc").iterdir():
+            if not entry.name.isdigit():
+                continue
+            try:
+                stat = (entry / "stat").read_text()
+            except OSError:
+                continue
+            parent = int(stat.rsplit(")", 1)[1].split()[1])
+            if parent in parents:
+                found.add(int(entry.name))
+        parents |= found
+    return found
+
+
+@pytest.fixture
+def no_processes_left():
+    before = set(mwccm_processes())
+    yield
+    left = set(mwccm_processes()) - before
+    assert not left, f"processes left behind: {left}"
+
+
+def start_waiting(tmp_path, plan, *extra):
+    """mwccm-deploy PLAN --wait, returned once it says it is deployed."""
+    process = subprocess.Popen(
+        [
+            DEPLOY,
+            plan,
+            "--artifacts",
+            ARTIFACTS,
+            "--timings",
+            tmp_path / "timings.json",
+            "--wait",
+            *extra,
+        ],
+        cwd=tmp_path,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    line = process.stdout.readline()  # blocks until deployed, or until it exits
+    if DEPLOYED not in line:
+        process.wait(timeout=60)
+        raise AssertionError(f"not deployed: {line}{process.stderr.read()}")
+    return process
+
+
+def stop(process):
+    process.send_signal(signal.SIGTERM)
+    assert process.wait(timeout=60) == 0, process.stderr.read()
+
+
+@pytest.mark.parametrize(
+    ("plan", "servers", "nodes"),
+    [("one_process", 1, 1), ("two_processes", 2, 1), ("four_processes_two_nodes", 4, 2)],
+)
+def test_basic_sp_deploys_ticks_and_tears_down(tmp_path, no_processes_left, plan, servers, nodes):
+    process = start_waiting(tmp_path, PLANS / f"{plan}.cdp")
+    try:
+        spawned = children_of(process.pid)
+        commands = [Path(f"/proc/{p}/cmdline").read_bytes().split(b"\0")[0] for p in spawned]
+        assert sum(c.endswith(b"/mwccm-component-server") for c in commands) == servers
+        assert sum(c.endswith(b"/mwccm-node") for c in commands) == nodes
+        assert (tmp_path / "hud.ior").read_text().startswith("IOR:")  # mwccm.InstanceIOR
+    finally:
+        stop(process)
+    assert not (tmp_path / "hud.ior").exists(), "the registration was not undone"
+    timings = json.loads((tmp_path / "timings.json").read_text())
+    per_step = timings["total_ns_per_step"]
+    for step in (
+        "plan_parsing",
+        "node_start",
+        "server_creation",
+        "container_creation",
+        "home_creation",
+        "library_load",
+        "component_creation",
+        "configuration",
+        "registration",
+        "registration_reference",
+        "registration_stringify",
+        "registration_publish",
+        "connection",
+        "activation",
+        "total",
+    ):
+        assert step in per_step, step
+    processes = {s["process"] for s in timings["steps"]}
+    assert len(processes - {"launcher"} - {"Avionics", "Sensors", "Display"}) == servers
+
+
+def test_a_state_file_deployment_is_torn_down_twice(tmp_path, no_processes_left):
+    state = tmp_path / "deployment.json"
+    result = subprocess.run(
+        [DEPLOY, PLANS / "two_processes.config", "--artifacts", ARTIFACTS, "--state", state],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert result.returncode == 0, result.stderr
+    assert len(mwccm_processes()) >= 3  # the node and two component servers outlive the launcher
+    for _ in range(2):
+        result = subprocess.run(
+            [DEPLOY, "--teardown", "--state", state], capture_output=True, text=True, timeout=120
+        )
+        assert result.returncode == 0, result.stderr
+    assert not state.exists()
+
+
+def broken_plan(tmp_path, text_from, text_to, name="broken.config"):
+    plan = tmp_path / name
+    text = (PLANS / "two_processes.config").read_text()
+    assert text_from in text
+    plan.write_text(text.replace(text_from, text_to))
+    return plan
+
+
+def deploy_fails(tmp_path, plan, *extra):
+    result = subprocess.run(
+        [DEPLOY, plan, "--artifacts", ARTIFACTS, "--wait", *extra],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    return result
+
+
+def test_a_bad_plan_is_refused_before_anything_starts(tmp_path, no_processes_left):
+    plan = broken_plan(tmp_path, "gps < position", "gps < positon")
+    result = deploy_fails(tmp_path, plan)
+    assert result.returncode == 2
+    assert f"{plan}:" in result.stderr and "has no port 'positon'" in result.stderr
+
+
+def test_a_rate_the_component_refuses_fails_start_and_is_undone(tmp_path, no_processes_left):
+    plan = broken_plan(tmp_path, "hertz uint32:20", "hertz uint32:0")
+    result = deploy_fails(tmp_path, plan)
+    assert result.returncode == 1
+    assert "start failed on node 'Avionics'" in result.stderr
+    assert "'hertz' is from 1 to 100000, not 0" in result.stderr
+    assert not (tmp_path / "hud.ior").exists()
+
+
+def test_an_artifact_outside_the_trusted_directories_fails_prepare_plan(
+    tmp_path, no_processes_left
+):
+    outside = tmp_path / "elsewhere"
+    outside.mkdir()
+    library = outside / "libmwccm_basic_sp_module.so"
+    library.write_bytes((ARTIFACTS / "libmwccm_basic_sp_module.so").read_bytes())
+    plan = broken_plan(tmp_path, '"libmwccm_basic_sp_module.so"', f'"{library}"')
+    result = deploy_fails(tmp_path, plan)
+    assert result.returncode == 1
+    assert "prepare_plan failed on node 'Avionics', rate_gen" in result.stderr
+    assert "outside the trusted artifact directories" in result.stderr
+
+
+def test_a_node_that_is_down_fails_with_its_name(tmp_path, no_processes_left):
+    node_map = tmp_path / "nodes.map"
+    node_map.write_text("# no node listens there\nAvionics corbaloc:iiop:127.0.0.1:9/NodeManager\n")
+    result = deploy_fails(tmp_path, PLANS / "two_processes.cdp", "--nodes", node_map)
+    assert result.returncode == 1
+    assert "failed on node 'Avionics'" in result.stderr
+    assert "TRANSIENT" in result.stderr or "COMM_FAILURE" in result.stderr
+
+
+def test_a_node_map_must_name_every_node(tmp_path, no_processes_left):
+    node_map = tmp_path / "nodes.map"
+    node_map.write_text("Sensors corbaloc:iiop:127.0.0.1:9/NodeManager\n")
+    result = deploy_fails(tmp_path, PLANS / "four_processes_two_nodes.cdp", "--nodes", node_map)
+    assert result.returncode == 2
+    assert "on node 'Display', which the node map does not name" in result.stderr

@@ -1,0 +1,178 @@
+// mwccm-deploy: the plan launcher (docs/deployment.md section 4).
+//
+//   mwccm-deploy PLAN [--nodes NODEMAP] [--artifacts DIR]... [--interfaces DIR]...
+//                [--timings FILE] (--wait | --state FILE)
+//   mwccm-deploy --teardown --state FILE
+//
+// Deploys PLAN (.cdp or .config) on the nodes of NODEMAP (lines "NAME
+// REFERENCE"), or, without one, on nodes it starts here (mwccm-node beside
+// this program, trusting the --artifacts directories). With --wait it stays
+// until SIGTERM or SIGINT and then tears down; with --state it writes what
+// a later `--teardown --state FILE` needs and exits, the application
+// running. --timings writes every timed step as JSON. Exit status: 0; 1 a
+// phase failed (everything created is undone, the message names the phase,
+// the node and the instance); 2 a bad plan or command line (nothing created).
+#include <pthread.h>
+
+#include <CLI/CLI.hpp>
+#include <atomic>
+#include <csignal>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <map>
+#include <mwccm/deployment/launcher.hpp>
+#include <mwccm/deployment/plan_error.hpp>
+#include <nlohmann/json.hpp>
+#include <thread>
+
+namespace {
+
+namespace fs = std::filesystem;
+using namespace mwccm::deployment;
+
+sigset_t stop_signals() {
+  sigset_t set;
+  sigemptyset(&set);
+  sigaddset(&set, SIGTERM);
+  sigaddset(&set, SIGINT);
+  return set;
+}
+
+CORBA::ORB_ptr init_orb() {
+  std::vector<std::string> args{"mwccm-deploy", "-ORBendPoint", "giop:tcp:127.0.0.1:0"};
+  std::vector<char*> pointers;
+  for (auto& a : args) pointers.push_back(a.data());
+  int n = static_cast<int>(pointers.size());
+  return CORBA::ORB_init(n, pointers.data());
+}
+
+// Every step, and the sum per step, as JSON.
+void write_timings(const std::string& file, const MwccmDeployment::Timings& timings) {
+  nlohmann::json steps = nlohmann::json::array();
+  std::map<std::string, std::uint64_t> totals;
+  for (CORBA::ULong i = 0; i < timings.length(); ++i) {
+    const auto& t = timings[i];
+    steps.push_back({{"step", t.step.in()},
+                     {"subject", t.subject.in()},
+                     {"process", t.process.in()},
+                     {"begin_ns", t.begin_ns},
+                     {"end_ns", t.end_ns}});
+    totals[t.step.in()] += t.end_ns - t.begin_ns;
+  }
+  std::ofstream out(file, std::ios::trunc);
+  out << nlohmann::json{{"steps", steps}, {"total_ns_per_step", totals}}.dump(2) << '\n';
+  if (!out) throw std::runtime_error("cannot write '" + file + "'");
+}
+
+std::string read_file(const std::string& file) {
+  std::ifstream in(file);
+  if (!in) throw std::runtime_error("cannot read '" + file + "'");
+  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  sigset_t signals = stop_signals();
+  pthread_sigmask(SIG_BLOCK, &signals, nullptr);
+
+  LaunchOptions options;
+  std::string timings_file, state_file;
+  bool wait = false, teardown = false;
+  CLI::App app{"mwccm-deploy: deploy a plan on mwccm nodes, or tear it down"};
+  app.add_option("plan", options.plan_file, "the plan (.cdp or .config)");
+  app.add_option("--nodes", options.node_map, "node map: NAME REFERENCE per line")
+      ->check(CLI::ExistingFile);
+  app.add_option("--artifacts", options.artifact_directories, "where artifacts and their .ccd are")
+      ->check(CLI::ExistingDirectory);
+  app.add_option("--interfaces", options.interface_directories, "more .ccd directories")
+      ->check(CLI::ExistingDirectory);
+  app.add_option("--timings", timings_file, "write every timed step here (JSON)");
+  app.add_option("--state", state_file,
+                 "write (deploy) or read (--teardown) the deployment's state");
+  app.add_flag("--wait", wait, "stay until SIGTERM or SIGINT, then tear down");
+  app.add_flag("--teardown", teardown, "tear down the deployment --state describes");
+  CLI11_PARSE(app, argc, argv);
+  if (teardown == !options.plan_file.empty() || (teardown && state_file.empty()) ||
+      (!teardown && wait == !state_file.empty())) {
+    std::cerr
+        << "mwccm-deploy: give PLAN with --wait or --state FILE, or --teardown --state FILE\n";
+    return 2;
+  }
+  options.node_program = (fs::canonical("/proc/self/exe").parent_path() / "mwccm-node").string();
+  if (!state_file.empty() && !teardown) options.node_log_prefix = state_file + ".";
+
+  CORBA::ORB_var orb = init_orb();
+  int status = 0;
+  if (teardown) {
+    try {
+      if (!fs::exists(state_file)) {
+        std::cout << "mwccm-deploy: nothing to tear down (" << state_file << " does not exist)\n";
+      } else {
+        const std::string state = read_file(state_file);
+        Launcher::teardown_state(orb.in(), state);
+        for (const auto& log : Launcher::logs_of_state(state)) fs::remove(log);
+        fs::remove(state_file);
+      }
+    } catch (const std::exception& e) {
+      std::cerr << "mwccm-deploy: " << e.what() << '\n';
+      status = 1;
+    }
+    orb->destroy();
+    return status;
+  }
+
+  {
+    Launcher launcher(orb.in(), options);
+    // The stop signals: while deploying, undo and exit at once; once
+    // deployed with --wait, tear down and exit.
+    std::atomic<bool> deployed{false}, finished{false};
+    std::thread watcher([&] {
+      int which = 0;
+      sigwait(&signals, &which);
+      if (finished.load()) return;
+      if (!deployed.load()) {
+        std::cerr << "mwccm-deploy: signal " << which << " while deploying: undoing it\n";
+        try {
+          launcher.teardown();
+        } catch (const std::exception&) {
+          // The nodes started here are stopped all the same.
+        }
+        std::_Exit(128 + which);
+      }
+    });
+    try {
+      launcher.deploy();
+      if (!timings_file.empty()) {
+        MwccmDeployment::Timings_var timings = launcher.timings();
+        write_timings(timings_file, timings.in());
+      }
+      deployed.store(true);
+      if (!state_file.empty()) {
+        std::ofstream(state_file, std::ios::trunc) << launcher.state();
+        launcher.detach_nodes();
+        std::cout << "mwccm-deploy: deployed " << options.plan_file
+                  << "; tear it down with --teardown --state " << state_file << std::endl;
+        std::_Exit(0);  // the application and the nodes started here keep running
+      }
+      std::cout << "mwccm-deploy: deployed " << options.plan_file
+                << "; waiting for SIGTERM or SIGINT" << std::endl;
+      watcher.join();
+      launcher.teardown();
+    } catch (const PlanError& error) {
+      for (const auto& problem : error.problems()) std::cerr << problem.to_string() << '\n';
+      status = 2;
+    } catch (const std::exception& error) {
+      std::cerr << "mwccm-deploy: " << error.what() << '\n';
+      status = 1;
+    }
+    if (watcher.joinable()) {
+      finished.store(true);
+      pthread_kill(watcher.native_handle(), SIGTERM);
+      watcher.join();
+    }
+  }
+  orb->destroy();
+  return status;
+}
