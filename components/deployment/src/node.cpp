@@ -85,9 +85,12 @@ MwccmDeployment::ProvidedReferences* NodeApplicationServant::start_launch() {
     } catch (const MwccmDeployment::DeploymentFailure&) {
       throw;
     } catch (const CORBA::Exception&) {
-      throw failure("start_launch", locality,
-                    mwccm::current_exception_message() + " (" +
-                        servers_.back().process->exit_description() + ")");
+      const std::string message = mwccm::current_exception_message();
+      // A server that dies drops its connection first: wait for its exit to say how it ended.
+      servers_.back().process->wait_for_exit(std::chrono::seconds(10));
+      throw failure(
+          "start_launch", locality,
+          message + " (the component server " + servers_.back().process->exit_description() + ")");
     }
   }
   return all._retn();

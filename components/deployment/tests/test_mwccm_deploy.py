@@ -216,3 +216,40 @@ def test_a_node_map_must_name_every_node(tmp_path, no_processes_left):
     result = deploy_fails(tmp_path, PLANS / "four_processes_two_nodes.cdp", "--nodes", node_map)
     assert result.returncode == 2
     assert "on node 'Display', which the node map does not name" in result.stderr
+
+
+FAULTS = BUILD / "components" / "deployment" / "tests"
+FAULTY_INSTANCE = """
+nl.remedy.it.CCM.Component fragile faults mwccm_home_Faults_{home}Home
+    nl.remedy.it.DnCX11.Artifact faults "libmwccm_faults_module.so"
+    nl.remedy.it.DnCX11.Node "Avionics"
+    nl.remedy.it.DnCX11.Locality "display"
+"""
+
+
+def with_faulty_instance(tmp_path, home):
+    plan = tmp_path / f"{home}.config"
+    plan.write_text(
+        (PLANS / "two_processes.config").read_text() + FAULTY_INSTANCE.format(home=home)
+    )
+    return plan
+
+
+def test_a_home_whose_create_refuses_fails_start_launch_and_is_undone(tmp_path, no_processes_left):
+    result = deploy_fails(
+        tmp_path, with_faulty_instance(tmp_path, "Refusing"), "--artifacts", FAULTS
+    )
+    assert result.returncode == 1
+    assert "start_launch failed on node 'Avionics'" in result.stderr
+    assert "create component 'fragile'" in result.stderr
+    assert "the executor raised CreateFailure" in result.stderr
+    assert not (tmp_path / "hud.ior").exists()
+
+
+def test_a_component_server_that_crashes_mid_assembly_is_named(tmp_path, no_processes_left):
+    result = deploy_fails(
+        tmp_path, with_faulty_instance(tmp_path, "Crashing"), "--artifacts", FAULTS
+    )
+    assert result.returncode == 1
+    assert "start_launch failed on node 'Avionics'" in result.stderr
+    assert "the component server killed by signal 6" in result.stderr
