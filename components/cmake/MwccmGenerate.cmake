@@ -24,7 +24,11 @@
 #                       by the linker, so the homes' registrations stay (a static
 #                       archive would lose every member nothing references)
 #   <target>_module     MODULE (shared library) for dynamic assembly: the
-#                       "library" of Container::install_home omniidl's output sits in idl/ and is included as SYSTEM (its
+#                       "library" of Container::install_home
+#   <target>_archive    lib<target>_module.a beside it: the same code, static, for a
+#                       project mwccm-plan-compile writes (MwccmStaticPlan.cmake)
+#
+# omniidl's output sits in idl/ and is included as SYSTEM (its
 # warnings are not ours); the glue is ours and compiles with warnings on.
 #
 # The generator runs with MWCCM_PYTHON (scripts/setup.sh passes the project's
@@ -155,7 +159,7 @@ function(mwccm_generate target)
   endif()
   # mwccm links omniORB PUBLIC; naming PkgConfig::OMNIORB here would fail in a
   # directory that did not run pkg_check_modules (imported targets are local).
-  target_link_libraries(${target} PUBLIC mwccm)
+  target_link_libraries(${target} PUBLIC mwccm::mwccm)
   set_target_properties(${target} PROPERTIES POSITION_INDEPENDENT_CODE ON)
 
   if(arg_EXECUTORS)
@@ -164,6 +168,12 @@ function(mwccm_generate target)
     set_target_properties(${target}_component PROPERTIES POSITION_INDEPENDENT_CODE ON)
     add_library(${target}_module MODULE)
     target_link_libraries(${target}_module PRIVATE ${target}_component)
+    # The same code as a static archive beside the module, for a project
+    # mwccm-plan-compile writes (MwccmStaticPlan.cmake).
+    add_library(${target}_archive STATIC $<TARGET_OBJECTS:${target}> $<TARGET_OBJECTS:${target}_component>)
+    set_target_properties(${target}_archive PROPERTIES OUTPUT_NAME ${target}_module
+      ARCHIVE_OUTPUT_DIRECTORY "$<TARGET_FILE_DIR:${target}_module>")
+    target_link_libraries(${target}_archive PUBLIC mwccm::mwccm)
     # A node finds a component's interface descriptions beside its library.
     add_custom_command(TARGET ${target}_module POST_BUILD
       COMMAND ${CMAKE_COMMAND} -E copy_directory "${interfaces}" "$<TARGET_FILE_DIR:${target}_module>"

@@ -127,6 +127,7 @@ def test_basic_sp_deploys_ticks_and_tears_down(tmp_path, no_processes_left, plan
         "connection",
         "activation",
         "total",
+        "teardown",
     ):
         assert step in per_step, step
     processes = {s["process"] for s in timings["steps"]}

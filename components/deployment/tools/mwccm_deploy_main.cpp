@@ -9,7 +9,8 @@
 // this program, trusting the --artifacts directories). With --wait it stays
 // until SIGTERM or SIGINT and then tears down; with --state it writes what
 // a later `--teardown --state FILE` needs and exits, the application
-// running. --timings writes every timed step as JSON. Exit status: 0; 1 a
+// running. --timings writes every timed step as JSON once deployed, and
+// with --wait again after the teardown, which it adds. Exit status: 0; 1 a
 // phase failed (everything created is undone, the message names the phase,
 // the node and the instance); 2 a bad plan or command line (nothing created).
 #include <pthread.h>
@@ -20,10 +21,10 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
-#include <map>
 #include <mwccm/deployment/launcher.hpp>
 #include <mwccm/deployment/plan_error.hpp>
-#include <nlohmann/json.hpp>
+#include <mwccm/deployment/step_timer.hpp>
+#include <mwccm/deployment/timings_file.hpp>
 #include <thread>
 
 namespace {
@@ -45,24 +46,6 @@ CORBA::ORB_ptr init_orb() {
   for (auto& a : args) pointers.push_back(a.data());
   int n = static_cast<int>(pointers.size());
   return CORBA::ORB_init(n, pointers.data());
-}
-
-// Every step, and the sum per step, as JSON.
-void write_timings(const std::string& file, const MwccmDeployment::Timings& timings) {
-  nlohmann::json steps = nlohmann::json::array();
-  std::map<std::string, std::uint64_t> totals;
-  for (CORBA::ULong i = 0; i < timings.length(); ++i) {
-    const auto& t = timings[i];
-    steps.push_back({{"step", t.step.in()},
-                     {"subject", t.subject.in()},
-                     {"process", t.process.in()},
-                     {"begin_ns", t.begin_ns},
-                     {"end_ns", t.end_ns}});
-    totals[t.step.in()] += t.end_ns - t.begin_ns;
-  }
-  std::ofstream out(file, std::ios::trunc);
-  out << nlohmann::json{{"steps", steps}, {"total_ns_per_step", totals}}.dump(2) << '\n';
-  if (!out) throw std::runtime_error("cannot write '" + file + "'");
 }
 
 std::string read_file(const std::string& file) {
@@ -142,11 +125,12 @@ int main(int argc, char** argv) {
         std::_Exit(128 + which);
       }
     });
+    MwccmDeployment::Timings_var timings;
     try {
       launcher.deploy();
       if (!timings_file.empty()) {
-        MwccmDeployment::Timings_var timings = launcher.timings();
-        write_timings(timings_file, timings.in());
+        timings = launcher.timings();
+        write_timings_file(timings_file, timings.in());
       }
       deployed.store(true);
       if (!state_file.empty()) {
@@ -159,7 +143,15 @@ int main(int argc, char** argv) {
       std::cout << "mwccm-deploy: deployed " << options.plan_file
                 << "; waiting for SIGTERM or SIGINT" << std::endl;
       watcher.join();
+      const std::uint64_t teardown_begin = monotonic_ns();
       launcher.teardown();
+      if (!timings_file.empty()) {  // again, with the whole teardown as the launcher saw it
+        const CORBA::ULong last = timings->length();
+        timings->length(last + 1);
+        timings[last] = {"teardown", options.plan_file.c_str(), "launcher", teardown_begin,
+                         monotonic_ns()};
+        write_timings_file(timings_file, timings.in());
+      }
     } catch (const PlanError& error) {
       for (const auto& problem : error.problems()) std::cerr << problem.to_string() << '\n';
       status = 2;

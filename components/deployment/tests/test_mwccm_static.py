@@ -1,0 +1,255 @@
+"""Static deployment as real programs: a plan compiled by mwccm-plan-compile
+into a CMake project, built against mwccm as `cmake --install` installs it,
+assembles in one process with no XML, no dlopen and no spawned process, and
+gives the same assembly as mwccm-deploy (compared through navigation with
+mwccm-inspect); a project outside the repository builds components and a
+static plan from the installed package.
+
+Run after building:  MWBENCH_BUILD_DIR=build .venv/bin/pytest components/deployment/tests
+"""
+
+import json
+import os
+import re
+import shutil
+import signal
+import subprocess
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[3]
+BUILD = Path(os.environ.get("MWBENCH_BUILD_DIR", REPO / "build")).resolve()
+PROGRAMS = BUILD / "components" / "server"
+ARTIFACTS = BUILD / "components" / "basic_sp"
+BASIC_SP = REPO / "components" / "basic_sp"
+PLANS = BASIC_SP / "plans"
+INSTANCES = ("rate_gen", "gps", "airframe", "hud")
+
+
+@pytest.fixture(scope="module")
+def installed(tmp_path_factory):
+    """mwccm installed from this build into a scratch prefix."""
+    prefix = tmp_path_factory.mktemp("prefix")
+    subprocess.run(
+        ["cmake", "--install", BUILD, "--prefix", prefix], check=True, stdout=subprocess.DEVNULL
+    )
+    return prefix
+
+
+def configure_and_build(source, prefix):
+    """cmake -S source -B source/build against the installed mwccm, then build."""
+    build = source / "build"
+    flags = [f"-DCMAKE_PREFIX_PATH={prefix}", "-G", "Ninja"]
+    if os.environ.get("MWBENCH_BUILD_DIR", "").endswith("asan"):
+        flags.append("-DCMAKE_CXX_FLAGS=-fsanitize=address,undefined")
+    for command in (["cmake", "-S", source, "-B", build, *flags], ["cmake", "--build", build]):
+        result = subprocess.run(command, capture_output=True, text=True)
+        assert result.returncode == 0, result.stdout + result.stderr
+    return build
+
+
+def plan_registering_every_instance(tmp_path):
+    """one_process.config, with every instance's reference written to NAME.ior."""
+    lines = []
+    for line in (PLANS / "one_process.config").read_text().splitlines():
+        lines.append(line)
+        found = re.match(r"nl\.remedy\.it\.CCM\.Component (\w+) ", line)
+        if found and found.group(1) != "hud":  # hud registers hud.ior already
+            lines.append(
+                f'    nl.remedy.it.DnCX11.ConfigProperty mwccm.InstanceIOR "{found.group(1)}.ior"'
+            )
+    plan = tmp_path / "every_instance.config"
+    plan.write_text("\n".join(lines) + "\n")
+    return plan
+
+
+def inspect(directory):
+    result = subprocess.run(
+        [
+            PROGRAMS.parent / "deployment" / "mwccm-inspect",
+            "--interfaces",
+            ARTIFACTS,
+            *(f"{name}=file:{directory / (name + '.ior')}" for name in INSTANCES),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert result.returncode == 0, result.stderr
+    return json.loads(result.stdout)
+
+
+def start(command, cwd, ready):
+    """The program, returned once its first line of output holds `ready`."""
+    process = subprocess.Popen(
+        command, cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+    )
+    line = process.stdout.readline()
+    if ready not in line:
+        process.wait(timeout=60)
+        raise AssertionError(f"{command[0]} did not start: {line}{process.stderr.read()}")
+    return process
+
+
+def stop(process):
+    process.send_signal(signal.SIGTERM)
+    assert process.wait(timeout=60) == 0, process.stderr.read()
+
+
+def mapped_files(pid):
+    return {
+        line.split()[-1]
+        for line in Path(f"/proc/{pid}/maps").read_text().splitlines()
+        if "/" in line
+    }
+
+
+def test_a_compiled_plan_assembles_as_the_dynamic_path_does(tmp_path, installed):
+    plan = plan_registering_every_instance(tmp_path)
+    project = tmp_path / "project"
+    subprocess.run(
+        [
+            PROGRAMS.parent / "deployment" / "mwccm-plan-compile",
+            plan,
+            "-o",
+            project,
+            "--artifacts",
+            ARTIFACTS,
+            "--name",
+            "basic_sp",
+        ],
+        check=True,
+    )
+    program = configure_and_build(project, installed) / "basic_sp"
+
+    static_dir, dynamic_dir = tmp_path / "static", tmp_path / "dynamic"
+    static_dir.mkdir()
+    dynamic_dir.mkdir()
+    static = start([program, "--timings", static_dir / "timings.json"], static_dir, "assembled")
+    try:
+        static_assembly = inspect(static_dir)
+        loaded = mapped_files(static.pid)
+        assert not [f for f in loaded if "basic_sp_module.so" in f], (
+            "a component library was loaded"
+        )
+        assert not [f for f in loaded if "libxml2" in f], "a compiled plan reads no XML"
+        children = "".join(
+            p.read_text() for p in Path(f"/proc/{static.pid}/task").glob("*/children")
+        )
+        assert not children.split(), "a compiled plan spawns no process"
+    finally:
+        stop(static)
+    assert not list(static_dir.glob("*.ior")), "registrations were not undone"
+
+    dynamic = start(
+        [PROGRAMS / "mwccm-deploy", plan, "--artifacts", ARTIFACTS, "--wait"],
+        dynamic_dir,
+        "mwccm-deploy: deployed",
+    )
+    try:
+        dynamic_assembly = inspect(dynamic_dir)
+    finally:
+        stop(dynamic)
+
+    assert static_assembly == dynamic_assembly
+    assert static_assembly["rate_gen"]["attributes"]["hertz"] == "20"
+    assert static_assembly["hud"]["ports"]["airframe"]["connected"] == ["airframe.position"]
+    assert static_assembly["rate_gen"]["ports"]["tick"]["connected"] == ["gps.tick"]
+    assert static_assembly["airframe"]["ports"]["gps"]["connected"] == ["gps.position"]
+
+    per_step = json.loads((static_dir / "timings.json").read_text())["total_ns_per_step"]
+    for step in (
+        "server_creation",
+        "plan_loading",
+        "container_creation",
+        "home_creation",
+        "component_creation",
+        "configuration",
+        "registration",
+        "registration_stringify",
+        "registration_publish",
+        "connection",
+        "activation",
+        "total",
+        "teardown",
+    ):
+        assert step in per_step, step
+    assert "library_load" not in per_step and "plan_parsing" not in per_step
+
+
+def test_the_in_tree_static_plan_runs_once_and_exits(tmp_path):
+    program = ARTIFACTS / "basic_sp_one_process"
+    result = subprocess.run(
+        [program, "--once", "--timings", tmp_path / "t.json"],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.startswith("assembled Basic SP: one process")
+    assert "teardown" in json.loads((tmp_path / "t.json").read_text())["total_ns_per_step"]
+    assert not (tmp_path / "hud.ior").exists()
+
+
+def test_a_plan_of_several_processes_needs_one_process(tmp_path):
+    result = subprocess.run(
+        [
+            PROGRAMS.parent / "deployment" / "mwccm-plan-compile",
+            PLANS / "two_processes.cdp",
+            "-o",
+            tmp_path / "out",
+            "--artifacts",
+            ARTIFACTS,
+        ],
+        capture_output=True,
+        text=True,
+    )
+    assert result.returncode == 2
+    assert "2 processes" in result.stderr and "--one-process" in result.stderr
+    assert not (tmp_path / "out").exists()
+
+
+def test_a_bad_plan_is_refused_naming_the_line(tmp_path):
+    plan = tmp_path / "bad.config"
+    plan.write_text(
+        (PLANS / "one_process.config").read_text().replace("tick => tick", "tick => tock")
+    )
+    result = subprocess.run(
+        [
+            PROGRAMS.parent / "deployment" / "mwccm-plan-compile",
+            plan,
+            "-o",
+            tmp_path / "out",
+            "--artifacts",
+            ARTIFACTS,
+        ],
+        capture_output=True,
+        text=True,
+    )
+    assert result.returncode == 2
+    assert re.search(r"bad\.config:\d+: .*tock", result.stderr), result.stderr
+
+
+def test_a_project_elsewhere_builds_components_and_a_static_plan(tmp_path, installed):
+    project = tmp_path / "elsewhere"
+    project.mkdir()
+    shutil.copy(
+        REPO / "components" / "deployment" / "tests" / "external_project" / "CMakeLists.txt",
+        project,
+    )
+    for source in ("BasicSP.idl3", "BasicSP.idl", "basic_sp_executors.cpp"):
+        shutil.copy(BASIC_SP / source, project)
+    shutil.copy(PLANS / "one_process.config", project)
+    build = configure_and_build(project, installed)
+    assert (build / "libbasic_sp_module.so").exists()  # the dynamic artifact, too
+    result = subprocess.run(
+        [build / "basic_sp_static", "--once"],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert result.returncode == 0, result.stderr
+    assert "assembled Basic SP: one process" in result.stdout

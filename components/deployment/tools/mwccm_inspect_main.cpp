@@ -1,0 +1,264 @@
+// mwccm-inspect: what an assembly is, found through navigation alone
+// (docs/deployment.md section 5), so that two assemblies of one plan, static
+// and dynamic, can be compared.
+//
+//   mwccm-inspect NAME=TARGET... [--interfaces DIR]...
+//
+// TARGET is a registered component's reference as registration.hpp reads it
+// ("file:hud.ior", "naming:BasicSP/HUD", a path, an IOR). For each, prints
+// as JSON (keys sorted): the component type (the .ccd whose type it _is_a),
+// each configurable attribute's value (read with the DII, so no generated
+// code is needed), and each port with what it is connected to, named
+// "component.port" by finding the connected reference among the ports of
+// the components given (_is_equivalent), or "elsewhere". Exit status 0; 1
+// when a reference cannot be reached; 2 for a bad command line.
+#include <omniORB4/CORBA.h>
+#include <omniORB4/dynAny.h>
+
+#include <CLI/CLI.hpp>
+#include <Components.hh>
+#include <algorithm>
+#include <filesystem>
+#include <iostream>
+#include <mwccm/cookie.hpp>
+#include <mwccm/deployment/component_interface.hpp>
+#include <mwccm/errors.hpp>
+#include <mwccm/registration.hpp>
+#include <nlohmann/json.hpp>
+
+namespace {
+
+using namespace mwccm::deployment;
+
+struct Inspected {
+  std::string name;
+  Components::CCMObject_var component;
+  Components::PortDescriptions_var ports;
+};
+
+CORBA::TypeCode_ptr type_of(CORBA::ORB_ptr orb, const AttributeDescription& attribute) {
+  switch (attribute.kind) {
+    case ValueKind::Boolean:
+      return CORBA::TypeCode::_duplicate(CORBA::_tc_boolean);
+    case ValueKind::Char:
+      return CORBA::TypeCode::_duplicate(CORBA::_tc_char);
+    case ValueKind::Octet:
+      return CORBA::TypeCode::_duplicate(CORBA::_tc_octet);
+    case ValueKind::Short:
+      return CORBA::TypeCode::_duplicate(CORBA::_tc_short);
+    case ValueKind::UShort:
+      return CORBA::TypeCode::_duplicate(CORBA::_tc_ushort);
+    case ValueKind::Long:
+      return CORBA::TypeCode::_duplicate(CORBA::_tc_long);
+    case ValueKind::ULong:
+      return CORBA::TypeCode::_duplicate(CORBA::_tc_ulong);
+    case ValueKind::LongLong:
+      return CORBA::TypeCode::_duplicate(CORBA::_tc_longlong);
+    case ValueKind::ULongLong:
+      return CORBA::TypeCode::_duplicate(CORBA::_tc_ulonglong);
+    case ValueKind::Float:
+      return CORBA::TypeCode::_duplicate(CORBA::_tc_float);
+    case ValueKind::Double:
+      return CORBA::TypeCode::_duplicate(CORBA::_tc_double);
+    case ValueKind::String:
+      return CORBA::TypeCode::_duplicate(CORBA::_tc_string);
+    case ValueKind::Enum: {
+      CORBA::EnumMemberSeq members;
+      members.length(static_cast<CORBA::ULong>(attribute.enum_members.size()));
+      for (CORBA::ULong i = 0; i < members.length(); ++i)
+        members[i] = attribute.enum_members[i].c_str();
+      return orb->create_enum_tc(attribute.enum_type_id.c_str(), "", members);
+    }
+  }
+  return CORBA::TypeCode::_duplicate(CORBA::_tc_string);
+}
+
+template <class T>
+std::string number(const CORBA::Any& any) {
+  T value{};
+  any >>= value;
+  return std::to_string(value);
+}
+
+// The attribute's value as the plan's text would give it.
+std::string text_of(CORBA::ORB_ptr orb, const AttributeDescription& attribute,
+                    const CORBA::Any& any) {
+  switch (attribute.kind) {
+    case ValueKind::Boolean: {
+      CORBA::Boolean value = false;
+      any >>= CORBA::Any::to_boolean(value);
+      return value ? "true" : "false";
+    }
+    case ValueKind::Char: {
+      CORBA::Char value = 0;
+      any >>= CORBA::Any::to_char(value);
+      return std::string(1, value);
+    }
+    case ValueKind::Octet: {
+      CORBA::Octet value = 0;
+      any >>= CORBA::Any::to_octet(value);
+      return std::to_string(value);
+    }
+    case ValueKind::Short:
+      return number<CORBA::Short>(any);
+    case ValueKind::UShort:
+      return number<CORBA::UShort>(any);
+    case ValueKind::Long:
+      return number<CORBA::Long>(any);
+    case ValueKind::ULong:
+      return number<CORBA::ULong>(any);
+    case ValueKind::LongLong:
+      return number<CORBA::LongLong>(any);
+    case ValueKind::ULongLong:
+      return number<CORBA::ULongLong>(any);
+    case ValueKind::Float:
+      return number<CORBA::Float>(any);
+    case ValueKind::Double:
+      return number<CORBA::Double>(any);
+    case ValueKind::String: {
+      const char* value = "";
+      any >>= value;
+      return value;
+    }
+    case ValueKind::Enum: {
+      CORBA::Object_var object = orb->resolve_initial_references("DynAnyFactory");
+      DynamicAny::DynAnyFactory_var factory = DynamicAny::DynAnyFactory::_narrow(object.in());
+      DynamicAny::DynAny_var dynamic = factory->create_dyn_any(any);
+      DynamicAny::DynEnum_var enumerated = DynamicAny::DynEnum::_narrow(dynamic.in());
+      CORBA::String_var name = enumerated->get_as_string();
+      dynamic->destroy();
+      return name.in();
+    }
+  }
+  return "";
+}
+
+nlohmann::json attributes_of(CORBA::ORB_ptr orb, const Inspected& inspected,
+                             const ComponentInterface& interface) {
+  nlohmann::json attributes = nlohmann::json::object();
+  for (const auto& attribute : interface.attributes) {
+    CORBA::Request_var request = inspected.component->_request(("_get_" + attribute.name).c_str());
+    CORBA::TypeCode_var type = type_of(orb, attribute);
+    request->set_return_type(type.in());
+    request->invoke();
+    attributes[attribute.name] = text_of(orb, attribute, request->return_value());
+  }
+  return attributes;
+}
+
+// "component.port" of the facet or consumer `reference` is, among those inspected.
+std::string end_of(CORBA::Object_ptr reference, const std::vector<Inspected>& all) {
+  for (const auto& other : all) {
+    for (CORBA::ULong p = 0; p < other.ports->length(); ++p) {
+      const Components::PortDescription& port = other.ports.in()[p];
+      if (port.kind != Components::FACET && port.kind != Components::CONSUMER) continue;
+      if (port.connections.length() == 1 &&
+          reference->_is_equivalent(port.connections[0].objref.in()))
+        return other.name + "." + port.name.in();
+    }
+  }
+  return "elsewhere";
+}
+
+const char* kind_name(Components::PortKind kind) {
+  switch (kind) {
+    case Components::FACET:
+      return "Facet";
+    case Components::SIMPLEX_RECEPTACLE:
+      return "SimplexReceptacle";
+    case Components::MULTIPLEX_RECEPTACLE:
+      return "MultiplexReceptacle";
+    case Components::PUBLISHER:
+      return "EventPublisher";
+    case Components::EMITTER:
+      return "EventEmitter";
+    case Components::CONSUMER:
+      return "EventConsumer";
+    default:
+      return "?";
+  }
+}
+
+nlohmann::json ports_of(const Inspected& inspected, const std::vector<Inspected>& all) {
+  nlohmann::json ports = nlohmann::json::object();
+  for (CORBA::ULong p = 0; p < inspected.ports->length(); ++p) {
+    const Components::PortDescription& port = inspected.ports.in()[p];
+    nlohmann::json described{{"kind", kind_name(port.kind)}, {"type", port.type_id.in()}};
+    if (port.kind != Components::FACET && port.kind != Components::CONSUMER) {
+      std::vector<std::string> connected;
+      for (CORBA::ULong c = 0; c < port.connections.length(); ++c)
+        connected.push_back(end_of(port.connections[c].objref.in(), all));
+      std::sort(connected.begin(), connected.end());
+      described["connected"] = connected;
+    }
+    ports[port.name.in()] = described;
+  }
+  return ports;
+}
+
+const ComponentInterface* interface_of(const Inspected& inspected,
+                                       const std::vector<ComponentInterface>& interfaces) {
+  for (const auto& interface : interfaces) {
+    if (inspected.component->_is_a(interface.specific_type.c_str())) return &interface;
+  }
+  return nullptr;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  std::vector<std::string> targets, interface_dirs;
+  CLI::App app{"mwccm-inspect: an assembly's components, attributes and connections"};
+  app.add_option("components", targets, "NAME=TARGET of each registered component")->required();
+  app.add_option("--interfaces", interface_dirs, "a directory of .ccd files")
+      ->allow_extra_args(false);  // one directory each, so NAME=TARGET stay positional
+  CLI11_PARSE(app, argc, argv);
+
+  std::vector<ComponentInterface> interfaces;
+  try {
+    for (const auto& directory : interface_dirs) {
+      for (const auto& entry : std::filesystem::directory_iterator(directory)) {
+        if (entry.path().extension() == ".ccd")
+          interfaces.push_back(read_component_interface(entry.path().string()));
+      }
+    }
+  } catch (const std::exception& e) {
+    std::cerr << "mwccm-inspect: " << e.what() << '\n';
+    return 2;
+  }
+  int n = 1;
+  char name[] = "mwccm-inspect";
+  char* orb_argv[] = {name, nullptr};
+  CORBA::ORB_var orb = CORBA::ORB_init(n, orb_argv);
+  mwccm::register_value_factories(orb.in());  // connections carry Cookies
+  int status = 0;
+  try {
+    std::vector<Inspected> all;
+    for (const auto& target : targets) {
+      const auto equals = target.find('=');
+      if (equals == std::string::npos || equals == 0)
+        throw std::invalid_argument("'" + target + "' is not NAME=TARGET");
+      Inspected inspected{target.substr(0, equals), nullptr, nullptr};
+      inspected.component =
+          mwccm::resolve<Components::CCMObject>(orb.in(), target.substr(equals + 1));
+      inspected.ports = inspected.component->get_all_ports();
+      all.push_back(std::move(inspected));
+    }
+    nlohmann::json result = nlohmann::json::object();
+    for (const auto& inspected : all) {
+      const ComponentInterface* interface = interface_of(inspected, interfaces);
+      nlohmann::json described{{"ports", ports_of(inspected, all)}};
+      if (interface != nullptr) {
+        described["type"] = interface->specific_type;
+        described["attributes"] = attributes_of(orb.in(), inspected, *interface);
+      }
+      result[inspected.name] = described;
+    }
+    std::cout << result.dump(2) << '\n';
+  } catch (...) {
+    std::cerr << "mwccm-inspect: " << mwccm::current_exception_message() << '\n';
+    status = 1;
+  }
+  orb->destroy();
+  return status;
+}
