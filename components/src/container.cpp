@@ -161,13 +161,27 @@ Components::Deployment::CCMObjects* Container::get_components() {
   return out;
 }
 
+// By the reference's object id, which is the component's key (this
+// container's POA made it), then checked to be the same object: a reference
+// from another process's container of the same name has ids of its own.
+// A scan of every component would make an assembly of n components O(n²).
 ComponentServant* Container::servant_of(Components::CCMObject_ptr comp) const {
   if (CORBA::is_nil(comp)) return nullptr;
-  std::lock_guard lock(mutex_);
-  for (const auto& [key, installed] : components_) {
-    if (installed.servant->reference()->_is_equivalent(comp)) return installed.servant;
+  std::string key;
+  try {
+    PortableServer::ObjectId_var oid = poa_->reference_to_id(comp);
+    CORBA::String_var text = PortableServer::ObjectId_to_string(oid.in());
+    key = text.in();
+  } catch (const PortableServer::POA::WrongAdapter&) {
+    return nullptr;  // not an object of this container
+  } catch (const CORBA::BAD_PARAM&) {
+    return nullptr;  // an object id that is no string: not one of ours
   }
-  return nullptr;
+  std::lock_guard lock(mutex_);
+  const auto found = components_.find(key);
+  if (found == components_.end() || !found->second.servant->reference()->_is_equivalent(comp))
+    return nullptr;
+  return found->second.servant;
 }
 
 void Container::activate_component(Components::CCMObject_ptr comp) {
