@@ -157,6 +157,11 @@ void Launcher::deploy() {
   const std::uint64_t begin = monotonic_ns();
   Plan plan = read_plan(options_.plan_file);
   timer_.record("plan_parsing", options_.plan_file, begin, monotonic_ns());
+  try {
+    apply_overrides(plan, options_.overrides);
+  } catch (const std::invalid_argument& e) {
+    throw PlanError({options_.plan_file, 0}, e.what());
+  }
 
   const std::uint64_t check_begin = monotonic_ns();
   InterfaceCatalog interfaces;

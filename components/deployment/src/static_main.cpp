@@ -1,12 +1,14 @@
 // The compiled plan's process (static_plan.hpp):
 //
-//   PROGRAM [--endpoint giop:tcp:127.0.0.1:0] [--timings FILE] [--once] [-ORB...]
+//   PROGRAM [--endpoint giop:tcp:127.0.0.1:0] [--timings FILE] [--once]
+//           [--set INSTANCE.ATTRIBUTE=VALUE]... [-ORB...]
 //
 // Applies the plan's real-time settings, starts the ORB and an in-process
 // component server, assembles the plan's tables, prints "assembled LABEL",
 // and serves until SIGTERM or SIGINT; then tears down and exits 0. With
 // --once it tears down at once (one whole assembly and teardown, as the
-// deploy driver measures it). --timings writes every timed step once
+// deploy driver measures it). --set overrides a value the plan sets
+// (attribute_override.hpp). --timings writes every timed step once
 // assembled, and again after the teardown. Exit status: 0; 1 a phase
 // failed (what was made is undone; the message names the phase and the
 // instance or port); 2 a bad command line, or real-time settings the
@@ -30,6 +32,7 @@ struct Options {
   std::string endpoint = "giop:tcp:127.0.0.1:0";
   std::string timings_file;
   bool once = false;
+  std::vector<AttributeOverride> overrides;
 };
 
 sigset_t stop_signals() {
@@ -71,7 +74,7 @@ int assemble_and_serve(CORBA::ORB_ptr orb, const Plan& plan, const Options& opti
   int status = 0;
   try {
     const std::uint64_t loading_begin = monotonic_ns();
-    const MwccmDeployment::LocalityPlan locality = locality_plan(orb, plan);
+    const MwccmDeployment::LocalityPlan locality = locality_plan(orb, plan, options.overrides);
     assembly.timer().record("plan_loading", plan.source, loading_begin, monotonic_ns());
     MwccmDeployment::ProvidedReferences_var provided = assembly.start_launch(locality);
     assembly.finish_launch(MwccmDeployment::ProvidedReferences(), true);
@@ -120,8 +123,18 @@ int run(int argc, char** argv, const Plan& plan) {
   app.add_option("--endpoint", options.endpoint, "omniORB endpoint")->capture_default_str();
   app.add_option("--timings", options.timings_file, "write every timed step here (JSON)");
   app.add_flag("--once", options.once, "tear down as soon as assembled, and exit");
+  std::vector<std::string> overrides;
+  app.add_option("--set", overrides, "INSTANCE.ATTRIBUTE=VALUE: override a value the plan sets")
+      ->allow_extra_args(false);
   app.allow_extras();  // -ORB options are the ORB's
   CLI11_PARSE(app, argc, argv);
+  try {
+    for (const auto& text : overrides) options.overrides.push_back(parse_override(text));
+    check_overrides(plan, options.overrides);
+  } catch (const std::invalid_argument& e) {
+    std::cerr << plan.label << ": " << e.what() << '\n';
+    return 2;
+  }
 
   const ProcessSettings settings{plan.priority, plan.cpu_affinity, plan.orb_threads};
   try {

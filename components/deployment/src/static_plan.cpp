@@ -1,6 +1,7 @@
 // A compiled plan's tables as a locality plan (static_plan.hpp).
 #include <mwccm/deployment/any_value.hpp>
 #include <mwccm/deployment/static_plan.hpp>
+#include <stdexcept>
 
 namespace mwccm::deployment::static_plan {
 namespace {
@@ -21,9 +22,39 @@ TypedValue typed_value(const Value& value) {
   return typed;
 }
 
+// The override of `value` of `instance`, if any; throws for an override
+// that names nothing the tables set.
+const AttributeOverride* override_of(const std::vector<AttributeOverride>& overrides,
+                                     const Instance& instance, const Value& value) {
+  for (const auto& override_ : overrides) {
+    if (override_.instance == instance.name && override_.attribute == value.name) return &override_;
+  }
+  return nullptr;
+}
+
 }  // namespace
 
-MwccmDeployment::LocalityPlan locality_plan(CORBA::ORB_ptr orb, const Plan& plan) {
+void check_overrides(const Plan& plan, const std::vector<AttributeOverride>& overrides) {
+  for (const auto& override_ : overrides) {
+    const Value* found = nullptr;
+    for (const Instance& instance : plan.instances) {
+      for (const Value& value : instance.attributes) {
+        if (override_.instance == instance.name && override_.attribute == value.name)
+          found = &value;
+      }
+    }
+    if (found == nullptr) {
+      throw std::invalid_argument("--set " + override_.instance + "." + override_.attribute +
+                                  ": the plan sets no such attribute (only what it sets can be "
+                                  "overridden)");
+    }
+    overriding_value(override_, typed_value(*found));  // throws for a value of another kind
+  }
+}
+
+MwccmDeployment::LocalityPlan locality_plan(CORBA::ORB_ptr orb, const Plan& plan,
+                                            const std::vector<AttributeOverride>& overrides) {
+  check_overrides(plan, overrides);
   for (const Home& home : plan.homes) mwccm::HomeRegistry::add(home.entrypoint, home.make);
 
   MwccmDeployment::LocalityPlan result;
@@ -44,8 +75,11 @@ MwccmDeployment::LocalityPlan locality_plan(CORBA::ORB_ptr orb, const Plan& plan
     to.naming = from.naming;
     to.attributes.length(static_cast<CORBA::ULong>(from.attributes.size()));
     for (CORBA::ULong a = 0; a < to.attributes.length(); ++a) {
+      const TypedValue value = typed_value(from.attributes[a]);
+      const AttributeOverride* override_ = override_of(overrides, from, from.attributes[a]);
       to.attributes[a].name = from.attributes[a].name;
-      to.attributes[a].value = to_any(orb, typed_value(from.attributes[a]));
+      to.attributes[a].value =
+          to_any(orb, override_ == nullptr ? value : overriding_value(*override_, value));
     }
   }
   result.connections.length(static_cast<CORBA::ULong>(plan.connections.size()));

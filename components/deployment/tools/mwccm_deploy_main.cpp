@@ -1,7 +1,7 @@
 // mwccm-deploy: the plan launcher (docs/deployment.md section 4).
 //
 //   mwccm-deploy PLAN [--nodes NODEMAP] [--artifacts DIR]... [--interfaces DIR]...
-//                [--timings FILE] (--wait | --state FILE)
+//                [--set INSTANCE.ATTRIBUTE=VALUE]... [--timings FILE] (--wait | --state FILE)
 //   mwccm-deploy --teardown --state FILE
 //
 // Deploys PLAN (.cdp or .config) on the nodes of NODEMAP (lines "NAME
@@ -74,6 +74,9 @@ int main(int argc, char** argv) {
   app.add_option("--timings", timings_file, "write every timed step here (JSON)");
   app.add_option("--state", state_file,
                  "write (deploy) or read (--teardown) the deployment's state");
+  std::vector<std::string> overrides;
+  app.add_option("--set", overrides, "INSTANCE.ATTRIBUTE=VALUE: override a value the plan sets")
+      ->allow_extra_args(false);
   app.add_flag("--wait", wait, "stay until SIGTERM or SIGINT, then tear down");
   app.add_flag("--teardown", teardown, "tear down the deployment --state describes");
   CLI11_PARSE(app, argc, argv);
@@ -81,6 +84,12 @@ int main(int argc, char** argv) {
       (!teardown && wait == !state_file.empty())) {
     std::cerr
         << "mwccm-deploy: give PLAN with --wait or --state FILE, or --teardown --state FILE\n";
+    return 2;
+  }
+  try {
+    for (const auto& text : overrides) options.overrides.push_back(parse_override(text));
+  } catch (const std::invalid_argument& e) {
+    std::cerr << "mwccm-deploy: " << e.what() << '\n';
     return 2;
   }
   options.node_program = (fs::canonical("/proc/self/exe").parent_path() / "mwccm-node").string();

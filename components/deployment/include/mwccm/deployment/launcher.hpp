@@ -14,6 +14,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <mwccm/deployment/attribute_override.hpp>
 #include <mwccm/deployment/child_process.hpp>
 #include <mwccm/deployment/started_callback.hpp>
 #include <mwccm/deployment/step_timer.hpp>
@@ -33,6 +34,7 @@ struct LaunchOptions {
   // output; a prefix for "<prefix><node>.log" (nodes left running after the
   // launcher exits must not hold its output open).
   std::string node_log_prefix;
+  std::vector<AttributeOverride> overrides;  // --set, applied to the plan as read
 };
 
 // What a phase failure says: the phase, the node, the subject (locality,

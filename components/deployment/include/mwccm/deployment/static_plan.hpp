@@ -11,9 +11,11 @@
 
 #include <MwccmDeployment.hh>
 #include <cstddef>
+#include <mwccm/deployment/attribute_override.hpp>
 #include <mwccm/deployment/plan.hpp>
 #include <mwccm/home_registry.hpp>
 #include <span>
+#include <vector>
 
 namespace mwccm::deployment::static_plan {
 
@@ -64,9 +66,15 @@ struct Plan {
   std::span<const Connection> connections;
 };
 
-// The tables as the locality engine takes them; every home's entry point is
-// added to the process's HomeRegistry, so that no library is looked for.
-MwccmDeployment::LocalityPlan locality_plan(CORBA::ORB_ptr orb, const Plan& plan);
+// std::invalid_argument for an override of an attribute the tables do not
+// set, or with a value not of its kind.
+void check_overrides(const Plan& plan, const std::vector<AttributeOverride>& overrides);
+
+// The tables as the locality engine takes them, with `overrides` applied
+// (std::invalid_argument for one the plan does not allow); every home's entry
+// point is added to the process's HomeRegistry, so that no library is looked for.
+MwccmDeployment::LocalityPlan locality_plan(CORBA::ORB_ptr orb, const Plan& plan,
+                                            const std::vector<AttributeOverride>& overrides = {});
 
 // The program's main(): the compiled plan's process (section 5 gives its
 // options). Returns the exit status.
