@@ -13,7 +13,8 @@ extern char** environ;
 
 namespace mwccm::deployment {
 
-ChildProcess::ChildProcess(const std::vector<std::string>& arguments, const std::string& output) {
+ChildProcess::ChildProcess(const std::vector<std::string>& arguments, const std::string& output,
+                           const std::string& directory) {
   std::vector<char*> argv;
   for (const auto& argument : arguments) argv.push_back(const_cast<char*>(argument.c_str()));
   argv.push_back(nullptr);
@@ -29,6 +30,7 @@ ChildProcess::ChildProcess(const std::vector<std::string>& arguments, const std:
                                      0644);
     posix_spawn_file_actions_adddup2(&files, 1, 2);
   }
+  if (!directory.empty()) posix_spawn_file_actions_addchdir_np(&files, directory.c_str());
   const int error = posix_spawn(&pid_, argv[0], &files, &attributes, argv.data(), environ);
   posix_spawn_file_actions_destroy(&files);
   posix_spawnattr_destroy(&attributes);

@@ -253,3 +253,74 @@ def test_a_project_elsewhere_builds_components_and_a_static_plan(tmp_path, insta
     )
     assert result.returncode == 0, result.stderr
     assert "assembled Basic SP: one process" in result.stdout
+
+
+def test_set_overrides_a_value_the_plan_sets_and_refuses_others(tmp_path):
+    program = ARTIFACTS / "basic_sp_one_process"
+    log = tmp_path / "hud.log"
+    result = subprocess.run(
+        [program, "--once", "--set", "rate_gen.hertz=1000", "--set", f"hud.log_file={log}"],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert result.returncode == 0, result.stderr
+    assert log.exists()  # HUD checks at configuration that it can append to it
+    for bad, said in (
+        ("rate_gen.hertz=fast", "an integer"),
+        ("gps.hertz=1", "sets no such"),
+        ("hertz", "INSTANCE.ATTRIBUTE=VALUE"),
+    ):
+        result = subprocess.run(
+            [program, "--once", "--set", bad],
+            cwd=tmp_path,
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
+        assert result.returncode == 2 and said in result.stderr, result.stderr
+
+
+SCALE = BUILD / "components" / "scale"
+
+
+def steps_named(timings_file, step):
+    return [s for s in json.loads(timings_file.read_text())["steps"] if s["step"] == step]
+
+
+def test_a_thousand_relays_assemble_statically_in_one_process(tmp_path):
+    result = subprocess.run(
+        [SCALE / "scale_1000", "--once", "--timings", tmp_path / "t.json"],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert result.returncode == 0, result.stderr
+    assert len(steps_named(tmp_path / "t.json", "component_creation")) == 1000
+    assert len(steps_named(tmp_path / "t.json", "connection")) == 999
+    removed = steps_named(tmp_path / "t.json", "removal")
+    assert len([s for s in removed if s["subject"].startswith("relay_")]) == 1000
+
+
+def test_a_hundred_relays_deploy_over_ten_servers_on_two_nodes(tmp_path):
+    process = start(
+        [
+            PROGRAMS / "mwccm-deploy",
+            SCALE / "plans" / "scale_100.config",
+            "--artifacts",
+            SCALE,
+            "--timings",
+            tmp_path / "t.json",
+            "--wait",
+        ],
+        tmp_path,
+        "mwccm-deploy: deployed",
+    )
+    stop(process)
+    timings = tmp_path / "t.json"
+    assert len(steps_named(timings, "component_creation")) == 100
+    assert len(steps_named(timings, "connection")) == 99
+    assert len(steps_named(timings, "server_creation")) == 10
+    assert len({s["process"] for s in steps_named(timings, "component_creation")}) == 10

@@ -20,8 +20,9 @@ class ChildProcess {
  public:
   // Starts `arguments[0]` with `arguments`; std::runtime_error if it cannot.
   // With `output`, its standard output and error go to that file (appended)
-  // instead of this process's.
-  explicit ChildProcess(const std::vector<std::string>& arguments, const std::string& output = "");
+  // instead of this process's; with `directory`, it runs there.
+  explicit ChildProcess(const std::vector<std::string>& arguments, const std::string& output = "",
+                        const std::string& directory = "");
   ~ChildProcess();  // stops it (stop()) if it still runs
   ChildProcess(const ChildProcess&) = delete;
   ChildProcess& operator=(const ChildProcess&) = delete;
