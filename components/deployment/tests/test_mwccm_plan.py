@@ -118,7 +118,9 @@ def test_generated_interfaces_and_a_built_artifact_check_a_plan(tmp_path):
 BASIC_SP = REPO / "components" / "basic_sp"
 
 
-@pytest.mark.parametrize("plan", ["one_process", "two_processes", "four_processes_two_nodes"])
+@pytest.mark.parametrize(
+    "plan", ["one_process", "one_process_rt", "two_processes", "four_processes_two_nodes"]
+)
 def test_basic_sp_plans_are_valid_and_both_formats_agree(plan, tmp_path):
     """The shipped .cdp of each Basic SP plan is what convert writes from its
     .config, and both check against the built components."""
