@@ -103,7 +103,8 @@ int main(int argc, char** argv) {
   std::string log;
   CLI::App app{"Basic SP as plain C++ objects: the baseline of the component chain"};
   app.add_option("--hertz", hertz, "ticks per second")->check(CLI::Range(1, 100'000));
-  app.add_option("--updates", updates, "updates to display, then exit")->check(CLI::Range(1, 10'000'000));
+  app.add_option("--updates", updates, "updates to display, then exit")
+      ->check(CLI::Range(1, 10'000'000));
   app.add_option("--log", log, "where to write the latencies")->required();
   CLI11_PARSE(app, argc, argv);
 

@@ -4,6 +4,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <fstream>
 #include <mwccm/deployment/launcher.hpp>
 #include <mwccm/deployment/locality_plans.hpp>
@@ -120,6 +121,11 @@ void Launcher::start_node(const std::string& name) {
   const std::string log =
       options_.node_log_prefix.empty() ? "" : options_.node_log_prefix + name + ".log";
   node.process = std::make_unique<ChildProcess>(arguments, log);
+  {
+    std::lock_guard lock(interrupt_mutex_);
+    if (interrupted_) node.process->stop();
+    node_processes_.push_back(node.process.get());
+  }
   nodes_.push_back(std::move(node));
   CORBA::Object_var reference =
       callback_->wait_for(name, *nodes_.back().process, options_.node_timeout);
@@ -190,11 +196,15 @@ void Launcher::deploy() {
   for (auto& node : nodes_) {
     try {
       node.application = node.manager->prepare_plan(plan.label.c_str(), per_node[node.name]);
+      std::lock_guard lock(interrupt_mutex_);
+      if (interrupted_) throw LaunchFailure("interrupted");
+      applications_.push_back(MwccmDeployment::NodeApplication::_duplicate(node.application.in()));
     } catch (...) {
       fail("prepare_plan", node.name);
     }
   }
   MwccmDeployment::ProvidedReferences all;
+  check_interrupted("start_launch");
   for (auto& node : nodes_) {
     try {
       MwccmDeployment::ProvidedReferences_var provided = node.application->start_launch();
@@ -205,6 +215,7 @@ void Launcher::deploy() {
       fail("start_launch", node.name);
     }
   }
+  check_interrupted("finish_launch");
   for (auto& node : nodes_) {
     try {
       node.application->finish_launch(all, false);
@@ -212,6 +223,7 @@ void Launcher::deploy() {
       fail("finish_launch", node.name);
     }
   }
+  check_interrupted("start");
   for (auto& node : nodes_) {
     try {
       node.application->start();
@@ -220,6 +232,40 @@ void Launcher::deploy() {
     }
   }
   timer_.record("total", options_.plan_file, begin, monotonic_ns());
+}
+
+void Launcher::check_interrupted(const std::string& phase) {
+  bool interrupted = false;
+  {
+    std::lock_guard lock(interrupt_mutex_);
+    interrupted = interrupted_;
+  }
+  if (!interrupted) return;
+  try {
+    throw LaunchFailure("interrupted (SIGTERM or SIGINT)");
+  } catch (...) {
+    fail(phase, nodes_.empty() ? "" : nodes_.front().name);
+  }
+}
+
+void Launcher::interrupt() {
+  std::vector<MwccmDeployment::NodeApplication_var> applications;
+  {
+    std::lock_guard lock(interrupt_mutex_);
+    interrupted_ = true;
+    applications = applications_;
+  }
+  for (auto& application : applications) {
+    try {
+      application->destroy();
+    } catch (...) {
+      // The node is stopped below, or deploy()'s own undoing reports it.
+    }
+  }
+  // Under the lock: teardown() forgets a process (and then destroys it) only
+  // after taking it, so none is stopped here once gone.
+  std::lock_guard lock(interrupt_mutex_);
+  for (ChildProcess* process : node_processes_) process->stop();
 }
 
 void Launcher::teardown() {
@@ -242,6 +288,8 @@ void Launcher::teardown() {
         // It is stopped below all the same.
       }
       node.process->stop();
+      std::lock_guard lock(interrupt_mutex_);
+      std::erase(node_processes_, node.process.get());
     }
     nodes_.pop_back();
   }

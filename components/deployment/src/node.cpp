@@ -1,4 +1,5 @@
 // mwccm-node's NodeManager and NodeApplication (node.hpp).
+#include <algorithm>
 #include <mwccm/deployment/node.hpp>
 #include <mwccm/errors.hpp>
 #include <stdexcept>
@@ -67,6 +68,10 @@ MwccmDeployment::ProvidedReferences* NodeApplicationServant::start_launch() {
     try {
       const std::uint64_t begin = monotonic_ns();
       server.process = std::make_unique<ChildProcess>(server_arguments(plan, callback_ior_));
+      {
+        std::lock_guard processes(processes_mutex_);
+        processes_.push_back(server.process.get());
+      }
       CORBA::Object_var reference =
           callback_->wait_for(locality, *server.process, settings_.callback_timeout);
       timer_.record("server_creation", locality, begin, monotonic_ns());
@@ -136,11 +141,22 @@ MwccmDeployment::Timings* NodeApplicationServant::get_timings() {
   return all._retn();
 }
 
+void NodeApplicationServant::destroy() {
+  std::unique_lock phase(mutex_, std::try_to_lock);
+  if (!phase.owns_lock()) {
+    {
+      std::lock_guard processes(processes_mutex_);
+      for (ChildProcess* process : processes_) process->stop(std::chrono::seconds(2));
+    }
+    phase.lock();  // the phase's calls to the stopped servers fail: it returns
+  }
+  tear_down_servers();
+}
+
 // Every server, last started first: teardown, shutdown, and the process
 // stopped if it does not exit by itself. Errors are collected, not stopping
 // the rest; the first is reported once everything is stopped.
-void NodeApplicationServant::destroy() {
-  std::lock_guard lock(mutex_);
+void NodeApplicationServant::tear_down_servers() {
   std::string first_error, subject;
   while (!servers_.empty()) {
     Server& server = servers_.back();
@@ -156,6 +172,10 @@ void NodeApplicationServant::destroy() {
       }
     }
     server.process->stop();
+    {
+      std::lock_guard processes(processes_mutex_);
+      std::erase(processes_, server.process.get());
+    }
     servers_.pop_back();
   }
   if (!first_error.empty()) throw failure("teardown", subject, first_error);

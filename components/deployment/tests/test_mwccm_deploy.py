@@ -254,3 +254,91 @@ def test_a_component_server_that_crashes_mid_assembly_is_named(tmp_path, no_proc
     assert result.returncode == 1
     assert "start_launch failed on node 'Avionics'" in result.stderr
     assert "the component server killed by signal 6" in result.stderr
+
+
+def with_blocking_instance(tmp_path):
+    """two_processes plus an instance that never returns from configuration_complete
+    (in the `start` phase) once it has written tmp_path/stuck."""
+    plan = tmp_path / "blocking.config"
+    instance = FAULTY_INSTANCE.format(home="Blocking")
+    instance += f'    nl.remedy.it.DnCX11.ConfigProperty marker "{tmp_path / "stuck"}"\n'
+    plan.write_text((PLANS / "two_processes.config").read_text() + instance)
+    return plan
+
+
+def wait_for_file(path, process):
+    """Until `path` exists, or fail if `process` exits first."""
+    while not path.exists():
+        assert process.poll() is None, process.stderr.read()
+        try:
+            process.wait(timeout=0.05)
+        except subprocess.TimeoutExpired:
+            pass
+
+
+def test_sigterm_to_the_launcher_in_a_stuck_phase_undoes_everything(tmp_path, no_processes_left):
+    process = subprocess.Popen(
+        [
+            DEPLOY,
+            with_blocking_instance(tmp_path),
+            "--artifacts",
+            ARTIFACTS,
+            "--artifacts",
+            FAULTS,
+            "--wait",
+        ],
+        cwd=tmp_path,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    wait_for_file(tmp_path / "stuck", process)
+    process.send_signal(signal.SIGTERM)
+    assert process.wait(timeout=60) == 128 + signal.SIGTERM, process.stderr.read()
+    assert "while deploying: undoing it" in process.stderr.read()
+
+
+def test_sigterm_to_a_node_in_a_stuck_phase_stops_its_servers(tmp_path, no_processes_left):
+    node_ior = tmp_path / "node.ior"
+    node = subprocess.Popen(
+        [
+            PROGRAMS / "mwccm-node",
+            "--name",
+            "Avionics",
+            "--artifacts",
+            ARTIFACTS,
+            "--artifacts",
+            FAULTS,
+            "--ior-file",
+            node_ior,
+        ],
+        cwd=tmp_path,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    wait_for_file(node_ior, node)
+    (tmp_path / "nodes.map").write_text(f"Avionics file:{node_ior}\n")
+    launcher = subprocess.Popen(
+        [
+            DEPLOY,
+            with_blocking_instance(tmp_path),
+            "--nodes",
+            tmp_path / "nodes.map",
+            "--artifacts",
+            ARTIFACTS,
+            "--artifacts",
+            FAULTS,
+            "--wait",
+        ],
+        cwd=tmp_path,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    wait_for_file(tmp_path / "stuck", launcher)
+    servers = children_of(node.pid)
+    assert servers, "the node started no component server"
+    node.send_signal(signal.SIGTERM)
+    assert node.wait(timeout=60) == 0, node.stderr.read()
+    assert launcher.wait(timeout=60) == 1  # its start phase failed when the servers stopped
+    assert "start failed on node 'Avionics'" in launcher.stderr.read()

@@ -12,7 +12,9 @@
 // running. --timings writes every timed step as JSON once deployed, and
 // with --wait again after the teardown, which it adds. Exit status: 0; 1 a
 // phase failed (everything created is undone, the message names the phase,
-// the node and the instance); 2 a bad plan or command line (nothing created).
+// the node and the instance); 2 a bad plan or command line (nothing created);
+// 128 + N for signal N while deploying (what was made is undone: a node
+// stops servers stuck in a phase).
 #include <pthread.h>
 
 #include <CLI/CLI.hpp>
@@ -117,31 +119,32 @@ int main(int argc, char** argv) {
 
   {
     Launcher launcher(orb.in(), options);
-    // The stop signals: while deploying, undo and exit at once; once
-    // deployed with --wait, tear down and exit.
+    // The stop signals: while deploying, interrupt it (deploy() then fails
+    // soon and undoes what it made); once deployed with --wait, tear down.
     std::atomic<bool> deployed{false}, finished{false};
+    std::atomic<int> signalled{0};
     std::thread watcher([&] {
       int which = 0;
       sigwait(&signals, &which);
       if (finished.load()) return;
+      signalled.store(which);
       if (!deployed.load()) {
         std::cerr << "mwccm-deploy: signal " << which << " while deploying: undoing it\n";
-        try {
-          launcher.teardown();
-        } catch (const std::exception&) {
-          // The nodes started here are stopped all the same.
-        }
-        std::_Exit(128 + which);
+        launcher.interrupt();
       }
     });
     MwccmDeployment::Timings_var timings;
     try {
       launcher.deploy();
+      deployed.store(true);
+      if (signalled.load() != 0) {  // it came as deploy() returned: undo it all the same
+        launcher.teardown();
+        throw std::runtime_error("interrupted (SIGTERM or SIGINT) as it finished; undone");
+      }
       if (!timings_file.empty()) {
         timings = launcher.timings();
         write_timings_file(timings_file, timings.in());
       }
-      deployed.store(true);
       if (!state_file.empty()) {
         std::ofstream(state_file, std::ios::trunc) << launcher.state();
         launcher.detach_nodes();
@@ -166,7 +169,7 @@ int main(int argc, char** argv) {
       status = 2;
     } catch (const std::exception& error) {
       std::cerr << "mwccm-deploy: " << error.what() << '\n';
-      status = 1;
+      status = signalled.load() != 0 && !deployed.load() ? 128 + signalled.load() : 1;
     }
     if (watcher.joinable()) {
       finished.store(true);

@@ -1,8 +1,11 @@
 // The executors of Faults.idl3: each home's create() makes one of these, and
-// each fails as it is made.
+// each fails as it is made, or, Blocking, hangs when configured.
 #include <Faults_ccm_executor.hpp>
 #include <cstdlib>
+#include <fstream>
+#include <future>
 #include <mwccm/errors.hpp>
+#include <string>
 
 namespace {
 
@@ -22,7 +25,22 @@ class CrashingExecutor final : public Faults::Crashing_exec_base {
   void unused(CORBA::ULong) override {}
 };
 
+class BlockingExecutor final : public Faults::Blocking_exec_base {
+ public:
+  char* marker() override { return CORBA::string_dup(marker_.c_str()); }
+  void marker(const char* value) override { marker_ = value; }
+  void configuration_complete() override {
+    std::ofstream(marker_) << "stuck in configuration_complete\n";
+    never_.get_future().wait();  // until the process is stopped
+  }
+
+ private:
+  std::string marker_;
+  std::promise<void> never_;
+};
+
 }  // namespace
 
 MWCCM_REGISTER_Faults_RefusingHome(RefusingExecutor);
 MWCCM_REGISTER_Faults_CrashingHome(CrashingExecutor);
+MWCCM_REGISTER_Faults_BlockingHome(BlockingExecutor);

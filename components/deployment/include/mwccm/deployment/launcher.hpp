@@ -55,6 +55,11 @@ class Launcher {
   // Destroys every node application, then stops the nodes started here;
   // idempotent. LaunchFailure with the first error, after trying everything.
   void teardown();
+  // From another thread while deploy() runs (SIGTERM): destroys the node
+  // applications prepared so far (a node stops its servers at once if a
+  // phase is stuck) and stops the nodes started here, so that deploy() fails
+  // soon and undoes the rest; it then throws LaunchFailure.
+  void interrupt();
   // Leaves the nodes this launcher started running when it exits (a plan
   // launched and left, torn down later from the state).
   void detach_nodes();
@@ -78,6 +83,7 @@ class Launcher {
   void find_nodes(const std::vector<std::string>& names);
   void start_node(const std::string& name);
   [[noreturn]] void fail(const std::string& phase, const std::string& node);
+  void check_interrupted(const std::string& phase);  // between phases
 
   CORBA::ORB_var orb_;
   LaunchOptions options_;
@@ -86,6 +92,11 @@ class Launcher {
   std::string callback_ior_;
   std::mutex mutex_;
   std::vector<Node> nodes_;
+  // What interrupt() acts on, apart from nodes_ (which deploy() changes).
+  std::mutex interrupt_mutex_;
+  bool interrupted_ = false;
+  std::vector<MwccmDeployment::NodeApplication_var> applications_;
+  std::vector<ChildProcess*> node_processes_;
 };
 
 }  // namespace mwccm::deployment

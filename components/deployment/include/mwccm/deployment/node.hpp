@@ -40,6 +40,10 @@ class NodeApplicationServant final : public virtual POA_MwccmDeployment::NodeApp
                      CORBA::Boolean start) override;
   void start() override;
   MwccmDeployment::Timings* get_timings() override;
+  // Tears every server down in order when no phase runs. While one runs (a
+  // component that never returns from its configuration, say), first stops
+  // every server process at once, so that the phase fails and returns: a
+  // launcher that gives up, or SIGTERM, is never stuck behind it.
   void destroy() override;
 
  private:
@@ -50,6 +54,7 @@ class NodeApplicationServant final : public virtual POA_MwccmDeployment::NodeApp
   };
   std::vector<std::string> server_arguments(const MwccmDeployment::LocalityPlan& plan,
                                             const std::string& callback) const;
+  void tear_down_servers();  // with mutex_ held
 
   CORBA::ORB_var orb_;
   NodeSettings settings_;
@@ -59,6 +64,9 @@ class NodeApplicationServant final : public virtual POA_MwccmDeployment::NodeApp
   StepTimer timer_;
   std::mutex mutex_;  // one phase at a time
   std::vector<Server> servers_;
+  // The server processes, for destroy() while a phase holds mutex_.
+  std::mutex processes_mutex_;
+  std::vector<ChildProcess*> processes_;
 };
 
 class NodeManagerServant final : public virtual POA_MwccmDeployment::NodeManager {
