@@ -25,15 +25,28 @@ HANG_S = 120
 
 
 def read_result(path):
-    """A minimal, strict reader of a result file (the full one is the orchestrator's)."""
+    """A minimal, strict reader of a result file (the full one is the orchestrator's):
+    its header and samples."""
+    header, samples, _ = read_result_with_series(path)
+    return header, samples
+
+
+def read_result_with_series(path):
+    """The header, the samples and the named series ({name: values}, in file order)."""
     lines = Path(path).read_text().split("\n")
     assert lines[0] == "mwbench-result 1"
     header = json.loads(lines[1])
     count = header["sample_count"]
     samples = [int(s) for s in lines[2:2 + count]]
-    assert lines[2 + count:] == ["end", ""], "missing end line or wrong sample count"
+    rest = lines[2 + count:]
+    named = {}
+    for series in header.get("named_series", []):
+        assert rest[0] == f"series {series['name']}", f"expected series {series['name']}"
+        named[series["name"]] = [int(v) for v in rest[1:1 + series["count"]]]
+        rest = rest[1 + series["count"]:]
+    assert rest == ["end", ""], "missing end line or wrong sample count"
     assert all(s >= 0 for s in samples)
-    return header, samples
+    return header, samples, named
 
 
 # Fast DDS's names in /dev/shm: the shared-memory transport's segments, ports

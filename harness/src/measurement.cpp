@@ -181,6 +181,33 @@ void Measurement::start_run() {
   ran_ = true;
 }
 
+NamedSeries& Measurement::named_series(const std::string& name, const std::string& part_of) {
+  if (ran_) throw std::logic_error("named series '" + name + "' declared after run()");
+  if (options_.batch && *options_.batch != 1) {
+    throw UsageError("--batch " + std::to_string(*options_.batch) +
+                     ": a sample with named series is one call; use --batch 1");
+  }
+  if (!valid_series_name(name)) {
+    throw UsageError("named series '" + name + "': a name is [a-z][a-z0-9_]*, at most 64 long");
+  }
+  bool parent_found = part_of.empty();
+  for (const NamedSeries& series : named_) {
+    if (series.name() == name) throw UsageError("named series '" + name + "' declared twice");
+    parent_found = parent_found || series.name() == part_of;
+  }
+  if (!parent_found) {
+    throw UsageError("named series '" + name + "' is part of '" + part_of +
+                     "', which is not declared before it");
+  }
+  return named_.emplace_back(name, part_of, options_.samples);
+}
+
+void Measurement::refuse_named_series(const char* how) const {
+  if (!named_.empty()) {
+    throw std::logic_error(std::string("named series are measured by run() only, not by ") + how);
+  }
+}
+
 void Measurement::settle_lanes() noexcept {
   // One batch size for all: the result header has one. The largest any
   // thread probed makes every thread's batches long enough.
@@ -196,8 +223,11 @@ void Measurement::finish(std::uint64_t measured) {
   measured_ = measured;
   series_[0] = Series{measured, probe_.wall_ns()};
   measured_wall_ns_ = probe_.wall_ns();
-  std::lock_guard lock(failure_mutex_);
-  if (!failure_.empty()) throw std::runtime_error(failure_);
+  {
+    std::lock_guard lock(failure_mutex_);
+    if (!failure_.empty()) throw std::runtime_error(failure_);
+  }
+  for (const NamedSeries& series : named_) series.check_complete(measured);
 }
 
 void Measurement::finish_lanes() {

@@ -4,9 +4,11 @@
 
 #include <atomic>
 #include <cstdio>
+#include <deque>
 #include <iostream>
 #include <new>
 #include <optional>
+#include <vector>
 
 #include "arguments.hpp"
 #include "memory_limit.hpp"
@@ -31,6 +33,7 @@ struct RunRecord {
   std::span<const Measurement::Series> series;                  // written only with several
   std::uint64_t events_published = 0;                           // fanout, client or collocated
   const std::vector<std::uint64_t>* events_received = nullptr;  // fanout, server or collocated
+  const std::deque<NamedSeries>* named = nullptr;               // written only when declared
 };
 
 // The header's "fanout" object (docs/driver-contract.md section 5).
@@ -102,6 +105,15 @@ nlohmann::json make_header(const Description& d, const DriverOptions& o, const C
     }
     header["series"] = series;
   }
+  if (r.named != nullptr && !r.named->empty()) {
+    nlohmann::json named = nlohmann::json::array();
+    for (const NamedSeries& series : *r.named) {
+      nlohmann::json entry = {{"name", series.name()}, {"count", series.values().size()}};
+      if (!series.part_of().empty()) entry["part_of"] = series.part_of();
+      named.push_back(entry);
+    }
+    header["named_series"] = named;
+  }
   return header;
 }
 
@@ -167,8 +179,10 @@ int measure(Driver& driver, const Description& d, const DriverOptions& o, const 
     const RunRecord r{m.warmup_done(),       m.batch_size(), samples.size(),
                       m.measured_wall_ns(),  &m.probe(),     &m.middleware_config(),
                       m.injected_delay_ns(), m.series(),     m.events_published(),
-                      &m.events_received()};
-    write_result_file(o.output, make_header(d, o, clock, r), samples);
+                      &m.events_received(),  &m.named()};
+    std::vector<NamedValues> named;
+    for (const NamedSeries& series : m.named()) named.push_back({series.name(), series.values()});
+    write_result_file(o.output, make_header(d, o, clock, r), samples, named);
   }
   if (samples.size() < m.samples_wanted()) {
     std::cerr << prog << ": error: stopped by " << detail::signal_name(stopped_by.load())

@@ -21,8 +21,15 @@ void expect_vector_written(const std::string& name) {
   const std::string dir = MWBENCH_VECTOR_DIR;
   const auto expected = nlohmann::json::parse(slurp(dir + "/" + name + ".expected.json"));
   const auto samples = expected.at("samples").get<std::vector<std::uint64_t>>();
+  std::vector<std::pair<std::string, std::vector<std::uint64_t>>> values;
+  for (const auto& series : expected.at("header").value("named_series", nlohmann::json::array())) {
+    const std::string name = series.at("name");
+    values.emplace_back(name, expected.at("named_series").at(name));
+  }
+  std::vector<mwbench::NamedValues> named;
+  for (const auto& [name, series] : values) named.push_back({name, series});
   std::ostringstream out;
-  mwbench::write_result(out, expected.at("header"), samples);
+  mwbench::write_result(out, expected.at("header"), samples, named);
   EXPECT_EQ(out.str(), slurp(dir + "/" + name + ".txt"));
 }
 
@@ -31,6 +38,18 @@ TEST(ResultWriter, WritesClientVectorByteForByte) { expect_vector_written("resul
 TEST(ResultWriter, WritesServerVectorByteForByte) { expect_vector_written("result-v1-server"); }
 
 TEST(ResultWriter, WritesSeriesVectorByteForByte) { expect_vector_written("result-v1-series"); }
+
+TEST(ResultWriter, WritesNamedSeriesVectorByteForByte) { expect_vector_written("result-v1-named"); }
+
+TEST(ResultWriter, RefusesNamedSeriesTheHeaderDoesNotAnnounce) {
+  const nlohmann::json header = {{"sample_count", 1},
+                                 {"named_series", {{{"name", "total"}, {"count", 1}}}}};
+  const std::vector<std::uint64_t> one = {5};
+  const std::vector<mwbench::NamedValues> other = {{"teardown", one}};
+  std::ostringstream out;
+  EXPECT_THROW(mwbench::write_result(out, header, one, other), std::logic_error);
+  EXPECT_THROW(mwbench::write_result(out, header, one, {}), std::logic_error);
+}
 
 TEST(ResultWriter, RefusesSampleCountThatDoesNotMatch) {
   const nlohmann::json header = {{"sample_count", 3}};

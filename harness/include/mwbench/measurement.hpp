@@ -13,6 +13,7 @@
 #include <atomic>
 #include <condition_variable>
 #include <cstdint>
+#include <deque>
 #include <mutex>
 #include <nlohmann/json.hpp>
 #include <optional>
@@ -24,6 +25,7 @@
 
 #include "mwbench/clock.hpp"
 #include "mwbench/detail/crew.hpp"
+#include "mwbench/named_series.hpp"
 #include "mwbench/options.hpp"
 
 namespace mwbench {
@@ -135,6 +137,15 @@ class Measurement {
   // sample and run() throws with `message`. Only the first failure is kept.
   void fail(std::string message);
 
+  // A part of each sample that the call times itself (named_series.hpp), to
+  // declare before run(), in the order the result file lists them;
+  // `part_of` names a series declared earlier, or is empty. A sample with
+  // named series is one call: --batch must be 1 or auto (then 1), and only
+  // run() measures them. Throws UsageError for a bad or repeated name, or a
+  // `part_of` not declared yet. The reference lives as long as this.
+  NamedSeries& named_series(const std::string& name, const std::string& part_of = "");
+  const std::deque<NamedSeries>& named() const noexcept { return named_; }
+
   // Records how the middleware was configured (an ORB's options, a QoS
   // profile), written to the result header as "middleware_config". Call it
   // before run(); later calls replace it.
@@ -213,6 +224,7 @@ class Measurement {
   // Whether a batch measured at `batch_ns` is long enough for auto batching.
   bool batch_long_enough(std::uint64_t batch_ns) const noexcept;
   void start_run();
+  void refuse_named_series(const char* how) const;  // logic_error if any was declared
   // MWBENCH_MEASURING_FILE: the file is created once a first sample is kept.
   void announce_measuring() noexcept;
   // run_chained(): the non-template half (measurement_chain.cpp).
@@ -246,6 +258,7 @@ class Measurement {
   std::atomic<bool> announced_{false};
   std::uint64_t published_ = 0;
   std::vector<std::uint64_t> received_;
+  std::deque<NamedSeries> named_;  // a deque: references stay valid as it grows
 
   // The state of run_chained(), shared by the thread that sent a call and the
   // one that handles its reply. `link` says who carries the chain on: while
@@ -312,6 +325,7 @@ void Measurement::run_chained(Send&& send) {
                            ": the driver measures with Measurement::run_chained(), on one chain; "
                            "it must declare max_threads 1");
   }
+  refuse_named_series("run_chained()");
   using S = std::remove_reference_t<Send>;
   start_chain([](void* sender) { (*static_cast<S*>(sender))(); }, &send);
   advance_chain(/*completed=*/false);  // the first call, from this thread
@@ -322,7 +336,9 @@ template <class Call>
 void Measurement::measure_loop(Call& call) {
   start_run();
   for (; warmup_done_ < options_.warmup && !stop_requested(); ++warmup_done_) call();
-  batch_ = options_.batch ? *options_.batch : choose_batch(call);
+  // With named series a sample is one call (named_series()), so nothing is probed.
+  batch_ = options_.batch ? *options_.batch : named_.empty() ? choose_batch(call) : 1;
+  for (NamedSeries& series : named_) series.restart();
 
   probe_.start();
   // The first sample on its own, so that it can be announced (a test aid)
@@ -376,6 +392,7 @@ void Measurement::run_threads(Setup&& setup) {
     run(call);
     return;
   }
+  refuse_named_series("run_threads() with several threads");
   start_run();
   detail::Crew crew(options_.threads, [this] { request_stop(); });
   crew.run([&](int thread) { lane(setup, thread, crew); });
