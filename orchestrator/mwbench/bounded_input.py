@@ -51,7 +51,11 @@ def read_bytes(path: Path, max_bytes: int, what: str) -> bytes:
             raise InputError(f"{path}: the {what} has {info.st_size:,} bytes; "
                              f"a {what} has at most {max_bytes:,}")
         with os.fdopen(descriptor, "rb", closefd=False) as stream:
-            data = stream.read(max_bytes + 1)  # the file may grow while it is read
+            # Asking for no more than the file holds: a large bound must not become a large
+            # buffer. It may grow while it is read, and is read on up to the bound then.
+            data = stream.read(min(max_bytes, info.st_size) + 1)
+            if len(data) > info.st_size:
+                data += stream.read(max_bytes + 1 - len(data))
     except OSError as error:
         raise InputError(f"{path}: cannot read the {what}: {error.strerror}") from None
     finally:

@@ -14,7 +14,7 @@ from pathlib import Path
 
 from .background import BackgroundLoad
 from .drivers import DriverInfo
-from .factors import FACTORS
+from .factors import FACTORS, driver_options
 from .matrix import Cell
 from .processes import Child, ChildFailure
 from .resultfile import ResultFile, ResultFileError, read_result_file
@@ -27,7 +27,8 @@ def driver_arguments(cell: Cell, driver: DriverInfo, role: str, cpu: int | None,
                      endpoint_files: list[Path], output: Path, fanout: list[str]) -> list[str]:
     """The argument list of one driver process (docs/driver-contract.md, section 2): the
     cell's levels of every factor that has a driver argument (factors.py), then the
-    settings, the files and the fan-out's share."""
+    settings, the files and the fan-out's share, then the driver options: the spec's and
+    the factors passed as one (`driver_option`)."""
     argv = [str(driver.program), "--role", role]
     for factor in FACTORS:
         level = cell[factor.name]
@@ -43,7 +44,7 @@ def driver_arguments(cell: Cell, driver: DriverInfo, role: str, cpu: int | None,
     if cell.memory_limit_mb is not None:
         argv += ["--memory-limit-mb", str(cell.memory_limit_mb)]
     argv += fanout
-    for key, value in (cell["options"] or {}).items():
+    for key, value in driver_options(cell.levels).items():
         argv += ["--option", f"{key}={value}"]
     return argv
 

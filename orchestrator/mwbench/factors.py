@@ -9,7 +9,9 @@ mwbench does with it, and everything else derives from these declarations:
 - the matrix: whether it is crossed with the others as it stands (matrix.py;
   driver, mode, transport, operation and the fan-out pair have rules of
   their own there);
-- the driver: the argument that passes a level (cell_processes.py);
+- the driver: the argument that passes a level, or the driver option it is
+  passed as, `--option NAME=LEVEL` (cell_processes.py; the matrix skips a
+  cell whose driver does not declare that option);
 - the store: the column (store_schema.py; a new factor also needs a
   migration that adds it, MIGRATIONS there);
 - the reader: how a level is written in labels, tables and messages, and
@@ -64,6 +66,9 @@ class Factor:
     text: Callable[[Any], str | None]  # a level as a reader sees it; None: not shown
     crossed: bool = False  # crossed with the others as it stands (matrix.py)
     argument: str | None = None  # the driver argument of a level other than `unset`
+    # Passed as `--option NAME=LEVEL` (when set) to drivers that declare the option NAME:
+    # a setting of some drivers that mwbench names, labels and stores as a factor.
+    driver_option: str | None = None
     baseline: bool = False  # the raw-socket baseline of a cell must share its level
     unset: Any = None  # the level a driver assumes when it is not passed (threads: 1)
     echoed: str | None = None  # the result header's key that repeats the level
@@ -77,6 +82,10 @@ class Factor:
 
 def _named(name: str) -> Callable[[Any], str | None]:
     return lambda level: None if level is None else f"{name} {level}"
+
+
+def _after(name: str) -> Callable[[Any], str | None]:
+    return lambda level: None if level is None else f"{level} {name}"
 
 
 def _options_text(levels: dict | None) -> str | None:
@@ -115,6 +124,10 @@ FACTORS: tuple[Factor, ...] = (
            "INTEGER", _named("subscribers"), baseline=True, swept=True),
     Factor("subscriber_processes", "subscriber_processes", Literal["one", "each"], ("one",),
            "TEXT", lambda where: _WHERE.get(where, where), baseline=True),
+    # How a component application is put together (the deploy driver): its plan compiled
+    # into a program, or read and carried out at run time.
+    Factor("assembly", "assembly", Literal["static", "dynamic"], (None,), "TEXT",
+           _after("assembly"), crossed=True, driver_option="assembly"),
     Factor("options", "options", str | int, (), "TEXT", _options_text, echoed="options"),
     Factor("background", "background", Annotated[str, BeforeValidator(_background)],
            (BACKGROUND_NONE,), "TEXT NOT NULL DEFAULT 'none'",
@@ -128,6 +141,17 @@ BY_NAME = {factor.name: factor for factor in FACTORS}
 NAMES = tuple(BY_NAME)
 # The factors a spec sets, by their spec key.
 BY_SPEC_KEY = {factor.spec_key: factor for factor in FACTORS if factor.spec_key}
+
+
+def driver_options(levels: dict) -> dict:
+    """The `--option` settings of a cell's driver processes: the spec's `options`, then
+    each factor passed as a driver option (`driver_option`) that the cell sets. The spec
+    cannot set both for one key (spec.py refuses it)."""
+    options = dict(levels.get("options") or {})
+    for factor in FACTORS:
+        if factor.driver_option and levels.get(factor.name) is not None:
+            options[factor.driver_option] = levels[factor.name]
+    return options
 
 
 def describe(levels: dict, names: tuple[str, ...] | list[str] | None = None) -> list[str]:

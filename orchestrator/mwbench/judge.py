@@ -5,10 +5,13 @@ for it: the factors its header repeats (factors.py, `echoed`) must be the
 cell's, a fan-out's every subscriber must have received every event
 published (contract section 5). What is odd but not wrong (fewer samples
 than asked, a thread moving between CPUs) becomes a note. A result that is
-wrong raises ResultFileError; the caller stores the cell as failed.
+wrong raises ResultFileError; the caller stores the cell as failed. The named
+series of the result (the parts the driver timed inside each sample, contract
+section 4) go to the record beside the samples; the statistics are of the
+samples alone.
 """
 
-from .factors import FACTORS
+from .factors import FACTORS, driver_options
 from .matrix import Cell
 from .resultfile import ResultFile, ResultFileError
 from .stats import summarize
@@ -22,6 +25,7 @@ def judge(record: CellRecord, cell: Cell, measured: ResultFile, server_header: d
     record.server_header = server_header
     record.batch_size = measured.batch_size
     record.samples_ns = measured.samples_ns
+    record.named_series = measured.named_series
     check_echoes(cell, header)
     if measured.samples_ns.size == 0:
         raise ResultFileError("the driver wrote no samples")
@@ -53,8 +57,8 @@ def check_echoes(cell: Cell, header: dict) -> None:
         if factor.echoed is None or factor.echoed not in header:
             continue
         wanted = factor.level_or_unset(cell[factor.name])
-        if factor.name == "options":
-            wanted = {key: str(value) for key, value in (wanted or {}).items()}
+        if factor.name == "options":  # every --option the driver was given, as text
+            wanted = {key: str(value) for key, value in driver_options(cell.levels).items()}
         if header[factor.echoed] != wanted:
             raise ResultFileError(f"the result header says {factor.echoed} "
                                   f"{header[factor.echoed]!r}; the cell asked for {wanted!r}")

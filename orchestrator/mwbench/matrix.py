@@ -3,7 +3,8 @@
 Every list-valued factor multiplies the matrix. Combinations a driver cannot
 run (a transport it lacks, a payload on an operation without one, two CPUs for
 a single-threaded collocated cell, more threads or servants than its
-`--describe` allows) are skipped and listed with the reason; names nobody
+`--describe` allows, a factor passed as a driver option it does not declare,
+such as `assembly`) are skipped and listed with the reason; names nobody
 knows (a driver, an operation, a transport, an option) are errors, raised
 before anything runs. A cell with more busy threads than the machine has CPUs
 is run, and carries a note saying so (crowding.py has the rule).
@@ -37,6 +38,8 @@ DAY_S = 24 * 3600
 
 # The factors crossed as they stand (factors.py); the others have rules of their own here.
 CROSSED = tuple(factor for factor in FACTORS if factor.crossed)
+# The factors a driver receives as one of its options, which it must declare.
+AS_DRIVER_OPTION = tuple(factor for factor in FACTORS if factor.driver_option)
 
 
 class MatrixError(Exception):
@@ -260,7 +263,7 @@ def _expand_driver(experiment, settings: dict, driver: DriverInfo, matrix: Matri
 
 # What a skipped combination is called in the list of skips.
 SKIP_NAMES = ("mode", "transport", "operation", "payload_bytes", "placement", "servants",
-              "threads", "subscribers")
+              "threads", "subscribers", "assembly")
 
 
 def _cannot_run(levels: dict, driver: DriverInfo) -> str | None:
@@ -275,6 +278,11 @@ def _cannot_run(levels: dict, driver: DriverInfo) -> str | None:
         return "a collocated cell runs in one thread: no second CPU to use"
     if levels["placement"] == "cross-cpu" and (os.cpu_count() or 1) < 2:
         return "cross-cpu needs two CPUs"
+    for factor in AS_DRIVER_OPTION:
+        if levels[factor.name] is not None and factor.driver_option not in driver.options:
+            return (f"{driver.name} has no option {factor.driver_option} (its --describe "
+                    f"options: {', '.join(driver.options) or 'none'}), so it cannot be "
+                    f"given {factor.spec_key} {levels[factor.name]}")
     return None
 
 

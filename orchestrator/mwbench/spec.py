@@ -144,6 +144,7 @@ def parse_spec(text: str, path: Path | str) -> Spec:
         raise SpecError(_describe_errors(path, document, error)) from None
     _check_roles(path, document, spec)
     _check_fanout(path, document, spec)
+    _check_driver_option_factors(path, document, spec)
     _check_factorial(path, document, spec)
     return spec
 
@@ -164,6 +165,28 @@ def _check_fanout(path: Path, document: CommentedMap, spec: Spec) -> None:
             f"experiments[{index}].{key}: only the operation {FANOUT_OPERATION} has "
             f"subscribers; this experiment measures {', '.join(spec.experiments[index].operation)}"
             for index, key in problems))
+
+
+def _check_driver_option_factors(path: Path, document: CommentedMap, spec: Spec) -> None:
+    """A factor passed to the drivers as an option (factors.py, `driver_option`: assembly)
+    is set once, as the factor or under `options`, never both: the driver would be given
+    two values of one option, and the cell labelled by one of them only."""
+    problems = []
+    for index, experiment in enumerate(spec.experiments):
+        settings = effective_settings(spec, experiment)
+        for factor in FACTORS:
+            if not factor.driver_option or factor.driver_option not in settings["options"]:
+                continue
+            if all(level is None for level in settings[factor.spec_key]):
+                continue
+            line = _line_of(document, ["experiments", index, "options", factor.driver_option])
+            problems.append(
+                f"{path}:{line}: experiments[{index}] ('{experiment.name}'): "
+                f"{factor.spec_key} is set both as `{factor.spec_key}:` and as `options: "
+                f"{{{factor.driver_option}: ...}}` (here or in defaults); set it once, as "
+                f"`{factor.spec_key}: [...]`, the factor that labels and stores it")
+    if problems:
+        raise SpecError("\n".join(problems))
 
 
 # The reference point each role's sweep must contain: the estimate subtracts it.

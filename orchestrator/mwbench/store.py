@@ -3,7 +3,10 @@
 Each cell is written in a transaction of its own as soon as it ends, so a
 crash or Ctrl-C loses nothing already measured. Raw samples are kept
 (zlib-compressed little-endian int64, exactly as the driver wrote them) so
-that every statistic, plot or export can be recomputed later.
+that every statistic, plot or export can be recomputed later; so are the
+named series of the cell (the parts the driver timed inside each sample),
+one row each, encoded the same way. Cells come back from one method with
+their columns decoded, samples and named series from one method each.
 
 The schema carries a version (store_schema.py): an older database is
 migrated in place when it is opened, a newer one is refused rather than
@@ -24,6 +27,7 @@ import numpy as np
 from . import store_schema
 from .factors import BACKGROUND_NONE
 from .ledger import boot_id, is_alive, start_ticks
+from .named_series import NamedSeries
 from .paths import make_parent
 from .store_schema import FACTOR_COLUMNS, SCHEMA_VERSION, STAT_COLUMNS
 
@@ -59,6 +63,7 @@ class CellRecord:
     load_generator: dict | None = None  # {"argv": [...], "version": ...} of the background load
     daemon: dict | None = None  # {"program", "argv", "version"} of the middleware's daemon
     samples_ns: np.ndarray | None = None
+    named_series: NamedSeries | None = None  # the parts timed inside each sample, if any
     started_utc: str = field(default_factory=utc_now)
     duration_s: float = 0.0
 
@@ -214,7 +219,7 @@ class Store:
     # --- cells ------------------------------------------------------------
 
     def add_cell(self, run_id: int, cell: CellRecord) -> int:
-        """Store one cell and its samples in one transaction."""
+        """Store one cell, its samples and its named series in one transaction."""
         factors = dict(cell.factors)
         factors["options"] = json.dumps(factors["options"]) if factors.get("options") else None
         factors["background"] = factors.get("background") or BACKGROUND_NONE
@@ -246,11 +251,14 @@ class Store:
             )
             cell_id = int(cursor.lastrowid)
             if cell.samples_ns is not None and cell.samples_ns.size:
-                raw = np.ascontiguousarray(cell.samples_ns, dtype="<i8").tobytes()
-                self._db.execute(
-                    "INSERT INTO samples VALUES (?, ?, ?, ?)",
-                    (cell_id, SAMPLE_ENCODING, int(cell.samples_ns.size), zlib.compress(raw, 6)),
-                )
+                self._db.execute("INSERT INTO samples VALUES (?, ?, ?, ?)",
+                                 (cell_id, *_encoded(cell.samples_ns)))
+            named = cell.named_series or NamedSeries()
+            self._db.executemany(
+                "INSERT INTO named_series (cell_id, name, position, part_of, encoding, count,"
+                " data) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                [(cell_id, name, position, named.part_of.get(name), *_encoded(values))
+                 for position, (name, values) in enumerate(named.items())])
         return cell_id
 
     def cells(self, run_id: int) -> list[dict]:
@@ -272,12 +280,35 @@ class Store:
         ).fetchone()
         if row is None:
             return np.empty(0, dtype=np.int64)
+        return self._decoded_values(row, f"cell {cell_id}: samples")
+
+    def named_series(self, cell_id: int) -> NamedSeries:
+        """The named series of a cell, in the order its result file gave them, decoded
+        (int64 ns, one value per sample); empty for a cell without any."""
+        rows = self._db.execute(
+            "SELECT name, part_of, encoding, count, data FROM named_series WHERE cell_id = ?"
+            " ORDER BY position", (cell_id,)).fetchall()
+        return NamedSeries(
+            {row["name"]: self._decoded_values(row, f"cell {cell_id}: series {row['name']}")
+             for row in rows},
+            {row["name"]: row["part_of"] for row in rows})
+
+    def series_names(self, run_id: int) -> list[str]:
+        """Every name of a named series that a cell of the run holds, in the order the cells
+        ran and their files listed them (without decoding any values)."""
+        rows = self._db.execute(
+            "SELECT named_series.name FROM named_series JOIN cells ON cells.id = cell_id"
+            " WHERE cells.run_id = ? ORDER BY cell_id, position", (run_id,)).fetchall()
+        return list(dict.fromkeys(row["name"] for row in rows))
+
+    def _decoded_values(self, row: sqlite3.Row, what: str) -> np.ndarray:
+        """The int64 values of a `samples` or `named_series` row: the one decoder."""
         if row["encoding"] != SAMPLE_ENCODING:
-            raise StoreError(f"{self.path}: cell {cell_id}: unknown encoding {row['encoding']}")
-        samples = np.frombuffer(zlib.decompress(row["data"]), dtype="<i8").astype(np.int64)
-        if samples.size != row["count"]:
-            raise StoreError(f"{self.path}: cell {cell_id}: sample count does not match")
-        return samples
+            raise StoreError(f"{self.path}: {what}: unknown encoding {row['encoding']}")
+        values = np.frombuffer(zlib.decompress(row["data"]), dtype="<i8").astype(np.int64)
+        if values.size != row["count"]:
+            raise StoreError(f"{self.path}: {what}: the count of values does not match")
+        return values
 
 
 # Columns stored as JSON text, and as 0/1, read back as the values they were.
@@ -294,6 +325,12 @@ def _decoded(row: sqlite3.Row) -> dict:
     for column in BOOLEAN_COLUMNS:
         cell[column] = None if cell[column] is None else bool(cell[column])
     return cell
+
+
+def _encoded(values: np.ndarray) -> tuple[str, int, bytes]:
+    """The encoding, count and data of int64 values as the store keeps them."""
+    raw = np.ascontiguousarray(values, dtype="<i8").tobytes()
+    return SAMPLE_ENCODING, int(values.size), zlib.compress(raw, 6)
 
 
 def _json_or_none(value: dict | None) -> str | None:

@@ -30,13 +30,22 @@ Version 5 (runs killed outright) adds to `runs`, NULL for runs stored before:
   (clock ticks since boot, as /proc gives it) and the boot it ran in, so that a
   run still `running` whose process is gone reads `abandoned` (store.py); the
   next run on the machine also writes `abandoned` (leftovers.py).
+
+Version 6 (deployment: the deploy driver's phases) adds:
+- the table `named_series`: the named series of a cell's measuring process
+  (driver contract section 4, "Named series"), one row per cell and series:
+  its `name`, its `position` in the result file, the series it is `part_of`
+  (NULL for a root) and its values, encoded as `samples` are. Cells stored
+  before have none;
+- to `cells`, `assembly`: the assembly factor (`static` or `dynamic`), NULL
+  for every cell that does not set it, as every cell stored before.
 """
 
 import sqlite3
 
 from .factors import BY_NAME, NAMES
 
-SCHEMA_VERSION = 5
+SCHEMA_VERSION = 6
 
 # The factors that identify a cell within a run, one column each (factors.py declares
 # them; a new one needs a migration below that adds its column).
@@ -108,6 +117,24 @@ CREATE TABLE samples (
 );
 """
 
+
+def add_factor_column(name: str) -> str:
+    """The statement of a migration that adds the column of a new factor (factors.py)."""
+    return f"ALTER TABLE cells ADD COLUMN {name} {BY_NAME[name].sql}"
+
+
+NAMED_SERIES_TABLE = """
+CREATE TABLE named_series (
+    cell_id INTEGER NOT NULL REFERENCES cells(id),
+    name TEXT NOT NULL,
+    position INTEGER NOT NULL,      -- its place among the cell's series, from 0, as written
+    part_of TEXT,                   -- the name of the series it is a part of, or NULL
+    encoding TEXT NOT NULL,         -- as samples.encoding
+    count INTEGER NOT NULL,
+    data BLOB NOT NULL,
+    PRIMARY KEY (cell_id, name)
+)"""
+
 # MIGRATIONS[n] takes a database from version n to n + 1.
 MIGRATIONS: dict[int, tuple[str, ...]] = {
     1: (
@@ -125,12 +152,8 @@ MIGRATIONS: dict[int, tuple[str, ...]] = {
         "ALTER TABLE runs ADD COLUMN pid_start_ticks INTEGER",
         "ALTER TABLE runs ADD COLUMN boot_id TEXT",
     ),
+    5: (NAMED_SERIES_TABLE, add_factor_column("assembly")),
 }
-
-
-def add_factor_column(name: str) -> str:
-    """The statement of a migration that adds the column of a new factor (factors.py)."""
-    return f"ALTER TABLE cells ADD COLUMN {name} {BY_NAME[name].sql}"
 
 
 def create(connection: sqlite3.Connection) -> None:

@@ -2,6 +2,7 @@
 
 import os
 import shutil
+import sys
 from pathlib import Path
 
 import pytest
@@ -28,6 +29,30 @@ def in_tmp(tmp_path, monkeypatch):
     return tmp_path
 
 
+STANDIN = Path(__file__).with_name("standin_driver.py")
+
+
+@pytest.fixture
+def standin_root(tmp_path):
+    """A repository with one driver, `standin` (standin_driver.py), and a build holding its
+    program; `standin_environment` points mwbench at both."""
+    root = tmp_path / "root"
+    (root / "drivers" / "standin").mkdir(parents=True)
+    (root / "drivers" / "standin" / "CMakeLists.txt").write_text(
+        "# builds mwbench-driver-standin\n")
+    program = tmp_path / "build" / "drivers" / "standin" / "mwbench-driver-standin"
+    program.parent.mkdir(parents=True)
+    program.write_text(f"#!/bin/sh\nexec {sys.executable} {STANDIN} \"$@\"\n")
+    program.chmod(0o755)
+    return root
+
+
+def standin_environment(root: Path, tmp_path: Path) -> dict:
+    """The environment of an `mwbench` process that sees only the stand-in driver."""
+    return {**os.environ, "MWBENCH_ROOT": str(root), "MWBENCH_BUILD_DIR": str(tmp_path / "build"),
+            "MWBENCH_STATE_DIR": str(tmp_path / "state")}
+
+
 def mwbench_exe() -> str:
     exe = Path(os.sys.executable).parent / "mwbench"
     return str(exe) if exe.exists() else shutil.which("mwbench")
@@ -37,8 +62,9 @@ def mwbench_exe() -> str:
 BASE_FACTORS = dict(experiment="e", driver="omniorb", transport="tcp", mode="remote",
                     operation="ping", payload_bytes=0, placement="same-cpu", idle_hold=True,
                     priority=0, servants=None, threads=None, subscribers=None,
-                    subscriber_processes=None, options=None, background="none", repetition=1)
-_CELL_KEYS = ("role", "error", "notes", "load_generator", "measurer_header")
+                    subscriber_processes=None, options=None, background="none", assembly=None,
+                    repetition=1)
+_CELL_KEYS = ("role", "error", "notes", "load_generator", "measurer_header", "named_series")
 
 
 def store_cells(path: Path, cells: list[dict], environment: dict | None = None,
@@ -49,8 +75,9 @@ def store_cells(path: Path, cells: list[dict], environment: dict | None = None,
     (the cell failed); `samples_ns` (raw samples, from which every statistic
     is computed as a run would); or just `p50_us` (for tests that need the
     median alone); `wall_ns` (the measured loop, for the throughput); and
-    `notes`, `load_generator`, `measurer_header`. `spec_text` is stored as the
-    run's spec (the report reads `factorial:` from it).
+    `notes`, `load_generator`, `measurer_header`, `named_series` (a
+    NamedSeries). `spec_text` is stored as the run's spec (the report reads
+    `factorial:` from it).
     """
     import numpy as np
 

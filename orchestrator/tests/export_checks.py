@@ -26,7 +26,8 @@ HDR_JAVA_JAR = paths.repo_root() / ".cache" / "java" / "HdrHistogram-2.2.2.jar"
 FACTORS = dict(experiment="ping", driver="rawtcp", transport="tcp", mode="remote",
                operation="roundtrip", payload_bytes=0, placement="same-cpu", idle_hold=True,
                priority=0, servants=None, threads=None, subscribers=None,
-               subscriber_processes=None, options=None, background="none", repetition=1)
+               subscriber_processes=None, options=None, background="none", assembly=None,
+               repetition=1)
 
 
 def latency_samples(count: int, seed: int = 1, scale_ns: float = 20_000) -> np.ndarray:

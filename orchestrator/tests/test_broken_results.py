@@ -7,18 +7,12 @@ failed cell whose reason names the file and what is wrong, while the valid
 cell after them is measured.
 """
 
-import os
 import subprocess
-import sys
 import textwrap
-from pathlib import Path
 
-import pytest
-
-from conftest import mwbench_exe
+from conftest import mwbench_exe, standin_environment
 from mwbench.store import Store
 
-STANDIN = Path(__file__).with_name("standin_driver.py")
 # Each case, and what its cell's error must say (the field or the fault).
 CASES = {
     "random-bytes": "not a result file",
@@ -35,21 +29,9 @@ CASES = {
     "twenty-million-samples": "(the cell asked for at most 100 samples)",
     "deep-json": "header is not valid JSON",
     "fifo": "the result file is not a regular file",
+    "named-series-cycle": "named_series.1.part_of: 'home_creation' is part of 'total' is "
+                          "part of 'library_load' is part of 'home_creation'",
 }
-
-
-@pytest.fixture
-def standin_root(tmp_path):
-    """A repository with one driver, `standin`, and a build holding its program."""
-    root = tmp_path / "root"
-    (root / "drivers" / "standin").mkdir(parents=True)
-    (root / "drivers" / "standin" / "CMakeLists.txt").write_text(
-        "# builds mwbench-driver-standin\n")
-    program = tmp_path / "build" / "drivers" / "standin" / "mwbench-driver-standin"
-    program.parent.mkdir(parents=True)
-    program.write_text(f"#!/bin/sh\nexec {sys.executable} {STANDIN} \"$@\"\n")
-    program.chmod(0o755)
-    return root
 
 
 def test_every_broken_result_file_fails_its_cell_and_the_run_goes_on(standin_root, tmp_path):
@@ -65,9 +47,7 @@ def test_every_broken_result_file_fails_its_cell_and_the_run_goes_on(standin_roo
             modes: collocated
             options: {{broken: [{", ".join(cases)}]}}
         """))
-    env = {**os.environ, "MWBENCH_ROOT": str(standin_root),
-           "MWBENCH_BUILD_DIR": str(tmp_path / "build"),
-           "MWBENCH_STATE_DIR": str(tmp_path / "state")}
+    env = standin_environment(standin_root, tmp_path)
     db = tmp_path / "results.db"
     proc = subprocess.run([mwbench_exe(), "run", str(spec), "--db", str(db)],
                           capture_output=True, text=True, env=env, timeout=300)

@@ -104,3 +104,30 @@ def test_unknown_run_is_exit_2_and_writes_nothing(tmp_path):
     assert result.exit_code == 2
     assert "no run with id 2 (runs: 1)" in result.output
     assert not out.exists()
+
+
+def test_named_series_are_one_column_each_empty_where_a_cell_has_none(tmp_path, monkeypatch):
+    from mwbench.named_series import NamedSeries
+    from mwbench.store import CellRecord
+
+    db = tmp_path / "m.db"
+    make_store(db, [({}, latency_samples(5), 1)])  # a cell without named series
+    store = Store.open_existing(db)
+    phases = NamedSeries({"total": np.arange(10, 15), "library_load": np.arange(5)},
+                         {"library_load": "total"})
+    store.add_cell(1, CellRecord(factors={**FACTORS, "assembly": "static"}, status="ok",
+                                 samples_ns=np.arange(100, 105), batch_size=1,
+                                 named_series=phases))
+    whole, chunked = io.StringIO(), io.StringIO()
+    samples_csv.write(store, [1], whole)
+    monkeypatch.setattr(samples_csv, "CHUNK", 2)
+    samples_csv.write(store, [1], chunked)
+    store.close()
+    assert chunked.getvalue() == whole.getvalue()
+    rows = list(csv.DictReader(io.StringIO(whole.getvalue())))
+    assert list(rows[0]) == [*COLUMNS, "series_total_ns", "series_library_load_ns"]
+    assert [(row["series_total_ns"], row["series_library_load_ns"]) for row in rows[:5]] == \
+        [("", "")] * 5
+    assert [(row["value_ns"], row["series_total_ns"], row["series_library_load_ns"])
+            for row in rows[5:]] == [(str(100 + i), str(10 + i), str(i)) for i in range(5)]
+    assert rows[5]["assembly"] == "static" and rows[0]["assembly"] == ""

@@ -10,7 +10,7 @@ LEVELS = {"experiment": "e", "driver": "rawtcp", "transport": "tcp", "mode": "re
           "operation": "octets", "payload_bytes": 64, "placement": "same-cpu",
           "idle_hold": True, "priority": 0, "servants": None, "threads": None,
           "subscribers": None, "subscriber_processes": None, "options": {"nodelay": "1"},
-          "background": "none", "repetition": 1}
+          "background": "none", "assembly": None, "repetition": 1}
 HEADER = {"operation": "octets", "transport": "tcp", "payload_bytes": 64, "threads": 1,
           "servants": 1, "options": {"nodelay": "1"}, "sample_count": 0}
 
@@ -39,3 +39,11 @@ def test_a_header_of_another_cell_is_refused(key, value, message):
 
 def test_keys_a_header_does_not_carry_are_not_asked_for():
     check_echoes(cell(), {"sample_count": 0})
+
+
+def test_a_factor_passed_as_a_driver_option_is_echoed_among_the_options():
+    deploy = cell(options={"plan": "basic_sp"}, assembly="static")
+    check_echoes(deploy, {**HEADER, "options": {"plan": "basic_sp", "assembly": "static"}})
+    with pytest.raises(ResultFileError, match="says options {'plan': 'basic_sp'}; the cell "
+                                              "asked for {'plan': 'basic_sp', 'assembly'"):
+        check_echoes(deploy, {**HEADER, "options": {"plan": "basic_sp"}})

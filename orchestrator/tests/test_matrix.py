@@ -198,3 +198,46 @@ def test_a_fanout_without_subscribers_has_one(monkeypatch):
                     {"pubsub": PUBSUB})
     assert matrix.cells[0].notes[0].startswith(
         "crowded: 5 busy threads (1 client + 4 server + 0 background)")
+
+
+DEPLOY = DriverInfo(
+    name="deploy", program=Path("deploy"), available=True, middleware="mwccm deployment",
+    operations={"assembly": {"payload": False}, "roundtrip": {"payload": False}},
+    modes={"collocated": ["inproc"], "remote": ["tcp"]},
+    options={"assembly": "static or dynamic", "plan": "a plan"}, max_threads=1,
+)
+
+
+def test_assembly_is_crossed_and_reaches_the_driver_as_its_option():
+    from mwbench.cell_processes import driver_arguments
+
+    matrix = expand(spec(drivers="deploy", operation="assembly", modes="collocated",
+                         assembly=["static", "dynamic"], options={"plan": ["a", "b"]}),
+                    {"deploy": DEPLOY})
+    assert factors(matrix, "assembly", "options") == [
+        ("static", {"plan": "a"}), ("static", {"plan": "b"}),
+        ("dynamic", {"plan": "a"}), ("dynamic", {"plan": "b"})]
+    assert "hold static assembly plan=a rep 1" in matrix.cells[0].label()
+    argv = driver_arguments(matrix.cells[2], DEPLOY, "collocated", None, [], Path("out"), [])
+    options = [argv[i + 1] for i, flag in enumerate(argv) if flag == "--option"]
+    assert options == ["plan=a", "assembly=dynamic"]
+
+
+def test_assembly_is_skipped_with_the_reason_for_a_driver_without_the_option():
+    matrix = expand(spec(drivers=["deploy", "omniorb"], modes="collocated",
+                         assembly="static"), {**DRIVERS, "deploy": DEPLOY})
+    assert factors(matrix, "driver", "assembly") == [("deploy", "static")]
+    (skipped,) = matrix.skipped
+    assert skipped.driver == "omniorb" and "static assembly" in skipped.what
+    assert skipped.reason == ("omniorb has no option assembly (its --describe options: "
+                              "threading), so it cannot be given assembly static")
+
+
+def test_without_assembly_no_driver_is_given_the_option():
+    from mwbench.cell_processes import driver_arguments
+
+    matrix = expand(spec(drivers="omniorb", modes="collocated"), DRIVERS)
+    (cell,) = matrix.cells
+    assert cell["assembly"] is None
+    assert "--option" not in driver_arguments(cell, OMNIORB, "collocated", None, [],
+                                              Path("out"), [])

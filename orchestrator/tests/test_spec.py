@@ -273,7 +273,7 @@ def test_a_factorial_of_two_level_factors_loads(tmp_path, factorial, levels):
     ("[threads, drivers]", "experiments[0].factorial[1]",
      "'drivers' is not a factor; use one of driver, transport, mode, operation, "
      "payload_bytes, placement, idle_hold, priority, servants, threads, subscribers, "
-     "subscriber_processes, background, or options.KEY for a driver option"),
+     "subscriber_processes, assembly, background, or options.KEY for a driver option"),
     ("[threads, operation]", "experiments[0].factorial[1]",
      "operation has 1 level in this experiment (ping); a factor of the design needs exactly "
      "two: list them under operation"),
@@ -324,3 +324,55 @@ def test_transports_left_to_the_drivers_are_not_two_levels(tmp_path):
     with pytest.raises(SpecError, match=r"spec\.yaml:4: experiments\[0\]\.factorial\[1\]: "
                                         r"transports are not listed in this experiment"):
         load_spec(path)
+
+
+def test_assembly_is_a_factor_of_two_levels_unset_by_default(tmp_path):
+    spec, _ = load_spec(write(tmp_path, """\
+        suite: s
+        defaults: {assembly: static}
+        experiments:
+          - {name: both, operation: assembly, drivers: deploy, assembly: [static, dynamic]}
+          - {name: default, operation: assembly, drivers: deploy}
+          - {name: unset, operation: roundtrip, drivers: omniorb, assembly: null}
+        """))
+    assert [effective_settings(spec, e)["assembly"] for e in spec.experiments] == [
+        ["static", "dynamic"], ["static"], ["static"]]
+    plain, _ = load_spec(write(tmp_path, VALID))
+    assert effective_settings(plain, plain.experiments[0])["assembly"] == [None]
+
+
+def test_an_unknown_assembly_names_the_line_and_the_levels(tmp_path):
+    path = write(tmp_path, """\
+        suite: s
+        experiments:
+          - name: e
+            operation: assembly
+            drivers: deploy
+            assembly: [static, compiled]
+        """)
+    with pytest.raises(SpecError, match=r"spec.yaml:6: experiments\[0\]\.assembly\[1\]: Input "
+                                        r"should be 'static' or 'dynamic'"):
+        load_spec(path)
+
+
+@pytest.mark.parametrize("defaults, experiment", [
+    ("{}", "assembly: [static, dynamic], options: {assembly: static, plan: a}"),
+    ("{options: {assembly: dynamic}}", "assembly: static"),
+    ("{assembly: static}", "options: {assembly: [static, dynamic]}"),
+])
+def test_assembly_set_both_as_the_factor_and_as_an_option_is_refused(tmp_path, defaults,
+                                                                     experiment):
+    path = write(tmp_path, f"""\
+        suite: s
+        defaults: {defaults}
+        experiments:
+          - {{name: fine, operation: assembly, drivers: deploy, assembly: static}}
+          - {{name: twice, operation: assembly, drivers: deploy, {experiment}}}
+        """)
+    with pytest.raises(SpecError) as error:
+        load_spec(path)
+    message = str(error.value)
+    assert "experiments[1] ('twice'): assembly is set both as `assembly:` and as `options: " \
+           "{assembly: ...}`" in message
+    # `fine` conflicts too when `defaults` sets the other half.
+    assert ("experiments[0] ('fine')" in message) == ("options" in defaults)

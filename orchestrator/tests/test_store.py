@@ -6,6 +6,7 @@ import numpy as np
 import pytest
 
 from conftest import version_1_database
+from mwbench.named_series import NamedSeries
 from mwbench.store import SCHEMA_VERSION, CellRecord, Store, StoreError
 
 
@@ -100,13 +101,76 @@ def test_a_version_1_database_is_migrated_when_opened(tmp_path):
         ("none", None), ("cpu:2", "simple")]
 
 
+def schema(connection):
+    """Every table and index, as SQLite keeps its definition."""
+    return connection.execute("SELECT type, name, tbl_name, sql FROM sqlite_master "
+                              "ORDER BY type, name").fetchall()
+
+
 def test_a_migrated_database_has_the_columns_of_a_fresh_one(tmp_path):
     version_1_database(tmp_path / "old.db")
     Store.open_existing(tmp_path / "old.db").close()
     Store.create_or_open(tmp_path / "new.db").close()
     old, new = sqlite3.connect(tmp_path / "old.db"), sqlite3.connect(tmp_path / "new.db")
-    for table in ("runs", "cells", "samples", "schema_info"):
+    for table in ("runs", "cells", "samples", "named_series", "schema_info"):
         assert columns(old, table) == columns(new, table)
+    assert schema(old) == schema(new)
+    assert "assembly" in [column[0] for column in columns(new, "cells")]
+
+
+def test_a_version_5_database_gains_named_series_and_the_assembly_factor(tmp_path):
+    from mwbench import store_schema
+
+    path = tmp_path / "v5.db"
+    connection = sqlite3.connect(path)
+    connection.execute("BEGIN IMMEDIATE")
+    store_schema.create(connection)  # at SCHEMA_VERSION: taken back to version 5 below
+    connection.execute("DROP TABLE named_series")
+    connection.execute("ALTER TABLE cells DROP COLUMN assembly")
+    connection.execute("UPDATE schema_info SET version = 5")
+    connection.execute("INSERT INTO runs (suite, spec_path, spec_text, environment, "
+                       "mwbench_version, started_utc, status) VALUES ('s', 'p', 't', '{}', "
+                       "'0.1.0', 'now', 'finished')")
+    connection.execute("INSERT INTO cells (run_id, experiment, driver, operation, repetition, "
+                       "status, started_utc, duration_s) VALUES (1, 'e', 'rawtcp', "
+                       "'roundtrip', 1, 'ok', 'now', 1.0)")
+    connection.commit()
+    connection.close()
+    store = Store.open_existing(path)
+    (old,) = store.cells(1)
+    assert old["assembly"] is None  # no cell before version 6 set it
+    assert len(store.named_series(old["id"])) == 0
+    store.close()
+    Store.create_or_open(tmp_path / "fresh.db").close()
+    assert schema(sqlite3.connect(path)) == schema(sqlite3.connect(tmp_path / "fresh.db"))
+
+
+def test_named_series_round_trip_in_order_with_their_wholes(tmp_path):
+    store = Store.create_or_open(tmp_path / "m.db")
+    run_id = store.begin_run("s", "p", "t", {}, "v")
+    named = NamedSeries(
+        {"total": np.array([900, 950], dtype=np.int64),
+         "home_creation": np.array([300, 2**40], dtype=np.int64),
+         "library_load": np.array([0, 7], dtype=np.int64),
+         "teardown": np.array([100, 110], dtype=np.int64)},
+        {"home_creation": "total", "library_load": "home_creation"})
+    with_series = store.add_cell(run_id, CellRecord(
+        factors=factors(assembly="static"), status="ok", batch_size=1,
+        samples_ns=np.array([1000, 1060], dtype=np.int64), named_series=named))
+    without = store.add_cell(run_id, CellRecord(factors=factors(), status="ok"))
+    store.close()
+
+    store = Store.open_existing(tmp_path / "m.db")
+    back = store.named_series(with_series)
+    assert list(back) == ["total", "home_creation", "library_load", "teardown"]
+    assert {name: values.tolist() for name, values in back.items()} == {
+        name: values.tolist() for name, values in named.items()}
+    assert all(values.dtype == np.int64 for values in back.values())
+    assert back.part_of == named.part_of
+    assert len(store.named_series(without)) == 0
+    assert store.series_names(run_id) == ["total", "home_creation", "library_load", "teardown"]
+    assert [cell["assembly"] for cell in store.cells(run_id)] == ["static", None]
+    assert store.samples(with_series).tolist() == [1000, 1060]
 
 
 def test_a_failed_migration_leaves_the_database_at_its_version(tmp_path, monkeypatch):
@@ -129,3 +193,15 @@ def test_cells_without_a_background_are_stored_as_none(tmp_path):
     without = {k: v for k, v in factors().items() if k != "background"}
     store.add_cell(run_id, CellRecord(factors=without, status="ok"))
     assert store.cells(run_id)[0]["background"] == "none"
+
+
+def test_a_cell_whose_named_series_cannot_be_written_is_not_stored_at_all(tmp_path):
+    store = Store.create_or_open(tmp_path / "m.db")
+    run_id = store.begin_run("s", "p", "t", {}, "v")
+    broken = NamedSeries({"total": np.array([1, 2]), "part": "not values"})
+    with pytest.raises(ValueError):
+        store.add_cell(run_id, CellRecord(factors=factors(), status="ok",
+                                          samples_ns=np.array([3, 4]), named_series=broken))
+    assert store.cells(run_id) == []  # the cell and its samples went with the transaction
+    assert sqlite3.connect(tmp_path / "m.db").execute(
+        "SELECT count(*) FROM samples").fetchone() == (0,)

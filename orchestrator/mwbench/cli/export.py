@@ -48,7 +48,8 @@ def command(db: Path | None, run_ids: tuple[int, ...], fmt: str, output: Path | 
 
     \b
     Raw samples, one CSV row each: run_id, cell_id, the factors, batch_size,
-    sample_index, value_ns (per batch, as stored), per_call_ns (value/batch):
+    sample_index, value_ns (per batch, as stored), per_call_ns (value/batch),
+    then series_<name>_ns for each named series (the phases of an assembly):
       mwbench export --format samples -o samples.csv
       mwbench export --run 3 --format samples | gzip > run3-samples.csv.gz
     """

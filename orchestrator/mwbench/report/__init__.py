@@ -3,7 +3,8 @@
 Figures are inline SVG and the styles are inline, so the file opens anywhere,
 offline, and can be mailed or archived as it is. Each figure carries two
 lines in the manner of a full-disclosure report: what it shows, and when its
-simplification may not apply.
+simplification may not apply. Per experiment: its summary table and figures,
+then, when its cells have named series, the phases of a sample (phases.py).
 """
 
 from datetime import UTC, datetime
@@ -13,7 +14,7 @@ import jinja2
 
 from .. import __version__
 from ..store import Store
-from . import disclosure, factors, figures, tables
+from . import disclosure, factors, figures, phases, tables
 from .data import SWEPT_FACTORS, Run, load_run
 
 # Beyond this many configurations, a box or percentile line each is unreadable.
@@ -51,10 +52,11 @@ def _run_view(run: Run) -> dict:
 def _experiment_view(run: Run, experiment) -> dict:
     ok = [c for c in experiment.configurations if c.ok]
     view = {"experiment": experiment, "figures": [], "summary": [], "failed": experiment.failed,
-            "anchor": f"run{run.id}-{experiment.name}", "note": None}
+            "anchor": f"run{run.id}-{experiment.name}", "note": None, "phases": None}
     if not ok:
         return view
     view["summary"] = tables.summary_rows(experiment)
+    view["phases"] = phases.section(view["anchor"], experiment)
     samples = min(c.per_call_us.size for c in ok)
     batched = any((cell["batch_size"] or 1) > 1 for c in ok for cell in c.cells)
     # Collocated calls are a hundred times shorter than remote ones: one scale

@@ -2,8 +2,10 @@
 
 A run holds experiments; an experiment holds configurations (its cells with
 every factor but the repetition equal); a configuration pools the per-call
-samples of its repetitions. Everything is read from the store once, here, so
-the figures and tables only arrange what this module hands them.
+samples of its repetitions, and keeps the named series of each (the parts a
+driver timed inside its samples: phases.py). Everything is read from the
+store once, here, so the figures and tables only arrange what this module
+hands them.
 """
 
 import json
@@ -12,6 +14,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from ..factors import FACTORS, NAMES, describe
+from ..named_series import NamedSeries
 from ..store import Store
 
 # Factors a reader tells configurations apart by, in the order labels use them: all but
@@ -27,6 +30,7 @@ class Configuration:
     cells: list[dict] = field(default_factory=list)  # store rows as dicts, one per repetition
     per_call_us: np.ndarray = field(default_factory=lambda: np.empty(0))
     throughput_per_s: list[float] = field(default_factory=list)
+    named_series: list[NamedSeries] = field(default_factory=list)  # one per cell
     label: str = ""
 
     @property
@@ -111,6 +115,7 @@ def load_run(store: Store, run_id: int) -> Run:
         parts = [store.samples(c["id"]) / (c["batch_size"] or 1) / 1000.0
                  for c in configuration.cells]
         configuration.per_call_us = np.concatenate(parts) if parts else np.empty(0)
+        configuration.named_series = [store.named_series(c["id"]) for c in configuration.cells]
     for experiment in experiments.values():
         varying = experiment.varying() or ["driver", "transport"]
         for configuration in experiment.configurations:

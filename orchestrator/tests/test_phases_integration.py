@@ -1,0 +1,124 @@
+"""Named series end to end: `mwbench run`, the store, `mwbench report` and the samples export.
+
+The stand-in driver (standin_driver.py) writes the phases of an assembly as
+the deploy driver does, from known numbers: sample i takes i ns longer in
+every phase, a dynamic assembly three times a static one. The run crosses
+the `assembly` factor, which reaches the driver as `--option assembly=...`
+and comes back in the result header, and the report must give the phases
+table, the stacked figure of `total`'s parts and the footprint.
+"""
+
+import csv
+import io
+import re
+import subprocess
+import textwrap
+
+import pytest
+import standin_driver
+from click.testing import CliRunner
+
+from conftest import mwbench_exe, standin_environment
+from mwbench.cli import main
+from mwbench.store import Store
+
+SAMPLES = 40
+SPEC = f"""\
+suite: phases
+defaults: {{warmup: 1, samples: {SAMPLES}, placement: unpinned, idle_hold: false,
+            repetitions: 2}}
+experiments:
+  - name: deploy
+    operation: roundtrip
+    drivers: standin
+    modes: collocated
+    assembly: [static, dynamic]
+    options: {{named: [{{kind}}]}}
+"""
+
+
+def run(standin_root, tmp_path, kind: str = "phases"):
+    spec = tmp_path / "phases.yaml"
+    spec.write_text(textwrap.dedent(SPEC.replace("{kind}", kind)))
+    db = tmp_path / "m.db"
+    proc = subprocess.run([mwbench_exe(), "run", str(spec), "--db", str(db)],
+                          capture_output=True, text=True, timeout=300,
+                          env=standin_environment(standin_root, tmp_path))
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    return db
+
+
+def in_process(args: list[str]) -> str:
+    result = CliRunner().invoke(main, args)
+    assert result.exit_code == 0, result.output
+    return result.output
+
+
+@pytest.fixture
+def stored(standin_root, tmp_path):
+    return run(standin_root, tmp_path)
+
+
+def test_the_phases_reach_the_store_with_the_assembly_factor(stored):
+    store = Store.open_existing(stored)
+    cells = store.cells(store.latest_run_id())
+    assert [(c["assembly"], c["repetition"], c["status"]) for c in cells] == [
+        ("static", 1, "ok"), ("dynamic", 1, "ok"), ("static", 2, "ok"), ("dynamic", 2, "ok")]
+    # The driver was given the factor as its option, and echoed it.
+    assert cells[0]["measurer_header"]["options"] == {"named": "phases", "assembly": "static"}
+    assert cells[0]["options"] == {"named": "phases"}
+    series = store.named_series(cells[1]["id"])
+    assert list(series) == list(standin_driver.PHASES)
+    assert series.part_of["library_load"] == "home_creation"
+    assert series["plan_parsing"].tolist() == [300_000 + i for i in range(SAMPLES)]
+    assert cells[1]["samples"] == SAMPLES  # the statistics are of the samples alone
+    store.close()
+
+
+def test_the_report_has_the_phases_table_figure_and_footprint(stored, tmp_path):
+    output = tmp_path / "report.html"
+    in_process(["report", "--db", str(stored), "-o", str(output)])
+    html = output.read_text()
+    section = html[html.index('id="run1-deploy-phases"'):]
+    table = section[:section.index("</table>")]
+    rows = re.findall(r'<tr class="depth-(\d)"><td[^>]*>(\w+)</td><td>(\S+)</td>', table)
+    # Segments under their whole, roots in file order: total before teardown; a row in ms
+    # once its slowest sample takes a millisecond (total, a dynamic home creation).
+    assert rows == [("0", "total", "ms"), ("1", "plan_parsing", "µs"),
+                    ("1", "home_creation", "ms"), ("2", "library_load", "µs"),
+                    ("1", "registration", "µs"), ("2", "registration_publish", "µs"),
+                    ("0", "teardown", "µs")]
+    assert "static assembly" in table and "dynamic assembly" in table
+    assert f"{2 * SAMPLES} samples" in table and "2 repetitions" in table
+    # plan_parsing: static 100,000 + i ns, dynamic 300,000 + i ns, i in 0..39, pooled.
+    plan = table[table.index(">plan_parsing<"):]
+    plan = plan[:plan.index("</tr>")]
+    assert re.findall(r'class="num">([^<]+)<', plan) == ["100", "100", "100", "300", "300",
+                                                         "300"]
+    assert 'id="run1-deploy-phases-total"' in section
+    assert "the time no part accounts for" in section
+    footprint = section[section.index('id="run1-deploy-phases-footprint"'):]
+    assert "component host (mwccm-component-server)" in footprint
+    assert "5.0 MiB" in footprint and "8.8 MiB" in footprint
+    assert html.count("<strong>What it shows:</strong>") == html.count("<figure")
+
+
+def test_parts_that_exceed_their_whole_are_said(standin_root, tmp_path):
+    db = run(standin_root, tmp_path, "overlapping")
+    output = tmp_path / "report.html"
+    in_process(["report", "--db", str(db), "-o", str(output)])
+    html = output.read_text()
+    assert "static assembly: the parts of total add up to" in html
+    assert "each count whole" in html
+
+
+def test_the_samples_export_has_a_column_per_series(stored):
+    text = in_process(["export", "--db", str(stored), "--format", "samples"])
+    rows = list(csv.DictReader(io.StringIO(text)))
+    assert len(rows) == 4 * SAMPLES
+    columns = [f"series_{name}_ns" for name in standin_driver.PHASES]
+    assert list(rows[0])[-len(columns):] == columns
+    first_dynamic = next(row for row in rows if row["assembly"] == "dynamic")
+    assert first_dynamic["series_plan_parsing_ns"] == "300000"
+    assert int(first_dynamic["value_ns"]) == (int(first_dynamic["series_total_ns"])
+                                             + int(first_dynamic["series_teardown_ns"]))
