@@ -136,7 +136,7 @@ class AirframeExecutor final : public BasicSP::Airframe_exec_base {
 
   // Pulls the GPS fix and flies 1,000 m above it.
   void push_gps_ready(BasicSP::DataReady*) override {
-    BasicSP::PositionData_ptr gps = context()->borrow_gps();
+    BasicSP::CCM_PositionData_ptr gps = context()->borrow_gps();
     if (CORBA::is_nil(gps)) return;  // not connected: nothing to refresh from
     BasicSP::Position position = gps->get_position();
     position.altitude += 1000.0;
@@ -171,7 +171,7 @@ class HudExecutor final : public BasicSP::HUD_exec_base {
   }
 
   void push_airframe_ready(BasicSP::DataReady*) override {
-    BasicSP::PositionData_ptr airframe = context()->borrow_airframe();
+    BasicSP::CCM_PositionData_ptr airframe = context()->borrow_airframe();
     if (CORBA::is_nil(airframe)) return;
     const BasicSP::Position position = airframe->get_position();
     const CORBA::ULongLong latency = monotonic_ns() - position.tick_time_ns;

@@ -61,7 +61,7 @@ class PingerExecutor final : public Example::Pinger_exec_base {
   void calls_made(CORBA::ULong value) override { calls_made_.store(value); }
 
   CORBA::ULongLong forward(CORBA::ULongLong send_time) {
-    Test::RoundTrip_ptr peer = context()->borrow_peer();
+    Example::CCM_RoundTrip_ptr peer = context()->borrow_peer();
     if (CORBA::is_nil(peer)) throw CORBA::TRANSIENT();  // not connected yet
     const CORBA::ULongLong answer = peer->test_method(send_time);
     Example::Tick_var tick = new Example::Tick_impl;

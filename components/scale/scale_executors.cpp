@@ -22,7 +22,7 @@ class RelayExecutor final : public Scale::Relay_exec_base {
   Scale::CCM_Link_ptr get_input() override { return new InputFacet(*this); }
 
   CORBA::ULong hops() {
-    Scale::Link_ptr next = context()->borrow_next();
+    Scale::CCM_Link_ptr next = context()->borrow_next();
     return CORBA::is_nil(next) ? 0 : next->hops() + 1;
   }
 

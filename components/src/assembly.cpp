@@ -4,6 +4,8 @@
 // process still says which two ports were being connected.
 #include <iterator>
 #include <mwccm/assembly.hpp>
+#include <mwccm/component_servant.hpp>
+#include <mwccm/container.hpp>
 #include <mwccm/cookie.hpp>
 #include <mwccm/errors.hpp>
 #include <mwccm/registration.hpp>
@@ -89,6 +91,11 @@ void Assembly::add_server(const std::string& server,
     raise<Components::InvalidName>("the assembly already has a server " + quoted(server));
   }
   servers_[server] = Components::Deployment::ComponentServer::_duplicate(ref);
+}
+
+void Assembly::add_local_server(const std::string& server, ComponentServer& local) {
+  add_server(server, local.activate());
+  local_servers_[server] = &local;
 }
 
 void Assembly::add_server(const std::string& server, const std::string& target) {
@@ -192,6 +199,46 @@ void Assembly::subscribe(const PortEnd& publisher, const PortEnd& sink) {
   connections_.push_back(Connection{publisher, sink, true, cookie});
 }
 
+ComponentServant& Assembly::local_servant(const std::string& component) const {
+  const Installed& installed = find(components_, component, "component");
+  const std::string& server = container_servers_.at(installed.container);
+  const auto local = local_servers_.find(server);
+  Container* container = local == local_servers_.end()
+                             ? nullptr
+                             : local->second->find_local_container(installed.container);
+  ComponentServant* servant = container ? container->servant_of(installed.ref.in()) : nullptr;
+  if (servant == nullptr) {
+    raise<Components::InvalidName>("component " + quoted(component) + " is not in this " +
+                                   "process: only components here connect as plain C++");
+  }
+  return *servant;
+}
+
+void Assembly::connect_plain(const PortEnd& receptacle, const PortEnd& facet) {
+  ObservedStep observed(Step::Connection, receptacle.component + "." + receptacle.port);
+  const std::string step = "connect " + describe("receptacle", receptacle) + " to " +
+                           describe("facet", facet) + " as plain C++";
+  Components::Cookie_var cookie = run_step(step, [&]() -> Components::Cookie* {
+    ComponentServant& user = local_servant(receptacle.component);
+    ComponentServant& provider = local_servant(facet.component);
+    return user.ports().connect_plain(receptacle.port.c_str(), provider.ports(),
+                                      facet.port.c_str());
+  });
+  connections_.push_back(Connection{receptacle, facet, false, cookie});
+}
+
+void Assembly::subscribe_plain(const PortEnd& source, const PortEnd& sink) {
+  ObservedStep observed(Step::Connection, source.component + "." + source.port);
+  const std::string step =
+      "subscribe " + describe("sink", sink) + " to " + describe("source", source) + " as plain C++";
+  Components::Cookie_var cookie = run_step(step, [&]() -> Components::Cookie* {
+    ComponentServant& user = local_servant(source.component);
+    ComponentServant& provider = local_servant(sink.component);
+    return user.ports().subscribe_plain(source.port.c_str(), provider.ports(), sink.port.c_str());
+  });
+  connections_.push_back(Connection{source, sink, true, cookie});
+}
+
 CORBA::Object_ptr Assembly::provide(const PortEnd& facet) {
   const auto& provider = find(components_, facet.component, "component");
   return run_step("provide " + describe("facet", facet),
@@ -275,7 +322,14 @@ void Assembly::remove() {
     const Connection& last = connections_.back();
     const auto& user = find(components_, last.user.component, "component");
     ObservedStep observed(Step::Disconnection, last.user.component + "." + last.user.port);
-    if (last.subscription) {
+    if (last.subscription && last.cookie.in() == nullptr) {  // an emitter's one consumer
+      run_step("disconnect " + describe("sink", last.provider) + " from " +
+                   describe("emitter", last.user),
+               [&] {
+                 Components::EventConsumerBase_var former =
+                     user.ref->disconnect_consumer(last.user.port.c_str());
+               });
+    } else if (last.subscription) {
       run_step("unsubscribe " + describe("sink", last.provider) + " from " +
                    describe("publisher", last.user),
                [&] {
@@ -315,6 +369,7 @@ void Assembly::remove() {
 void Assembly::shutdown_servers() {
   for (const auto& [name, ref] : servers_) ref->shutdown();
   servers_.clear();
+  local_servers_.clear();
 }
 
 }  // namespace mwccm

@@ -105,12 +105,8 @@ void ComponentServant::install(Container& container, HomeServant& home, const st
   container_ = &container;
   home_ = Components::CCMHome::_duplicate(home.reference());
   PortableServer::POA_ptr poa = container.poa();
-  for (const auto& port : ports_.provided()) {
-    auto oid = object_id(key + "#" + port->name());
-    poa->activate_object_with_id(oid.in(), port->servant());
-    CORBA::Object_var ref = poa->id_to_reference(oid.in());
-    port->set_reference(ref.in());
-  }
+  // Facets and sinks get their servants when a reference is first asked for.
+  for (const auto& port : ports_.provided()) port->install(poa, key + "#" + port->name());
   auto oid = object_id(key);
   poa->activate_object_with_id(oid.in(), this);
   CORBA::Object_var ref = poa->id_to_reference(oid.in());
@@ -127,13 +123,9 @@ void ComponentServant::install(Container& container, HomeServant& home, const st
 }
 
 void ComponentServant::deactivate_all() {
-  PortableServer::POA_ptr poa = container_->poa();
-  for (const auto& port : ports_.provided()) {
-    auto oid = object_id(key() + "#" + port->name());
-    poa->deactivate_object(oid.in());
-  }
+  for (const auto& port : ports_.provided()) port->uninstall();
   auto oid = object_id(key());
-  poa->deactivate_object(oid.in());
+  container_->poa()->deactivate_object(oid.in());
 }
 
 void ComponentServant::set_configuration(const Components::ConfigValues& descr) {

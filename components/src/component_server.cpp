@@ -85,6 +85,14 @@ void ComponentServer::remove_container(Components::Deployment::Container_ptr cre
   found->_remove_ref();
 }
 
+Container* ComponentServer::find_local_container(const std::string& name) const {
+  std::lock_guard lock(mutex_);
+  for (Container* container : containers_) {
+    if (container->name() == name) return container;
+  }
+  return nullptr;
+}
+
 Components::Deployment::Containers* ComponentServer::get_containers() {
   std::lock_guard lock(mutex_);
   auto* out = new Components::Deployment::Containers;

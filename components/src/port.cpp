@@ -56,18 +56,57 @@ void Port::check_type(CORBA::Object_ptr ref, const char* operation) const {
 }
 
 ProvidedPort::ProvidedPort(std::string name, Components::PortKind kind, std::string type_id,
-                           PortableServer::ServantBase* servant)
-    : Port(std::move(name), kind, std::move(type_id)), servant_(servant) {}
+                           CORBA::Object_ptr executor, std::unique_ptr<LocalConsumerBase> consumer,
+                           ServantFactory make_servant)
+    : Port(std::move(name), kind, std::move(type_id)),
+      executor_(CORBA::Object::_duplicate(executor)),
+      consumer_(std::move(consumer)),
+      make_servant_(std::move(make_servant)) {}
 
-// The table adopted the glue's reference count on the servant.
-ProvidedPort::~ProvidedPort() { servant_->_remove_ref(); }
+// The port adopted the factory's reference count on the servant.
+ProvidedPort::~ProvidedPort() {
+  if (servant_ != nullptr) servant_->_remove_ref();
+}
+
+void ProvidedPort::install(PortableServer::POA_ptr poa, std::string object_id) {
+  std::lock_guard lock(mutex_);
+  poa_ = PortableServer::POA::_duplicate(poa);
+  object_id_ = std::move(object_id);
+}
+
+void ProvidedPort::uninstall() {
+  std::lock_guard lock(mutex_);
+  removed_ = true;
+  if (CORBA::is_nil(reference_.in())) return;
+  PortableServer::ObjectId_var oid = PortableServer::string_to_ObjectId(object_id_.c_str());
+  poa_->deactivate_object(oid.in());
+}
+
+CORBA::Object_ptr ProvidedPort::reference() const {
+  std::lock_guard lock(mutex_);
+  if (removed_) throw CORBA::OBJECT_NOT_EXIST(0, CORBA::COMPLETED_NO);
+  if (!CORBA::is_nil(reference_.in())) return reference_.in();
+  if (CORBA::is_nil(poa_.in())) throw CORBA::BAD_INV_ORDER(0, CORBA::COMPLETED_NO);
+  if (servant_ == nullptr) servant_ = make_servant_();
+  PortableServer::ObjectId_var oid = PortableServer::string_to_ObjectId(object_id_.c_str());
+  poa_->activate_object_with_id(oid.in(), servant_);
+  reference_ = poa_->id_to_reference(oid.in());
+  return reference_.in();
+}
+
+bool ProvidedPort::has_servant() const {
+  std::lock_guard lock(mutex_);
+  return servant_ != nullptr;
+}
 
 Components::ConnectionDescriptions ProvidedPort::describe_connections() const {
   Components::ConnectionDescriptions out;
-  if (!CORBA::is_nil(reference_.in())) {
-    out.length(1);
-    out[0].objref = CORBA::Object::_duplicate(reference_.in());
+  {
+    std::lock_guard lock(mutex_);
+    if (removed_) return out;
   }
+  out.length(1);
+  out[0].objref = CORBA::Object::_duplicate(reference());
   return out;
 }
 

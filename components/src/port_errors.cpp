@@ -22,6 +22,12 @@ void already_connected(const Port& port, const char* operation) {
   raise<Components::AlreadyConnected>(port.describe() + " already connected" + refused(operation));
 }
 
+void not_plain(const Port& port, const std::string& other, const char* wanted) {
+  raise<Components::InvalidConnection>(port.describe() + " takes " + wanted + " as plain C++; " +
+                                       other + " is not one (connect them through CORBA)" +
+                                       refused("connect_plain"));
+}
+
 void not_connected(const Port& port, const char* operation) {
   raise<Components::NoConnection>(port.describe() + " is not connected" + refused(operation));
 }

@@ -18,15 +18,19 @@ void PortTable::insert(Port& port) {
 void PortTable::add(ReceptaclePort& port) { insert(port); }
 void PortTable::add(SourcePort& port) { insert(port); }
 
-void PortTable::add_facet(const char* name, const char* type_id,
-                          PortableServer::ServantBase* servant) {
-  provided_.push_back(std::make_unique<ProvidedPort>(name, Components::FACET, type_id, servant));
+void PortTable::add_facet(const char* name, const char* type_id, CORBA::Object_ptr executor,
+                          ProvidedPort::ServantFactory make_servant) {
+  provided_.push_back(std::make_shared<ProvidedPort>(name, Components::FACET, type_id, executor,
+                                                     nullptr, std::move(make_servant)));
   insert(*provided_.back());
 }
 
 void PortTable::add_consumer(const char* name, const char* type_id,
-                             PortableServer::ServantBase* servant) {
-  provided_.push_back(std::make_unique<ProvidedPort>(name, Components::CONSUMER, type_id, servant));
+                             std::unique_ptr<LocalConsumerBase> consumer,
+                             ProvidedPort::ServantFactory make_servant) {
+  provided_.push_back(std::make_shared<ProvidedPort>(name, Components::CONSUMER, type_id,
+                                                     CORBA::Object::_nil(), std::move(consumer),
+                                                     std::move(make_servant)));
   insert(*provided_.back());
 }
 
@@ -49,20 +53,36 @@ P& PortTable::find_as(const char* name, const char* wanted) const {
   return *typed;
 }
 
+std::shared_ptr<ProvidedPort> PortTable::provided(const char* name, Components::PortKind kind,
+                                                  const char* wanted) const {
+  auto& port = find_as<ProvidedPort>(name, wanted);
+  if (port.kind() != kind) raise<Components::InvalidName>(port.describe() + " is not " + wanted);
+  for (const auto& shared : provided_) {
+    if (shared.get() == &port) return shared;
+  }
+  throw Error(port.describe() + " is not in its table");  // cannot happen: insert() keeps both
+}
+
 CORBA::Object_ptr PortTable::provide_facet(const char* name) const {
-  auto& port = find_as<ProvidedPort>(name, "a facet");
-  if (port.kind() != Components::FACET)
-    raise<Components::InvalidName>(port.describe() + " is not a facet");
-  return CORBA::Object::_duplicate(port.reference());
+  return CORBA::Object::_duplicate(provided(name, Components::FACET, "a facet")->reference());
 }
 
 Components::EventConsumerBase_ptr PortTable::get_consumer(const char* name) const {
-  auto& port = find_as<ProvidedPort>(name, "an event sink");
-  if (port.kind() != Components::CONSUMER) {
-    raise<Components::InvalidName>(port.describe() + " is not an event sink");
-  }
   // The sink's servant implements an EventConsumerBase-derived interface.
-  return Components::EventConsumerBase::_unchecked_narrow(port.reference());
+  return Components::EventConsumerBase::_unchecked_narrow(
+      provided(name, Components::CONSUMER, "an event sink")->reference());
+}
+
+Components::Cookie* PortTable::connect_plain(const char* receptacle, const PortTable& provider,
+                                             const char* facet) {
+  auto& port = find_as<ReceptaclePort>(receptacle, "a receptacle");
+  return port.connect_plain(provider.provided(facet, Components::FACET, "a facet"));
+}
+
+Components::Cookie* PortTable::subscribe_plain(const char* source, const PortTable& provider,
+                                               const char* sink) {
+  auto& port = find_as<SourcePort>(source, "an event source");
+  return port.subscribe_plain(provider.provided(sink, Components::CONSUMER, "an event sink"));
 }
 
 Components::Cookie* PortTable::connect(const char* name, CORBA::Object_ptr ref) {

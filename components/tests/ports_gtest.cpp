@@ -51,7 +51,7 @@ TEST_F(Ports, MultiplexReceptacleKeepsConnectionsByCookie) {
   Components::Cookie_var kc = a.ref->connect("peers", fc.in());
   EXPECT_EQ(a.servant->peers_.size(), 2u);
   int calls = 0;
-  a.servant->peers_.for_each([&](Probe::Counter_ptr p) { calls += p->increment(1); });
+  a.servant->peers_.for_each([&](Probe::CCM_Counter_ptr p) { calls += p->increment(1); });
   EXPECT_EQ(calls, 2);
   Probe::peersConnections_var typed = a.exec->context()->get_connections_peers();
   EXPECT_EQ(typed->length(), 2u);

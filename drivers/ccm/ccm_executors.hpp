@@ -61,7 +61,7 @@ class ReceiverExecutor final : public CcmPerf::Receiver_exec_base {
 class CallerExecutor final : public CcmPerf::Caller_exec_base {
  public:
   CORBA::ULongLong roundtrip(CORBA::ULongLong send_time) {
-    Test::RoundTrip_ptr peer = context()->borrow_peer();
+    CcmPerf::CCM_RoundTrip_ptr peer = context()->borrow_peer();
     CCM_PROBE(stub_call);
     const CORBA::ULongLong echo = peer->test_method(send_time);
     CCM_PROBE(stub_return);

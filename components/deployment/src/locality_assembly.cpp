@@ -34,7 +34,7 @@ MwccmDeployment::ProvidedReferences* LocalityAssembly::start_launch(
   launched_ = true;
   std::string subject = locality;
   try {
-    assembly_.add_server(locality, server_.activate());
+    assembly_.add_local_server(locality, server_);
     assembly_.create_container(locality, locality);
     for (CORBA::ULong i = 0; i < plan.instances.length(); ++i) {
       const MwccmDeployment::InstancePlan& instance = plan.instances[i];
@@ -96,11 +96,20 @@ MwccmDeployment::ProvidedReferences* LocalityAssembly::start_launch(
   }
 }
 
+// A Local_Interface connection as plain C++ objects (the plan's check made
+// sure both ends are in this process); any other through CORBA operations on
+// the collocated objects, as a connection across processes is made.
 void LocalityAssembly::connect_here(const MwccmDeployment::ConnectionPlan& connection) {
-  if (connection.events) {
-    assembly_.subscribe(port_end(connection.user), port_end(connection.provider));
+  const mwccm::PortEnd user = port_end(connection.user);
+  const mwccm::PortEnd provider = port_end(connection.provider);
+  if (connection.events && connection.plain_cxx) {
+    assembly_.subscribe_plain(user, provider);
+  } else if (connection.events) {
+    assembly_.subscribe(user, provider);
+  } else if (connection.plain_cxx) {
+    assembly_.connect_plain(user, provider);
   } else {
-    assembly_.connect(port_end(connection.user), port_end(connection.provider));
+    assembly_.connect(user, provider);
   }
 }
 

@@ -7,7 +7,9 @@
 
 #include <BasicSP_ccm.hh>
 #include <chrono>
+#include <functional>
 #include <map>
+#include <mwccm/container.hpp>
 #include <mwccm/deployment/component_interface.hpp>
 #include <mwccm/deployment/locality_assembly.hpp>
 #include <mwccm/deployment/locality_plans.hpp>
@@ -56,7 +58,10 @@ class LocalityAssemblyTest : public ::testing::Test {
 
   // Runs the localities as a launcher would: every start_launch, then every
   // finish_launch with all the references, then waits for 10 displayed ticks.
-  void deploy_and_tick(std::vector<MwccmDeployment::LocalityPlan> plans) {
+  // `while_ticking` looks at the assembly before it is torn down.
+  void deploy_and_tick(
+      std::vector<MwccmDeployment::LocalityPlan> plans,
+      const std::function<void()>& while_ticking = [] {}) {
     std::vector<std::unique_ptr<LocalityAssembly>> localities;
     MwccmDeployment::ProvidedReferences all;
     for (const auto& plan : plans) {
@@ -76,6 +81,7 @@ class LocalityAssemblyTest : public ::testing::Test {
       std::this_thread::sleep_for(std::chrono::milliseconds(5));
     }
     EXPECT_GE(hud->updates(), 10u);
+    while_ticking();
 
     std::set<std::string> steps;
     for (auto& locality : localities) {
@@ -130,6 +136,26 @@ TEST_F(LocalityAssemblyTest, BasicSpAcrossTwoLocalitiesWiredByReferences) {
   EXPECT_EQ(provided(plans[0]), std::set<std::string>{"gps.position"});
   EXPECT_EQ(provided(plans[1]), std::set<std::string>{"airframe.gps_ready"});
   deploy_and_tick(plans);
+}
+
+TEST_F(LocalityAssemblyTest, BasicSpConnectedAsPlainCxxTicksWithoutFacetOrSinkServants) {
+  auto plans = localities_of("one_process_plain");
+  ASSERT_EQ(plans.size(), 1u);
+  for (CORBA::ULong i = 0; i < plans[0].connections.length(); ++i)
+    EXPECT_TRUE(plans[0].connections[i].plain_cxx) << i;
+  const std::string container = plans[0].name.in();
+  deploy_and_tick(plans, [&] {
+    mwccm::Container* here = server_->find_local_container(container);
+    ASSERT_NE(here, nullptr);
+    Components::Deployment::CCMObjects_var components = here->get_components();
+    ASSERT_EQ(components->length(), 4u);
+    for (CORBA::ULong i = 0; i < components->length(); ++i) {
+      mwccm::ComponentServant* component = here->servant_of(components[i].in());
+      ASSERT_NE(component, nullptr);
+      for (const auto& port : component->ports().provided())
+        EXPECT_FALSE(port->has_servant()) << component->key() << "." << port->name();
+    }
+  });
 }
 
 TEST_F(LocalityAssemblyTest, AFailureNamesThePhaseAndTheInstance) {

@@ -118,19 +118,24 @@ def _component_view(component: Component, signatures: _Signatures) -> ComponentV
         },
         push_event=signatures.operations("::Components::EventConsumerBase")[0],
     )
+    executor_operations = {
+        op.name: op for op in signatures.operations(_scoped(scope + (f"CCM_{component.name}",)))}
     for port in component.ports:
         if port.kind == "provides":
             iface = raw[f"provide_{port.name}"]["returns_interface"]
-            executor = _scoped(scope + ("CCM_" + iface.split("::")[-1],))
             view.facets.append({
                 "name": port.name, "interface": iface, "poa": "POA_" + iface[2:],
-                "executor": executor, "operations": signatures.operations(iface, inherited=True),
+                "executor": _executor_of(scope, iface),
+                "operations": signatures.operations(iface, inherited=True),
             })
         elif port.kind in ("uses", "uses_multiple"):
             iface = raw[f"connect_{port.name}"]["parameters"][0]["interface"]
+            executor = _executor_of(scope, iface)
             view.receptacles.append({
                 "name": port.name, "interface": iface, "multiple": port.kind == "uses_multiple",
-                "connections": f"{scoped}::{port.name}Connections",
+                "connections": f"{scoped}::{port.name}Connections", "executor": executor,
+                "forward": _forward_name(executor),
+                "operations": signatures.operations(iface, inherited=True),
             })
         else:
             event = port.event
@@ -139,7 +144,14 @@ def _component_view(component: Component, signatures: _Signatures) -> ComponentV
             entry = {"name": port.name, "consumer": consumer, "push": push,
                      "event": _scoped(event.scoped), "valuetype": event.is_valuetype,
                      "poa": "POA_" + consumer[2:], "kind": port.kind}
-            (view.sinks if port.kind == "consumes" else view.sources).append(entry)
+            if port.kind == "consumes":
+                # The event as the executor's push_<sink>() takes it.
+                entry["arg"] = executor_operations[f"push_{port.name}"].parameters[0][0]
+                view.sinks.append(entry)
+            else:
+                context_push = view.context_operations[f"push_{port.name}"]
+                entry["arg"] = context_push.parameters[0][0]
+                view.sources.append(entry)
     for attribute, signature in zip(component.attributes, interface["attributes"], strict=True):
         basic = attribute.type.basic
         view.attributes.append({
@@ -149,6 +161,29 @@ def _component_view(component: Component, signatures: _Signatures) -> ComponentV
             "variable": "const char*" if basic == "string" else signature["in"],
         })
     return view
+
+
+def _executor_of(scope: tuple[str, ...], interface: str) -> str:
+    """`::Test::RoundTrip` used in module `Bench` → `::Bench::CCM_RoundTrip`."""
+    return _scoped(scope + ("CCM_" + interface.split("::")[-1],))
+
+
+def _forward_name(executor: str) -> str:
+    """The glue's forwarder of an executor interface: `CCM_RoundTrip` → `RoundTrip_forward`."""
+    return executor.rpartition("::")[2].removeprefix("CCM_") + "_forward"
+
+
+def _forwarders(views: list[ComponentView]) -> list[dict]:
+    """One forwarder per receptacle executor interface: a CORBA connection's executor side."""
+    forwarders: dict[str, dict] = {}
+    for view in views:
+        for receptacle in view.receptacles:
+            forwarders.setdefault(receptacle["executor"], {
+                "name": receptacle["forward"], "namespace": view.namespace,
+                "executor": receptacle["executor"], "interface": receptacle["interface"],
+                "operations": receptacle["operations"],
+            })
+    return list(forwarders.values())
 
 
 def _home_view(home: Home) -> dict:
@@ -206,6 +241,7 @@ def render_cpp(description: Description, signatures: dict, stem: str) -> dict[st
         ],
     }
     context["facet_bases"] = _facet_bases(context["components"])
+    context["forwarders"] = _forwarders(context["components"])
     environment = _environment()
     return {
         f"{stem}_ccm_glue.hpp": environment.get_template("glue.hpp.j2").render(context),

@@ -7,8 +7,9 @@ modules (so names resolve exactly as they did in the description):
   Components::EventBase plus a `<T>Consumer` interface; components become
   `interface X : Components::CCMObject` with the port operations; homes become
   the explicit, implicit and equivalent home interfaces;
-- the executor mapping, as local interfaces: `CCM_<Iface>` per facet
-  interface, `CCM_<Component>`, `CCM_<Component>_Context`, `CCM_<Home>`.
+- the executor mapping, as local interfaces: `CCM_<Iface>` per facet or
+  receptacle interface, `CCM_<Component>`, `CCM_<Component>_Context`,
+  `CCM_<Home>`.
 
 Names of the description's own declarations are written fully scoped
 (`::Bench::Tick`); interface names are written as the user wrote them.
@@ -114,7 +115,9 @@ class _Writer:
 
     def component_executors(self, component: Component) -> None:
         scope = component.scoped[:-1]
-        for port in component.ports_of("provides"):
+        # The executor interface of every facet and receptacle: what a facet's
+        # executor implements and what a receptacle's executor side calls.
+        for port in component.ports_of("provides", "uses", "uses_multiple"):
             key = (scope, port.type_spelling)
             if key in self.facet_executors_written:
                 continue

@@ -52,10 +52,12 @@ def test_generated_files_say_they_are_generated():
 
 
 def test_facet_forward_is_wrapped_in_probe_points():
+    """The facet servant's forward, not the receptacle's forwarder (which has no probes)."""
     description = load(str(INPUTS / "sender.idl3"))
     signatures = json.loads((INPUTS / "sender_ccm_signatures.json").read_text())
     glue = render_cpp(description, signatures, "sender")["sender_ccm_glue.cpp"]
-    forward = glue.split("test_method(::CORBA::ULongLong send_time) override {")[1]
+    facet = glue.split("class Sender_control_facet")[1]
+    forward = facet.split("test_method(::CORBA::ULongLong send_time) override {")[1]
     forward = forward.split("}")[0]
     assert [line.strip() for line in forward.strip().splitlines()] == [
         "MWCCM_PROBE(glue_entry);",

@@ -9,12 +9,15 @@
 //   assembly.configure("echo", {{"greeting", any}});
 //   assembly.connect({"pinger", "peer"}, {"echo", "control"});   // receptacle ← facet
 //   assembly.subscribe({"pinger", "ticks"}, {"echo", "ticks"});  // source → sink
+//   assembly.connect_plain({"hud", "airframe"}, {"airframe", "position"});  // no CORBA
 //   assembly.activate();                                         // configuration_complete,
 //   activate
 //   ...
 //   assembly.remove();                                           // undo, in reverse order
 //
-// Every step is a CORBA operation of Components.idl. Servers, containers,
+// Every step is a CORBA operation of Components.idl, but plain C++
+// connections, which need both components in this process (a server added
+// with add_local_server) and go to their ports directly. Servers, containers,
 // homes and component instances are named by the caller; names are unique in
 // one Assembly. Every refusal is the CCM exception the step raised, with the
 // step (and so both ends of a connection) put before its message:
@@ -27,6 +30,7 @@
 
 #include <Components.hh>
 #include <map>
+#include <mwccm/component_server.hpp>
 #include <string>
 #include <utility>
 #include <vector>
@@ -47,6 +51,8 @@ class Assembly {
   Assembly& operator=(const Assembly&) = delete;
 
   void add_server(const std::string& server, Components::Deployment::ComponentServer_ptr ref);
+  // A server in this process: its components can also be connected as plain C++.
+  void add_local_server(const std::string& server, ComponentServer& local);
   // `target` as registration.hpp reads it: "file:PATH", "naming:a/b", a bare path.
   void add_server(const std::string& server, const std::string& target);
   void create_container(const std::string& server, const std::string& container);
@@ -61,6 +67,12 @@ class Assembly {
   void connect(const PortEnd& receptacle, const PortEnd& facet);
   // get_consumer on the sink, subscribe on the publisher.
   void subscribe(const PortEnd& publisher, const PortEnd& sink);
+  // The same as plain C++ objects (a plan's Local_Interface connection): the
+  // receptacle calls the facet's executor, the source the sink's, with no
+  // servant, POA or reference for the facet or the sink. Both components on
+  // local servers (InvalidName otherwise); undone by remove() as the others.
+  void connect_plain(const PortEnd& receptacle, const PortEnd& facet);
+  void subscribe_plain(const PortEnd& source, const PortEnd& sink);
   // configuration_complete on every component not yet configured, then
   // activate_component on every component not yet active, in creation order
   // (so components created later are activated by a second call).
@@ -105,9 +117,12 @@ class Assembly {
   template <class T>
   const T& find(const std::map<std::string, T>& in, const std::string& name,
                 const char* what) const;
+  // The servant of a component on a local server; InvalidName otherwise.
+  ComponentServant& local_servant(const std::string& component) const;
 
   CORBA::ORB_var orb_;
   std::map<std::string, Components::Deployment::ComponentServer_var> servers_;
+  std::map<std::string, ComponentServer*> local_servers_;  // borrowed
   std::map<std::string, Components::Deployment::Container_var> containers_;
   std::map<std::string, std::string> container_servers_;  // container → its server
   std::map<std::string, Components::KeylessCCMHome_var> homes_;

@@ -33,6 +33,8 @@ class ComponentServer : public virtual POA_Components::Deployment::ComponentServ
 
   // In process.
   Container& create_local_container(const std::string& name);
+  // The container of that name, borrowed; null if there is none.
+  Container* find_local_container(const std::string& name) const;
   // Removes every component, home and container; idempotent. Best while the
   // ORB still runs (shutdown() does it then); after the ORB has shut down,
   // its POAs are gone and this only releases the containers.

@@ -44,7 +44,9 @@ class Container : public virtual POA_Components::Deployment::Container {
   // In process: the same steps without a reference.
   HomeServant& install_home_servant(const std::string& id, HomeServant* servant);  // adopts
   ComponentServant* find_servant(const std::string& key_or_name) const;  // borrowed; null if none
-  HomeServant* find_home_servant(const std::string& id) const;           // borrowed; null if none
+  // The servant behind `comp`, or null when it is not a component of this container.
+  ComponentServant* servant_of(Components::CCMObject_ptr comp) const;
+  HomeServant* find_home_servant(const std::string& id) const;  // borrowed; null if none
   void activate(ComponentServant& component);
   void passivate(ComponentServant& component);
 
@@ -63,8 +65,6 @@ class Container : public virtual POA_Components::Deployment::Container {
                                           const std::string& key);
   // ComponentServant::remove: forgets it (the servant deactivated itself).
   void forget_component(const ComponentServant& component);
-  // The servant behind `comp`, or null when it is not a component of this container.
-  ComponentServant* servant_of(Components::CCMObject_ptr comp) const;
   void remove_components_of(const HomeServant* home);  // null: of every home
   void remove_home_servant(HomeServant& home);
 

@@ -1,16 +1,21 @@
 // Event sources. A publisher (`publishes`) has any number of subscribers,
-// each with a cookie; an emitter (`emits`) at most one consumer. A push hands
-// the current consumers and the typed call to the source's DeliveryStrategy
-// (DirectDelivery unless set_delivery chose another): the glue writes
+// each with a cookie; an emitter (`emits`) at most one consumer. A consumer
+// is a CORBA reference, or a sink in this process connected as a plain C++
+// object (a plan's Local_Interface connection: its LocalConsumer, called
+// directly, with no servant, POA or reference). A push calls the plain C++
+// consumers first, then hands the CORBA ones and the typed call to the
+// source's DeliveryStrategy (DirectDelivery unless set_delivery chose
+// another): the glue writes
 //
-//   ticks_.push([&](Bench::TickConsumer_ptr c) { c->push_Tick(event); });
+//   ticks_.push(event, [&](Bench::TickConsumer_ptr c) { c->push_Tick(event); });
 //
-// and the push takes no lock and allocates nothing (consumers are a snapshot,
-// as in receptacles.hpp).
+// and the push takes no lock and allocates nothing (consumers are snapshots,
+// as in receptacles.hpp). `Arg` is the event as push_<sink>() takes it.
 #pragma once
 
 #include <atomic>
 #include <cstdint>
+#include <memory>
 #include <mwccm/cookie.hpp>
 #include <mwccm/detail/port_errors.hpp>
 #include <mwccm/detail/snapshot_list.hpp>
@@ -22,12 +27,17 @@ namespace mwccm {
 
 enum class SourceKind { publisher, emitter };
 
-template <class Consumer>
+template <class Consumer, class Arg>
 class EventSource final : public SourcePort {
  public:
   using ptr_type = typename Consumer::_ptr_type;
   struct Subscriber {
     typename Consumer::_var_type consumer;
+    std::uint64_t cookie;  // 0 for an emitter's consumer
+  };
+  struct PlainSubscriber {
+    LocalConsumer<Arg>* consumer;  // owned by `sink`
+    std::shared_ptr<ProvidedPort> sink;
     std::uint64_t cookie;  // 0 for an emitter's consumer
   };
 
@@ -52,16 +62,27 @@ class EventSource final : public SourcePort {
     require(Components::PUBLISHER, "unsubscribe");
     const auto id = cookie_id(ck);
     ptr_type former = Consumer::_nil();
+    bool found = false;
     list_.update([&](std::vector<Subscriber>& subs) {
-      for (auto it = subs.begin(); it != subs.end(); ++it) {
+      for (auto it = subs.begin(); it != subs.end() && !found; ++it) {
         if (id && it->cookie == *id) {
           former = Consumer::_duplicate(it->consumer.in());
           subs.erase(it);
-          return;
+          found = true;
         }
       }
-      detail::bad_cookie(*this, "unsubscribe");
     });
+    if (!found) {
+      plain_.update([&](std::vector<PlainSubscriber>& subs) {
+        for (auto it = subs.begin(); it != subs.end() && !found; ++it) {
+          if (id && it->cookie == *id) {
+            subs.erase(it);
+            found = true;
+          }
+        }
+      });
+    }
+    if (!found) detail::bad_cookie(*this, "unsubscribe");
     return former;
   }
 
@@ -69,6 +90,7 @@ class EventSource final : public SourcePort {
   void connect(ptr_type consumer) {
     require(Components::EMITTER, "connect_consumer");
     if (CORBA::is_nil(consumer)) detail::nil_reference(*this, "connect_consumer");
+    if (!plain_.snapshot().empty()) detail::already_connected(*this, "connect_consumer");
     list_.update([&](std::vector<Subscriber>& subs) {
       if (!subs.empty()) detail::already_connected(*this, "connect_consumer");
       subs.push_back(Subscriber{Consumer::_duplicate(consumer), 0});
@@ -79,6 +101,10 @@ class EventSource final : public SourcePort {
   ptr_type disconnect() {
     require(Components::EMITTER, "disconnect_consumer");
     ptr_type former = Consumer::_nil();
+    if (!plain_.snapshot().empty()) {
+      plain_.update([](std::vector<PlainSubscriber>& subs) { subs.clear(); });
+      return former;
+    }
     list_.update([&](std::vector<Subscriber>& subs) {
       if (subs.empty()) detail::not_connected(*this, "disconnect_consumer");
       former = Consumer::_duplicate(subs.front().consumer.in());
@@ -87,10 +113,27 @@ class EventSource final : public SourcePort {
     return former;
   }
 
+  // A sink in this process as a plain C++ consumer (SourcePort): a publisher
+  // gets a cookie, an emitter null (AlreadyConnected if it has a consumer).
+  Components::Cookie* subscribe_plain(std::shared_ptr<ProvidedPort> sink) override {
+    auto* consumer = dynamic_cast<LocalConsumer<Arg>*>(sink->local_consumer());
+    if (consumer == nullptr) detail::not_plain(*this, sink->describe(), type_id().c_str());
+    const bool publisher = kind() == Components::PUBLISHER;
+    const std::uint64_t id = publisher ? next_cookie_id() : 0;
+    if (!publisher && !list_.snapshot().empty())
+      detail::already_connected(*this, "connect_consumer");
+    plain_.update([&](std::vector<PlainSubscriber>& subs) {
+      if (!publisher && !subs.empty()) detail::already_connected(*this, "connect_consumer");
+      subs.push_back(PlainSubscriber{consumer, std::move(sink), id});
+    });
+    return publisher ? make_cookie(id) : nullptr;
+  }
+
   // Delivers one event: push_one(Consumer_ptr) is called once per consumer
   // by the strategy. No consumers: nothing happens.
   template <class PushOne>
-  void push(const PushOne& push_one) const {
+  void push(Arg event, const PushOne& push_one) const {
+    for (const PlainSubscriber& sub : plain_.snapshot()) sub.consumer->push(event);
     const auto& subs = list_.snapshot();
     if (subs.empty()) return;
     const Target<PushOne> target(*this, subs, push_one);
@@ -99,7 +142,10 @@ class EventSource final : public SourcePort {
 
   // Borrowed consumers, valid until the component is destroyed.
   const std::vector<Subscriber>& subscribers() const noexcept { return list_.snapshot(); }
-  std::size_t size() const noexcept { return list_.snapshot().size(); }
+  const std::vector<PlainSubscriber>& plain_subscribers() const noexcept {
+    return plain_.snapshot();
+  }
+  std::size_t size() const noexcept { return list_.snapshot().size() + plain_.snapshot().size(); }
 
   // The strategy must outlive the source.
   void set_delivery(DeliveryStrategy& strategy) noexcept {
@@ -125,13 +171,20 @@ class EventSource final : public SourcePort {
   }
   Components::EventConsumerBase_ptr disconnect_object() override { return disconnect(); }
 
+  // Every consumer's reference; a plain C++ sink's is made on demand.
   Components::ConnectionDescriptions describe_connections() const override {
     const auto& subs = list_.snapshot();
+    const auto& plain = plain_.snapshot();
     Components::ConnectionDescriptions out;
-    out.length(static_cast<CORBA::ULong>(subs.size()));
-    for (CORBA::ULong i = 0; i < out.length(); ++i) {
-      if (subs[i].cookie != 0) out[i].ck = make_cookie(subs[i].cookie);
-      out[i].objref = CORBA::Object::_duplicate(subs[i].consumer.in());
+    out.length(static_cast<CORBA::ULong>(subs.size() + plain.size()));
+    CORBA::ULong i = 0;
+    for (const Subscriber& sub : subs) {
+      if (sub.cookie != 0) out[i].ck = make_cookie(sub.cookie);
+      out[i++].objref = CORBA::Object::_duplicate(sub.consumer.in());
+    }
+    for (const PlainSubscriber& sub : plain) {
+      if (sub.cookie != 0) out[i].ck = make_cookie(sub.cookie);
+      out[i++].objref = CORBA::Object::_duplicate(sub.sink->reference());
     }
     return out;
   }
@@ -160,6 +213,7 @@ class EventSource final : public SourcePort {
   }
 
   detail::SnapshotList<Subscriber> list_;
+  detail::SnapshotList<PlainSubscriber> plain_;
   std::atomic<DeliveryStrategy*> delivery_{&direct_delivery()};
 };
 

@@ -19,12 +19,16 @@ class PortTable {
   PortTable& operator=(const PortTable&) = delete;
 
   // Registration (glue constructor). Names must be unique; the table keeps
-  // pointers to receptacles and sources, which the glue servant owns, and a
-  // reference count on facet and sink servants.
+  // pointers to receptacles and sources, which the glue servant owns, and
+  // holds facets and sinks (ProvidedPort: the executor side now, the servant
+  // made by `make_servant` when a reference is first needed).
   void add(ReceptaclePort& port);
   void add(SourcePort& port);
-  void add_facet(const char* name, const char* type_id, PortableServer::ServantBase* servant);
-  void add_consumer(const char* name, const char* type_id, PortableServer::ServantBase* servant);
+  void add_facet(const char* name, const char* type_id, CORBA::Object_ptr executor,
+                 ProvidedPort::ServantFactory make_servant);
+  void add_consumer(const char* name, const char* type_id,
+                    std::unique_ptr<LocalConsumerBase> consumer,
+                    ProvidedPort::ServantFactory make_servant);
 
   // The component's name in messages (its key; set by the container).
   void set_component_name(std::string name) { component_name_ = std::move(name); }
@@ -43,8 +47,17 @@ class PortTable {
   Components::EventConsumerBase_ptr disconnect_consumer(const char* name);
   Components::PortDescriptions* get_all_ports() const;
 
-  // Facets and sinks, for the container to activate and deactivate.
-  const std::vector<std::unique_ptr<ProvidedPort>>& provided() const noexcept { return provided_; }
+  // Plain C++ connections, both components in this process: `user`'s
+  // receptacle to `provider`'s facet, `user`'s source to `provider`'s sink
+  // (a cookie, or null for a simplex receptacle or an emitter); undone by
+  // disconnect, unsubscribe or disconnect_consumer as any other.
+  Components::Cookie* connect_plain(const char* receptacle, const PortTable& provider,
+                                    const char* facet);
+  Components::Cookie* subscribe_plain(const char* source, const PortTable& provider,
+                                      const char* sink);
+
+  // Facets and sinks, for the container to install and uninstall.
+  const std::vector<std::shared_ptr<ProvidedPort>>& provided() const noexcept { return provided_; }
 
  private:
   void insert(Port& port);
@@ -55,7 +68,10 @@ class PortTable {
   std::string component_name_;
   std::vector<Port*> ports_;  // in registration order, for get_all_ports
   std::map<std::string, Port*, std::less<>> by_name_;
-  std::vector<std::unique_ptr<ProvidedPort>> provided_;
+  std::shared_ptr<ProvidedPort> provided(const char* name, Components::PortKind kind,
+                                         const char* wanted) const;
+
+  std::vector<std::shared_ptr<ProvidedPort>> provided_;
 };
 
 }  // namespace mwccm

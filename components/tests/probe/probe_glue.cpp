@@ -1,6 +1,7 @@
 // Glue for the Probe component (see probe_glue.hpp).
 #include "probe_glue.hpp"
 
+#include <memory>
 #include <mutex>
 
 namespace Probe_glue {
@@ -20,12 +21,19 @@ void Tick_echoes_consumer::push_event(Components::EventBase* ev) {
 
 Node_servant::Node_servant(Probe::CCM_Node_ptr executor)
     : mwccm::ComponentServant(Probe::CCM_Node::_duplicate(executor)), executor_(executor) {
-  ports().add_facet("count", Probe::Counter::_PD_repoId, new Counter_facet(executor_->get_count()));
+  Probe::CCM_Counter_var count = executor_->get_count();
+  ports().add_facet("count", Probe::Counter::_PD_repoId, count.in(),
+                    [count]() -> PortableServer::ServantBase* {
+                      return new Counter_facet(Probe::CCM_Counter::_duplicate(count.in()));
+                    });
   ports().add(peer_);
   ports().add(peers_);
   ports().add(ticks_);
   ports().add(alarms_);
-  ports().add_consumer("echoes", Probe::TickConsumer::_PD_repoId, new Tick_echoes_consumer(*this));
+  ports().add_consumer(
+      "echoes", Probe::TickConsumer::_PD_repoId,
+      std::make_unique<Tick_echoes_local>(executor_.in()),
+      [this]() -> PortableServer::ServantBase* { return new Tick_echoes_consumer(*this); });
 }
 
 Probe::Counter_ptr Node_servant::provide_count() {
@@ -43,7 +51,8 @@ Probe::peersConnections* Node_servant::get_connections_peers() {
   auto* out = new Probe::peersConnections;
   out->length(static_cast<CORBA::ULong>(connections.size()));
   for (CORBA::ULong i = 0; i < out->length(); ++i) {
-    (*out)[i].objref = Probe::Counter::_duplicate(connections[i].ref.in());
+    CORBA::Object_var reference = connections[i].reference();  // made now for a plain one
+    (*out)[i].objref = Probe::Counter::_unchecked_narrow(reference.in());
     (*out)[i].ck = mwccm::make_cookie(connections[i].cookie);
   }
   return out;

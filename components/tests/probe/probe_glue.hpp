@@ -16,6 +16,32 @@ class Counter_facet final : public virtual POA_Probe::Counter {
   Probe::CCM_Counter_var executor_;
 };
 
+// A receptacle's executor side of a CORBA connection to a Counter.
+class Counter_forward final : public virtual Probe::CCM_Counter,
+                              public virtual mwccm::CountedLocalObject {
+ public:
+  explicit Counter_forward(Probe::Counter_ptr target)
+      : target_(Probe::Counter::_duplicate(target)) {}
+  static Probe::CCM_Counter_ptr make(Probe::Counter_ptr target) {
+    return new Counter_forward(target);
+  }
+  CORBA::Long increment(CORBA::Long by) override { return target_->increment(by); }
+
+ private:
+  Probe::Counter_var target_;
+};
+
+// The sink `echoes` as a plain C++ object.
+class Tick_echoes_local final : public mwccm::LocalConsumer<Probe::Tick*> {
+ public:
+  explicit Tick_echoes_local(Probe::CCM_Node_ptr executor)
+      : executor_(Probe::CCM_Node::_duplicate(executor)) {}
+  void push(Probe::Tick* ev) override { executor_->push_echoes(ev); }
+
+ private:
+  Probe::CCM_Node_var executor_;
+};
+
 class Node_servant;
 
 class Tick_echoes_consumer final : public virtual POA_Probe::TickConsumer {
@@ -55,10 +81,14 @@ class Node_servant final : public virtual POA_Probe::Node, public virtual mwccm:
 
   Probe::CCM_Node_ptr typed_executor() const noexcept { return executor_.in(); }
 
-  mwccm::SimplexReceptacle<Probe::Counter> peer_{"peer"};
-  mwccm::MultiplexReceptacle<Probe::Counter> peers_{"peers"};
-  mwccm::EventSource<Probe::TickConsumer> ticks_{"ticks", mwccm::SourceKind::publisher};
-  mwccm::EventSource<Probe::TickConsumer> alarms_{"alarms", mwccm::SourceKind::emitter};
+  mwccm::SimplexReceptacle<Probe::Counter, Probe::CCM_Counter> peer_{"peer",
+                                                                     &Counter_forward::make};
+  mwccm::MultiplexReceptacle<Probe::Counter, Probe::CCM_Counter> peers_{"peers",
+                                                                        &Counter_forward::make};
+  mwccm::EventSource<Probe::TickConsumer, Probe::Tick*> ticks_{"ticks",
+                                                               mwccm::SourceKind::publisher};
+  mwccm::EventSource<Probe::TickConsumer, Probe::Tick*> alarms_{"alarms",
+                                                                mwccm::SourceKind::emitter};
 
  protected:
   bool set_attribute(const char* name, const CORBA::Any& value) override;
@@ -79,10 +109,10 @@ class Node_context final : public virtual Probe::CCM_Node_Context,
     return servant_.get_connections_peers();
   }
   void push_ticks(Probe::Tick* ev) override {
-    servant_.ticks_.push([ev](Probe::TickConsumer_ptr c) { c->push_Tick(ev); });
+    servant_.ticks_.push(ev, [ev](Probe::TickConsumer_ptr c) { c->push_Tick(ev); });
   }
   void push_alarms(Probe::Tick* ev) override {
-    servant_.alarms_.push([ev](Probe::TickConsumer_ptr c) { c->push_Tick(ev); });
+    servant_.alarms_.push(ev, [ev](Probe::TickConsumer_ptr c) { c->push_Tick(ev); });
   }
 
  private:

@@ -68,7 +68,7 @@ class SenderExecutor final : public Relay::Sender_exec_base {
   void factor(CORBA::ULong value) override { factor_.store(value); }
 
   CORBA::ULong forward(CORBA::ULong amount) {
-    Relay::Counter_ptr target = context()->borrow_target();
+    Relay::CCM_Counter_ptr target = context()->borrow_target();
     if (CORBA::is_nil(target)) {
       mwccm::raise<Components::NoConnection>(
           "facet 'trigger' forwards through receptacle 'target', which is not connected; "

@@ -4,13 +4,41 @@
 // The servants of sender.idl3. Facet servants forward each call to the
 // facet executor, between probe points (mwccm_glue/probe.hpp): that forward
 // is the glue's extra call over a plain servant. Consumer servants forward
-// push_<Event> to the executor's push_<sink>. The component servant forwards
-// its typed port operations to its port members and its attributes to the
-// executor; everything by name is mwccm::ComponentServant's.
+// push_<Event> to the executor's push_<sink>; a sink's plain C++ consumer
+// does the same without a servant. Forwarders are a receptacle's executor
+// side of a CORBA connection. Facet and consumer servants are made when a
+// reference is first asked for (mwccm/port.hpp). The component servant
+// forwards its typed port operations to its port members and its attributes
+// to the executor; everything by name is mwccm::ComponentServant's.
 #include <sender_ccm_glue.hpp>
 
 #include <cstring>
+#include <memory>
 #include <mutex>
+
+namespace Bench {
+namespace {
+
+// A receptacle's executor side of a CORBA connection to a ::Test::RoundTrip:
+// each operation forwarded to the reference.
+class RoundTrip_forward final : public virtual ::Bench::CCM_RoundTrip,
+                                public virtual mwccm::CountedLocalObject {
+ public:
+  explicit RoundTrip_forward(::Test::RoundTrip_ptr target) : target_(::Test::RoundTrip::_duplicate(target)) {}
+  static ::Bench::CCM_RoundTrip_ptr make(::Test::RoundTrip_ptr target) { return new RoundTrip_forward(target); }
+  ::CORBA::ULongLong test_method(::CORBA::ULongLong send_time) override { return target_->test_method(send_time); }
+  void ping() override { target_->ping(); }
+  void send_octets(const Test::Octets& data) override { target_->send_octets(data); }
+  void get_octets(::CORBA::ULong size, Test::Octets_out data) override { target_->get_octets(size, data); }
+  void swap_octets(Test::Octets& data) override { target_->swap_octets(data); }
+  void send_records(const Test::Records& data) override { target_->send_records(data); }
+
+ private:
+  ::Test::RoundTrip_var target_;
+};
+
+}  // namespace
+}  // namespace Bench
 
 namespace Bench {
 namespace {
@@ -66,6 +94,17 @@ class Sender_control_facet final : public virtual POA_Test::RoundTrip {
   ::Bench::CCM_RoundTrip_var executor_;
 };
 
+// The sink as a plain C++ object, for publishers in this process.
+class Sender_echoes_local final : public mwccm::LocalConsumer<Bench::Tick*> {
+ public:
+  explicit Sender_echoes_local(CCM_Sender_ptr executor)
+      : executor_(CCM_Sender::_duplicate(executor)) {}
+  void push(Bench::Tick* event) override { executor_->push_echoes(event); }
+
+ private:
+  CCM_Sender_var executor_;
+};
+
 class Sender_echoes_consumer final : public virtual POA_Bench::TickConsumer {
  public:
   Sender_echoes_consumer(CCM_Sender_ptr executor, const mwccm::ComponentServant& component)
@@ -101,14 +140,22 @@ class Sender_servant final
   // Adopts `executor`. Asks it for its facet executors once, here.
   explicit Sender_servant(CCM_Sender_ptr executor)
       : mwccm::ComponentServant(executor), executor_(CCM_Sender::_duplicate(executor)) {
-    ports().add_facet("control", ::Test::RoundTrip::_PD_repoId,
-                      new Sender_control_facet(executor_->get_control()));
+    {
+      ::Bench::CCM_RoundTrip_var facet = executor_->get_control();
+      ports().add_facet("control", ::Test::RoundTrip::_PD_repoId, facet.in(),
+                        [facet]() -> PortableServer::ServantBase* {
+                          return new Sender_control_facet(::Bench::CCM_RoundTrip::_duplicate(facet.in()));
+                        });
+    }
     ports().add(peer_);
     ports().add(peers_);
     ports().add(ticks_);
     ports().add(samples_);
     ports().add_consumer("echoes", ::Bench::TickConsumer::_PD_repoId,
-                         new Sender_echoes_consumer(executor_.in(), *this));
+                         std::make_unique<Sender_echoes_local>(executor_.in()),
+                         [this]() -> PortableServer::ServantBase* {
+                           return new Sender_echoes_consumer(executor_.in(), *this);
+                         });
   }
 
   Test::RoundTrip_ptr provide_control() override {
@@ -137,7 +184,8 @@ class Sender_servant final
     ::Bench::Sender::peersConnections_var result = new ::Bench::Sender::peersConnections;
     result->length(static_cast<CORBA::ULong>(connections.size()));
     for (CORBA::ULong i = 0; i < result->length(); ++i) {
-      result[i].objref = ::Test::RoundTrip::_duplicate(connections[i].ref.in());
+      CORBA::Object_var reference = connections[i].reference();  // made now for a plain one
+      result[i].objref = ::Test::RoundTrip::_unchecked_narrow(reference.in());
       result[i].ck = mwccm::make_cookie(connections[i].cookie);
     }
     return result._retn();
@@ -240,11 +288,13 @@ class Sender_servant final
  private:
   friend class Sender_context;
   CCM_Sender_var executor_;
-  mwccm::SimplexReceptacle<::Test::RoundTrip> peer_{"peer"};
-  mwccm::MultiplexReceptacle<::Test::RoundTrip> peers_{"peers"};
-  mwccm::EventSource<::Bench::TickConsumer> ticks_{
+  mwccm::SimplexReceptacle<::Test::RoundTrip, ::Bench::CCM_RoundTrip> peer_{
+      "peer", &RoundTrip_forward::make};
+  mwccm::MultiplexReceptacle<::Test::RoundTrip, ::Bench::CCM_RoundTrip> peers_{
+      "peers", &RoundTrip_forward::make};
+  mwccm::EventSource<::Bench::TickConsumer, Bench::Tick*> ticks_{
       "ticks", mwccm::SourceKind::publisher};
-  mwccm::EventSource<::Bench::SampleConsumer> samples_{
+  mwccm::EventSource<::Bench::SampleConsumer, const Bench::Sample&> samples_{
       "samples", mwccm::SourceKind::emitter};
 };
 
@@ -257,7 +307,7 @@ Test::RoundTrip_ptr Sender_context::get_connection_peer() {
   return servant_.peer_.get_connection();
 }
 
-::Test::RoundTrip_ptr Sender_context::borrow_peer() const noexcept {
+::Bench::CCM_RoundTrip_ptr Sender_context::borrow_peer() const noexcept {
   return servant_.peer_.borrow();
 }
 
@@ -265,18 +315,18 @@ Bench::Sender::peersConnections* Sender_context::get_connections_peers() {
   return servant_.get_connections_peers();
 }
 
-const std::vector<mwccm::MultiplexReceptacle<::Test::RoundTrip>::Connection>&
+const std::vector<mwccm::MultiplexReceptacle<::Test::RoundTrip, ::Bench::CCM_RoundTrip>::Connection>&
 Sender_context::connections_peers() const noexcept {
   return servant_.peers_.connections();
 }
 
 void Sender_context::push_ticks(Bench::Tick* event) {
-  servant_.ticks_.push(
+  servant_.ticks_.push(event,
       [&](::Bench::TickConsumer_ptr consumer) { consumer->push_Tick(event); });
 }
 
 void Sender_context::push_samples(const Bench::Sample& event) {
-  servant_.samples_.push(
+  servant_.samples_.push(event,
       [&](::Bench::SampleConsumer_ptr consumer) { consumer->push_Sample(event); });
 }
 
@@ -336,6 +386,17 @@ class Receiver_echo_facet final : public virtual POA_Test::RoundTrip {
   ::Bench::Sink::CCM_RoundTrip_var executor_;
 };
 
+// The sink as a plain C++ object, for publishers in this process.
+class Receiver_ticks_local final : public mwccm::LocalConsumer<Bench::Tick*> {
+ public:
+  explicit Receiver_ticks_local(CCM_Receiver_ptr executor)
+      : executor_(CCM_Receiver::_duplicate(executor)) {}
+  void push(Bench::Tick* event) override { executor_->push_ticks(event); }
+
+ private:
+  CCM_Receiver_var executor_;
+};
+
 class Receiver_ticks_consumer final : public virtual POA_Bench::TickConsumer {
  public:
   Receiver_ticks_consumer(CCM_Receiver_ptr executor, const mwccm::ComponentServant& component)
@@ -360,6 +421,17 @@ class Receiver_ticks_consumer final : public virtual POA_Bench::TickConsumer {
  private:
   CCM_Receiver_var executor_;
   const mwccm::ComponentServant& component_;  // owns this servant through its port table
+};
+
+// The sink as a plain C++ object, for publishers in this process.
+class Receiver_samples_local final : public mwccm::LocalConsumer<const Bench::Sample&> {
+ public:
+  explicit Receiver_samples_local(CCM_Receiver_ptr executor)
+      : executor_(CCM_Receiver::_duplicate(executor)) {}
+  void push(const Bench::Sample& event) override { executor_->push_samples(event); }
+
+ private:
+  CCM_Receiver_var executor_;
 };
 
 class Receiver_samples_consumer final : public virtual POA_Bench::SampleConsumer {
@@ -395,12 +467,23 @@ class Receiver_servant final
   // Adopts `executor`. Asks it for its facet executors once, here.
   explicit Receiver_servant(CCM_Receiver_ptr executor)
       : mwccm::ComponentServant(executor), executor_(CCM_Receiver::_duplicate(executor)) {
-    ports().add_facet("echo", ::Test::RoundTrip::_PD_repoId,
-                      new Receiver_echo_facet(executor_->get_echo()));
+    {
+      ::Bench::Sink::CCM_RoundTrip_var facet = executor_->get_echo();
+      ports().add_facet("echo", ::Test::RoundTrip::_PD_repoId, facet.in(),
+                        [facet]() -> PortableServer::ServantBase* {
+                          return new Receiver_echo_facet(::Bench::Sink::CCM_RoundTrip::_duplicate(facet.in()));
+                        });
+    }
     ports().add_consumer("ticks", ::Bench::TickConsumer::_PD_repoId,
-                         new Receiver_ticks_consumer(executor_.in(), *this));
+                         std::make_unique<Receiver_ticks_local>(executor_.in()),
+                         [this]() -> PortableServer::ServantBase* {
+                           return new Receiver_ticks_consumer(executor_.in(), *this);
+                         });
     ports().add_consumer("samples", ::Bench::SampleConsumer::_PD_repoId,
-                         new Receiver_samples_consumer(executor_.in(), *this));
+                         std::make_unique<Receiver_samples_local>(executor_.in()),
+                         [this]() -> PortableServer::ServantBase* {
+                           return new Receiver_samples_consumer(executor_.in(), *this);
+                         });
   }
 
   Test::RoundTrip_ptr provide_echo() override {

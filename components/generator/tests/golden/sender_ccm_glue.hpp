@@ -41,7 +41,9 @@ class Sender_servant;
 // CCM_Sender_Context over the ports of one Sender. Besides the CCM
 // operations (which return new references), the borrow_ and connections_
 // accessors give the executor's hot path the receptacles without a
-// reference count: borrowed, valid while the component lives.
+// reference count: borrowed, valid while the component lives. They give the
+// facet's executor interface, whether the connection is a CORBA one or a
+// plain C++ one (mwccm/receptacles.hpp).
 class Sender_context final
     : public virtual CCM_Sender_Context,
       public virtual mwccm::SessionContextBase,
@@ -53,8 +55,8 @@ class Sender_context final
   Bench::Sender::peersConnections* get_connections_peers() override;
   void push_ticks(Bench::Tick* event) override;
   void push_samples(const Bench::Sample& event) override;
-  ::Test::RoundTrip_ptr borrow_peer() const noexcept;
-  const std::vector<mwccm::MultiplexReceptacle<::Test::RoundTrip>::Connection>&
+  ::Bench::CCM_RoundTrip_ptr borrow_peer() const noexcept;
+  const std::vector<mwccm::MultiplexReceptacle<::Test::RoundTrip, ::Bench::CCM_RoundTrip>::Connection>&
   connections_peers() const noexcept;
 
  private:
@@ -68,7 +70,9 @@ class Receiver_servant;
 // CCM_Receiver_Context over the ports of one Receiver. Besides the CCM
 // operations (which return new references), the borrow_ and connections_
 // accessors give the executor's hot path the receptacles without a
-// reference count: borrowed, valid while the component lives.
+// reference count: borrowed, valid while the component lives. They give the
+// facet's executor interface, whether the connection is a CORBA one or a
+// plain C++ one (mwccm/receptacles.hpp).
 class Receiver_context final
     : public virtual CCM_Receiver_Context,
       public virtual mwccm::SessionContextBase,

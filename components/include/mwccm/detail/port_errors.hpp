@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstddef>
+#include <string>
 
 namespace mwccm {
 class Port;
@@ -16,6 +17,10 @@ namespace mwccm::detail {
 [[noreturn]] void cookie_required(const Port& port, const char* operation);
 [[noreturn]] void connection_limit(const Port& port, std::size_t limit, const char* operation);
 [[noreturn]] void nil_reference(const Port& port, const char* operation);
+// A plain C++ connection whose other end is not of this port's executor type
+// (a facet of another interface, a sink of another event, or the same one
+// from another component description): InvalidConnection.
+[[noreturn]] void not_plain(const Port& port, const std::string& other, const char* wanted);
 // subscribe on an emitter, connect_consumer on a publisher: InvalidName, as CCM says.
 [[noreturn]] void wrong_source_kind(const Port& port, const char* operation);
 
