@@ -62,15 +62,21 @@ void write_timings(const Options& options, const LocalityAssembly& assembly) {
 }
 
 // Assembles, serves (unless --once) and tears down; the exit status.
-// The component server's creation counts from `server_begin`, before ORB_init
-// (as a spawned server's counts from its spawn).
+// The assembly (`total`) starts once the ORB runs, as CIAO's static
+// configuration is timed (Subramonian et al., Table 1): the ORB is the
+// program's, made before any plan is looked at, and its initialization is
+// the step `orb_initialization` of its own. A spawned component server's
+// ORB, by contrast, is made for the plan: it counts in the dynamic mode's
+// server_creation.
 int assemble_and_serve(CORBA::ORB_ptr orb, const Plan& plan, const Options& options,
-                       std::uint64_t begin_ns, std::uint64_t server_begin) {
+                       std::uint64_t orb_begin, std::uint64_t orb_end) {
+  const std::uint64_t begin_ns = monotonic_ns();
   mwccm::ComponentServer server(orb);
   server.activate();
   LocalityAssembly assembly(orb, server);
   assembly.timer().set_process(plan.locality);
-  assembly.timer().record("server_creation", plan.locality, server_begin, monotonic_ns());
+  assembly.timer().record("orb_initialization", plan.locality, orb_begin, orb_end);
+  assembly.timer().record("server_creation", plan.locality, begin_ns, monotonic_ns());
   int status = 0;
   try {
     const std::uint64_t loading_begin = monotonic_ns();
@@ -113,7 +119,6 @@ int assemble_and_serve(CORBA::ORB_ptr orb, const Plan& plan, const Options& opti
 }  // namespace
 
 int run(int argc, char** argv, const Plan& plan) {
-  const std::uint64_t begin_ns = monotonic_ns();
   sigset_t signals = stop_signals();
   pthread_sigmask(SIG_BLOCK, &signals, nullptr);  // every thread; sigwait takes them
 
@@ -143,9 +148,9 @@ int run(int argc, char** argv, const Plan& plan) {
     std::cerr << plan.label << ": " << e.what() << '\n';
     return 2;
   }
-  const std::uint64_t server_begin = monotonic_ns();
+  const std::uint64_t orb_begin = monotonic_ns();
   CORBA::ORB_var orb = init_orb(argc, argv, options, settings);
-  const int status = assemble_and_serve(orb.in(), plan, options, begin_ns, server_begin);
+  const int status = assemble_and_serve(orb.in(), plan, options, orb_begin, monotonic_ns());
   orb->destroy();
   return status;
 }

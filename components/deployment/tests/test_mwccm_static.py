@@ -160,6 +160,7 @@ def test_a_compiled_plan_assembles_as_the_dynamic_path_does(tmp_path, installed)
 
     per_step = json.loads((static_dir / "timings.json").read_text())["total_ns_per_step"]
     for step in (
+        "orb_initialization",
         "server_creation",
         "plan_loading",
         "container_creation",

@@ -1,0 +1,193 @@
+// mwbench-driver-deploy: what assembling a component application costs,
+// phase by phase, statically and dynamically (docs/deployment.md section 8;
+// Subramonian et al., the CIAO static configuration paper).
+//
+// Operation `assembly` (collocated): one sample is one whole assembly and
+// teardown of the plan; each step's time (plan parsing, component server
+// creation, home creation and its library load, ..., registration in its
+// segments, total, teardown) is a named series of the result file. The
+// footprint (bytes on disk, peak RSS) of the processes that host the
+// components is measured once, untimed, and goes in middleware_config.
+//
+// Operation `roundtrip`: the server (remote) or the measuring process itself
+// (collocated) deploys the plan and finds the Basic SP airframe's `position`
+// facet through navigation from the registered HUD; the client calls
+// get_position(): a call on an assembled application, static or dynamic.
+#include <omniORB4/CORBA.h>
+
+#include <BasicSP.hh>
+#include <Components.hh>
+#include <cstdlib>
+#include <filesystem>
+#include <mwccm/cookie.hpp>
+#include <mwccm/registration.hpp>
+
+#include "deploy_footprint.hpp"
+#include "deploy_runs.hpp"
+#include "deploy_scenario.hpp"
+#include "mwbench/driver.hpp"
+
+namespace {
+
+namespace fs = std::filesystem;
+using mwbench::DriverOptions;
+
+CORBA::ORB_ptr init_orb() {
+  int argc = 3;
+  char name[] = "mwbench-driver-deploy", option[] = "-ORBendPoint",
+       endpoint[] = "giop:tcp:127.0.0.1:0";
+  char* argv[] = {name, option, endpoint, nullptr};
+  CORBA::ORB_ptr orb = CORBA::ORB_init(argc, argv);
+  mwccm::register_value_factories(orb);  // navigation carries Cookies
+  return orb;
+}
+
+// A directory of the cell's own for registrations, timings and node logs,
+// removed with what it holds.
+class Scratch {
+ public:
+  Scratch() {
+    std::string pattern = (fs::temp_directory_path() / "mwbench-deploy-XXXXXX").string();
+    if (mkdtemp(pattern.data()) == nullptr)
+      throw std::runtime_error("cannot make a scratch directory");
+    path_ = pattern;
+  }
+  ~Scratch() {
+    std::error_code ignored;
+    fs::remove_all(path_, ignored);
+  }
+  const std::string& path() const noexcept { return path_; }
+
+ private:
+  std::string path_;
+};
+
+nlohmann::json footprint(deploy::Deployments& deployments) {
+  deployments.assemble();
+  std::vector<nlohmann::json> processes;
+  for (const auto& process : deployments.processes())
+    processes.push_back(deploy::process_footprint(process));
+  deployments.tear_down();
+  return deploy::footprint_of(processes);
+}
+
+// The airframe's position facet, as HUD's `airframe` receptacle holds it.
+CORBA::Object_ptr airframe_position(CORBA::ORB_ptr orb, const std::string& scratch) {
+  Components::CCMObject_var hud = mwccm::resolve<Components::CCMObject>(
+      orb, "file:" + (fs::path(scratch) / "hud.ior").string());
+  Components::ConnectionDescriptions_var connections = hud->get_connections("airframe");
+  if (connections->length() != 1) throw std::runtime_error("the HUD's airframe is not connected");
+  return CORBA::Object::_duplicate(connections[0].objref.in());
+}
+
+class DeployDriver final : public mwbench::Driver {
+ public:
+  mwbench::Description describe() const override {
+    mwbench::Description d;
+    d.driver = "deploy";
+    d.middleware = "mwccm deployment (D&C) on omniORB";
+    d.middleware_version = omniORB::versionString();
+    d.operations = {{"roundtrip", false}, {"assembly", false}};
+    d.modes = {{"remote", {"tcp"}}, {"collocated", {"inproc"}}};
+    d.options = {
+        {"assembly", "static or dynamic (default dynamic)"},
+        {"plan", "a plan of this build (" + deploy::plan_names() + ") or a plan file"},
+        {"program", "PATH: the plan compiled by mwccm-plan-compile (static; default: the build's)"},
+        {"artifacts", "DIR: the plan's artifacts and .ccd files (default: the build's)"},
+    };
+    d.max_threads = 1;
+    d.max_servants = 1;
+    return d;
+  }
+
+  void serve(const DriverOptions& options, mwbench::ServerContext& context) override {
+    if (options.operation != "roundtrip") {
+      throw mwbench::UsageError("--operation " + options.operation +
+                                " is collocated only: one process assembles and measures");
+    }
+    const deploy::Scenario scenario = deploy::scenario_of(options);
+    Scratch scratch;
+    CORBA::ORB_var orb = init_orb();
+    {
+      auto deployments = deploy::make_deployments(orb.in(), scenario, scratch.path());
+      deployments->assemble();
+      CORBA::Object_var position = airframe_position(orb.in(), scratch.path());
+      CORBA::String_var ior = orb->object_to_string(position.in());
+      std::mutex mutex;
+      std::condition_variable stopped;
+      bool stop = false;
+      const mwbench::ScopedStopCallback on_stop(context, [&] {
+        std::lock_guard lock(mutex);
+        stop = true;
+        stopped.notify_all();
+      });
+      context.publish_endpoint(ior.in());
+      std::unique_lock lock(mutex);
+      stopped.wait(lock, [&] { return stop; });
+      lock.unlock();
+      deployments->tear_down();
+    }
+    orb->destroy();
+  }
+
+  void measure(const DriverOptions& options, mwbench::Measurement& measurement) override {
+    CORBA::ORB_var orb = init_orb();
+    if (options.operation == "assembly") {
+      measure_assembly(options, orb.in(), measurement);
+    } else if (options.role == mwbench::Role::client) {
+      CORBA::Object_var object = orb->string_to_object(measurement.read_endpoint().c_str());
+      measure_calls(object.in(), measurement);
+    } else {
+      // Collocated: this process deploys the plan itself, with no server process of
+      // mwbench's, and calls the application it assembled.
+      Scratch scratch;
+      auto deployments =
+          deploy::make_deployments(orb.in(), deploy::scenario_of(options), scratch.path());
+      deployments->assemble();
+      CORBA::Object_var position = airframe_position(orb.in(), scratch.path());
+      measure_calls(position.in(), measurement);
+      deployments->tear_down();
+    }
+    orb->destroy();
+  }
+
+ private:
+  static void measure_calls(CORBA::Object_ptr object, mwbench::Measurement& measurement) {
+    BasicSP::PositionData_var position = BasicSP::PositionData::_narrow(object);
+    measurement.run([&] {
+      BasicSP::Position p = position->get_position();
+      (void)p;
+    });
+  }
+
+  static void measure_assembly(const DriverOptions& options, CORBA::ORB_ptr orb,
+                               mwbench::Measurement& measurement) {
+    if (options.batch != 1)
+      throw mwbench::UsageError("--batch must be 1: one sample is one assembly");
+    const deploy::Scenario scenario = deploy::scenario_of(options);
+    Scratch scratch;
+    auto deployments = deploy::make_deployments(orb, scenario, scratch.path());
+    nlohmann::json config{{"assembly", options.option("assembly", "dynamic")},
+                          {"plan", scenario.plan},
+                          {"footprint", footprint(*deployments)}};
+    if (scenario.assembly == deploy::Assembly::Static) config["program"] = scenario.program;
+    measurement.record_middleware_config(config);
+    std::vector<std::pair<std::string, mwbench::NamedSeries*>> series;
+    for (const auto& step : deployments->steps())
+      series.emplace_back(step.name, &measurement.named_series(step.name, step.part_of));
+    measurement.run([&] {
+      const deploy::StepTotals totals = deployments->assemble_and_tear_down();
+      for (auto& [step, values] : series) {
+        const auto found = totals.find(step);
+        values->record(found == totals.end() ? 0 : found->second);
+      }
+    });
+  }
+};
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  DeployDriver driver;
+  return mwbench::run_driver(argc, argv, driver);
+}

@@ -1,0 +1,203 @@
+// Assemblies and teardowns in both modes (deploy_runs.hpp).
+#include "deploy_runs.hpp"
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <mwccm/deployment/child_process.hpp>
+#include <mwccm/deployment/launcher.hpp>
+#include <mwccm/deployment/plan_io.hpp>
+#include <mwccm/deployment/started_callback.hpp>
+#include <mwccm/deployment/step_timer.hpp>
+#include <set>
+
+#include "deploy_footprint.hpp"
+#include "deploy_process.hpp"
+
+namespace deploy {
+namespace {
+
+namespace fs = std::filesystem;
+using namespace mwccm::deployment;
+
+constexpr std::chrono::seconds kStartTimeout{60};
+
+// The steps of one assembly (docs/deployment.md section 8): the whole, then
+// the parts each mode times. Segments follow the step they divide.
+const Step kTotal{"total", ""};
+const Step kTeardown{"teardown", ""};
+const std::vector<Step> kAssemblySteps{{"server_creation", "total"},
+                                       {"container_creation", "total"},
+                                       {"home_creation", "total"},
+                                       {"component_creation", "total"},
+                                       {"configuration", "total"},
+                                       {"registration", "total"},
+                                       {"registration_reference", "registration"},
+                                       {"registration_stringify", "registration"},
+                                       {"registration_publish", "registration"},
+                                       {"connection", "total"},
+                                       {"activation", "total"}};
+
+// total, the mode's own steps, the steps both modes time, teardown.
+std::vector<Step> steps_with(std::vector<Step> own) {
+  std::vector<Step> steps{kTotal};
+  steps.insert(steps.end(), own.begin(), own.end());
+  steps.insert(steps.end(), kAssemblySteps.begin(), kAssemblySteps.end());
+  steps.push_back(kTeardown);
+  return steps;
+}
+
+StepTotals totals_of(const MwccmDeployment::Timings& timings) {
+  StepTotals totals;
+  for (CORBA::ULong i = 0; i < timings.length(); ++i)
+    totals[timings[i].step.in()] += timings[i].end_ns - timings[i].begin_ns;
+  return totals;
+}
+
+StepTotals totals_of_file(const fs::path& file) {
+  std::ifstream in(file);
+  if (!in) throw std::runtime_error("no timings in '" + file.string() + "'");
+  return nlohmann::json::parse(in).at("total_ns_per_step").get<StepTotals>();
+}
+
+// The compiled plan's program: a process per assembly, as a user starts it.
+class StaticDeployments final : public Deployments {
+ public:
+  StaticDeployments(const Scenario& scenario, std::string scratch)
+      : program_(scenario.program), scratch_(std::move(scratch)) {}
+
+  // The ORB the program runs on is made before the assembly starts: a step
+  // of its own, not a part of `total` (static_main.cpp says why).
+  std::vector<Step> steps() const override {
+    std::vector<Step> steps = steps_with({{"plan_loading", "total"}});
+    steps.push_back({"orb_initialization", ""});
+    return steps;
+  }
+
+  StepTotals assemble_and_tear_down() override {
+    const fs::path timings = fs::path(scratch_) / "timings.json";
+    ProgramProcess program({program_, "--once", "--timings", timings.string()}, scratch_);
+    program.wait_for_success();
+    return totals_of_file(timings);
+  }
+
+  void assemble() override {
+    held_ = std::make_unique<ProgramProcess>(std::vector<std::string>{program_}, scratch_);
+    held_->wait_for_line("assembled", kStartTimeout);
+  }
+
+  void tear_down() override {
+    if (!held_) return;
+    held_->terminate();
+    std::unique_ptr<ProgramProcess> held = std::move(held_);
+    held->wait_for_success();
+  }
+
+  std::vector<HostProcess> processes() const override {
+    if (!held_) return {};
+    return {{held_->pid(), "program"}};
+  }
+
+ private:
+  std::string program_;
+  std::string scratch_;
+  std::unique_ptr<ProgramProcess> held_;
+};
+
+// The nodes of the plan as daemons for the cell, and a launcher per assembly.
+class DynamicDeployments final : public Deployments {
+ public:
+  DynamicDeployments(CORBA::ORB_ptr orb, const Scenario& scenario, const std::string& scratch)
+      : orb_(CORBA::ORB::_duplicate(orb)) {
+    options_.plan_file = scenario.plan;
+    options_.artifact_directories = scenario.artifacts;
+    options_.node_map = (fs::path(scratch) / "nodes.map").string();
+    start_nodes(scenario, scratch);
+  }
+
+  std::vector<Step> steps() const override {
+    std::vector<Step> steps = steps_with({{"plan_parsing", "total"}, {"plan_check", "total"}});
+    // The library load is a segment of home creation, in the component server.
+    const auto home = std::find_if(steps.begin(), steps.end(),
+                                   [](const Step& step) { return step.name == "home_creation"; });
+    steps.insert(home + 1, Step{"library_load", "home_creation"});
+    return steps;
+  }
+
+  StepTotals assemble_and_tear_down() override {
+    Launcher launcher(orb_.in(), options_);
+    launcher.deploy();
+    MwccmDeployment::Timings_var timings = launcher.timings();
+    StepTotals totals = totals_of(timings.in());
+    const std::uint64_t teardown_begin = monotonic_ns();
+    launcher.teardown();
+    totals["teardown"] = monotonic_ns() - teardown_begin;
+    return totals;
+  }
+
+  void assemble() override {
+    held_ = std::make_unique<Launcher>(orb_.in(), options_);
+    held_->deploy();
+  }
+
+  void tear_down() override {
+    if (!held_) return;
+    std::unique_ptr<Launcher> held = std::move(held_);
+    held->teardown();
+  }
+
+  std::vector<HostProcess> processes() const override {
+    std::vector<HostProcess> processes;
+    for (const auto& node : nodes_) {
+      processes.push_back({node->pid(), "node"});
+      for (pid_t server : children_of(node->pid()))
+        processes.push_back({server, "component server"});
+    }
+    return processes;
+  }
+
+ private:
+  // One mwccm-node per node the plan names, each calling back with its
+  // reference; the node map names them all.
+  void start_nodes(const Scenario& scenario, const std::string& scratch) {
+    std::set<std::string> names;
+    for (const auto& instance : read_plan(scenario.plan).instances) names.insert(instance.node);
+    CORBA::Object_var object = orb_->resolve_initial_references("RootPOA");
+    PortableServer::POA_var root = PortableServer::POA::_narrow(object.in());
+    root->the_POAManager()->activate();
+    PortableServer::ObjectId_var id = root->activate_object(&callback_);
+    CORBA::Object_var reference = root->id_to_reference(id.in());
+    CORBA::String_var callback = orb_->object_to_string(reference.in());
+    const fs::path node_program = fs::path(MWBENCH_BUILD_DIR) / "components/server/mwccm-node";
+    std::ofstream map(options_.node_map, std::ios::trunc);
+    for (const auto& name : names) {
+      std::vector<std::string> arguments{node_program.string(), "--name", name, "--callback",
+                                         callback.in()};
+      for (const auto& directory : scenario.artifacts)
+        arguments.insert(arguments.end(), {"--artifacts", directory});
+      nodes_.push_back(std::make_unique<ChildProcess>(
+          arguments, (fs::path(scratch) / (name + ".log")).string(), scratch));
+      CORBA::Object_var node = callback_.wait_for(name, *nodes_.back(), kStartTimeout);
+      CORBA::String_var ior = orb_->object_to_string(node.in());
+      map << name << ' ' << ior.in() << '\n';
+    }
+    root->deactivate_object(id.in());
+  }
+
+  CORBA::ORB_var orb_;
+  LaunchOptions options_;
+  StartedCallbackServant callback_;
+  std::vector<std::unique_ptr<ChildProcess>> nodes_;  // stopped (SIGTERM) when destroyed
+  std::unique_ptr<Launcher> held_;                    // destroyed (torn down) before them
+};
+
+}  // namespace
+
+std::unique_ptr<Deployments> make_deployments(CORBA::ORB_ptr orb, const Scenario& scenario,
+                                              const std::string& scratch) {
+  if (scenario.assembly == Assembly::Static)
+    return std::make_unique<StaticDeployments>(scenario, scratch);
+  return std::make_unique<DynamicDeployments>(orb, scenario, scratch);
+}
+
+}  // namespace deploy

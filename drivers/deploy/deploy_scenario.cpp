@@ -1,0 +1,93 @@
+// Plans by name (deploy_scenario.hpp). The build's own plans: their files in
+// the source tree, their compiled programs and artifacts in the build tree.
+#include "deploy_scenario.hpp"
+
+#include <filesystem>
+#include <map>
+
+namespace deploy {
+namespace {
+
+namespace fs = std::filesystem;
+
+struct KnownPlan {
+  const char* file;     // below the source tree, or the build tree when generated
+  const char* program;  // below the build tree
+  const char* artifacts;
+  bool generated = false;
+};
+
+const std::map<std::string, KnownPlan>& known_plans() {
+  static const std::map<std::string, KnownPlan> plans{
+      {"basic_sp_one_process",
+       {"components/basic_sp/plans/one_process.cdp", "components/basic_sp/basic_sp_one_process",
+        "components/basic_sp"}},
+      {"basic_sp_one_process_plain",
+       {"components/basic_sp/plans/one_process_plain.cdp",
+        "components/basic_sp/basic_sp_one_process_plain", "components/basic_sp"}},
+      {"basic_sp_one_process_rt",
+       {"components/basic_sp/plans/one_process_rt.cdp",
+        "components/basic_sp/basic_sp_one_process_rt", "components/basic_sp"}},
+      {"basic_sp_two_processes",
+       {"components/basic_sp/plans/two_processes.cdp", "components/basic_sp/basic_sp_two_processes",
+        "components/basic_sp"}},
+      {"basic_sp_four_processes_two_nodes",
+       {"components/basic_sp/plans/four_processes_two_nodes.cdp",
+        "components/basic_sp/basic_sp_four_processes_two_nodes", "components/basic_sp"}},
+      {"scale_10",
+       {"components/scale/plans/scale_10.config", "components/scale/scale_10", "components/scale",
+        true}},
+      {"scale_100",
+       {"components/scale/plans/scale_100.config", "components/scale/scale_100", "components/scale",
+        true}},
+      {"scale_1000",
+       {"components/scale/plans/scale_1000.config", "components/scale/scale_1000",
+        "components/scale", true}},
+  };
+  return plans;
+}
+
+}  // namespace
+
+std::string plan_names() {
+  std::string names;
+  for (const auto& [name, plan] : known_plans()) names += (names.empty() ? "" : ", ") + name;
+  return names;
+}
+
+Scenario scenario_of(const mwbench::DriverOptions& options) {
+  Scenario scenario;
+  const std::string assembly = options.option("assembly", "dynamic");
+  if (assembly != "static" && assembly != "dynamic") {
+    throw mwbench::UsageError("--option assembly=" + assembly + ": use static or dynamic");
+  }
+  scenario.assembly = assembly == "static" ? Assembly::Static : Assembly::Dynamic;
+  scenario.name = options.option("plan", "basic_sp_one_process");
+  const auto known = known_plans().find(scenario.name);
+  if (known != known_plans().end()) {
+    const char* tree = known->second.generated ? MWBENCH_BUILD_DIR : MWBENCH_SOURCE_DIR;
+    scenario.plan = (fs::path(tree) / known->second.file).string();
+    scenario.program = (fs::path(MWBENCH_BUILD_DIR) / known->second.program).string();
+    scenario.artifacts.push_back((fs::path(MWBENCH_BUILD_DIR) / known->second.artifacts).string());
+  } else if (fs::is_regular_file(scenario.name)) {
+    scenario.plan = scenario.name;
+  } else {
+    throw mwbench::UsageError("--option plan=" + scenario.name +
+                              ": neither a plan file nor one of " + plan_names());
+  }
+  scenario.program = options.option("program", scenario.program);
+  const std::string artifacts = options.option("artifacts", "");
+  if (!artifacts.empty()) scenario.artifacts = {artifacts};
+  if (scenario.artifacts.empty()) {
+    throw mwbench::UsageError("--option plan=" + scenario.name +
+                              " is a file: give --option artifacts=DIR too");
+  }
+  if (scenario.assembly == Assembly::Static && !fs::is_regular_file(scenario.program)) {
+    throw mwbench::UsageError("static assembly of '" + scenario.name + "' needs its compiled " +
+                              "program (--option program=PATH; mwccm-plan-compile makes it): '" +
+                              scenario.program + "' is not there");
+  }
+  return scenario;
+}
+
+}  // namespace deploy

@@ -1,0 +1,31 @@
+// What a deploy cell deploys (README.md, "Parameters and options"): a plan,
+// by name (the Basic SP plans and the scale plans this build has) or by
+// path, and for static assembly the program the plan was compiled into.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "mwbench/options.hpp"
+
+namespace deploy {
+
+enum class Assembly { Static, Dynamic };
+
+struct Scenario {
+  std::string name;                    // the plan's name as the cell gives it
+  std::string plan;                    // the plan file
+  std::string program;                 // the compiled plan (static); "" when there is none
+  std::vector<std::string> artifacts;  // where artifacts and their .ccd are
+  Assembly assembly = Assembly::Dynamic;
+};
+
+// From --option assembly=static|dynamic, plan=NAME|PATH, program=PATH,
+// artifacts=DIR; mwbench::UsageError naming the option for anything else
+// (an unknown plan name lists the known ones).
+Scenario scenario_of(const mwbench::DriverOptions& options);
+
+// The plans by name, for --describe's help: "basic_sp_one_process, ...".
+std::string plan_names();
+
+}  // namespace deploy

@@ -1,0 +1,158 @@
+"""Integration tests of mwbench-driver-deploy: real assemblies, static and dynamic.
+
+Run from the repository root after building:  python3 -m pytest drivers/deploy
+Each test assembles a real plan (compiled programs, mwccm-node daemons,
+component servers); nothing here asserts how long anything took, only that
+every step was timed, that the parts fit in their whole, and that nothing is
+left running.
+"""
+
+import json
+import os
+import subprocess
+from pathlib import Path
+
+import pytest
+from driver_processes import HANG_S, Driver, DriverServer, read_result, read_result_with_series
+
+REPO = Path(__file__).resolve().parents[2]
+BUILD = Path(os.environ.get("MWBENCH_BUILD_DIR", REPO / "build"))
+DRIVER = BUILD / "drivers" / "deploy" / "mwbench-driver-deploy"
+# Programs whose processes the driver starts: none may outlive it.
+STARTED = ("mwccm-node", "mwccm-component-server", "basic_sp_")
+
+pytestmark = Driver("deploy").built_or_skipped()
+
+
+def running_programs():
+    """(pid, program name) of every process running one of STARTED."""
+    found = set()
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            name = (entry / "comm").read_text().strip()
+        except OSError:
+            continue
+        if name.startswith(STARTED):
+            found.add((int(entry.name), name))
+    return found
+
+
+@pytest.fixture(autouse=True)
+def nothing_left_running():
+    before = running_programs()
+    yield
+    left = running_programs() - before
+    assert not left, f"processes left running: {sorted(left)}"
+
+
+def assembly(tmp_path, mode, plan, samples=3, extra=(), batch=1):
+    output = tmp_path / f"{mode}.result"
+    done = subprocess.run(
+        [DRIVER, "--role", "collocated", "--operation", "assembly", "--transport", "inproc",
+         "--samples", str(samples), "--warmup", "1", "--batch", str(batch),
+         "--option", f"assembly={mode}", "--option", f"plan={plan}", "--output", output,
+         *extra],
+        capture_output=True, text=True, timeout=HANG_S)
+    return done, output
+
+
+def test_describe():
+    d = json.loads(subprocess.run([DRIVER, "--describe"], capture_output=True, text=True,
+                                  check=True).stdout)
+    assert d["driver"] == "deploy"
+    assert set(d["operations"]) == {"assembly", "roundtrip"}
+    assert set(d["options"]) == {"assembly", "plan", "program", "artifacts"}
+    assert "basic_sp_one_process" in d["options"]["plan"]
+
+
+def check_steps(named, header, own, wholes=("total", "registration")):
+    """Every step has one value per sample; the parts of a whole fit in it."""
+    series = {s["name"]: s.get("part_of") for s in header["named_series"]}
+    assert list(series)[0] == "total"
+    assert set(own) <= set(series)
+    for name, values in named.items():
+        assert len(values) == header["sample_count"], name
+    assert all(v > 0 for v in named["total"])
+    assert all(v > 0 for v in named["component_creation"])
+    for whole in wholes:
+        parts = [name for name, of in series.items() if of == whole]
+        assert parts, whole
+        for i in range(header["sample_count"]):
+            # One process, one step after the other: a part lies within its whole.
+            assert sum(named[p][i] for p in parts) <= named[whole][i], (whole, i)
+
+
+def test_static_assembly_times_every_step_and_its_footprint(tmp_path):
+    done, output = assembly(tmp_path, "static", "basic_sp_one_process")
+    assert done.returncode == 0, done.stderr
+    header, samples, named = read_result_with_series(output)
+    assert len(samples) == 3
+    check_steps(named, header, ["plan_loading", "registration_stringify", "teardown"])
+    assert "plan_parsing" not in named and "library_load" not in named
+    footprint = header["middleware_config"]["footprint"]
+    assert [p["role"] for p in footprint["processes"]] == ["program"]
+    assert footprint["processes"][0]["program"] == "basic_sp_one_process"
+    assert 0 < footprint["size_bytes"] < footprint["disk_bytes"]
+    assert footprint["peak_rss_kb"] > 0
+
+
+def test_dynamic_assembly_spawns_servers_loads_libraries_and_leaves_nothing(tmp_path):
+    done, output = assembly(tmp_path, "dynamic", "basic_sp_two_processes")
+    assert done.returncode == 0, done.stderr
+    header, samples, named = read_result_with_series(output)
+    assert len(samples) == 3
+    check_steps(named, header, ["plan_parsing", "plan_check", "library_load", "server_creation"],
+                wholes=("total", "home_creation", "registration"))
+    assert all(v > 0 for v in named["library_load"])
+    roles = sorted(p["role"] for p in header["middleware_config"]["footprint"]["processes"])
+    assert roles == ["component server", "component server", "node"]
+
+
+def test_a_plan_across_two_nodes_starts_a_node_each(tmp_path):
+    done, output = assembly(tmp_path, "dynamic", "basic_sp_four_processes_two_nodes", samples=1)
+    assert done.returncode == 0, done.stderr
+    header, _, _ = read_result_with_series(output)
+    roles = [p["role"] for p in header["middleware_config"]["footprint"]["processes"]]
+    assert roles.count("node") == 2 and roles.count("component server") == 4
+
+
+@pytest.mark.parametrize("mode", ["static", "dynamic"])
+def test_roundtrip_calls_the_assembled_airframe(tmp_path, mode):
+    args = ["--operation", "roundtrip", "--transport", "tcp", "--option", f"assembly={mode}",
+            "--option", "plan=basic_sp_one_process"]
+    server = DriverServer(DRIVER, tmp_path, args)
+    try:
+        client = subprocess.run(
+            [DRIVER, "--role", "client", "--endpoint-file", server.endpoint, "--output",
+             tmp_path / "client.result", "--timeout", "30", "--samples", "200", "--warmup",
+             "20", *args], capture_output=True, text=True, timeout=HANG_S)
+    finally:
+        status, err = server.stop()
+    assert client.returncode == 0, client.stderr
+    assert status == 0, err
+    _, samples = read_result(tmp_path / "client.result")
+    assert len(samples) == 200
+
+
+@pytest.mark.parametrize("extra, batch, expected", [
+    (["--option", "plan=no_such_plan"], 1, "neither a plan file nor one of"),
+    (["--option", "assembly=sometimes"], 1, "use static or dynamic"),
+    ([], 8, "--batch must be 1"),
+])
+def test_bad_options_are_exit_2_naming_them(tmp_path, extra, batch, expected):
+    done, _ = assembly(tmp_path, "static", "basic_sp_one_process", extra=extra, batch=batch)
+    assert done.returncode == 2, done.stderr
+    assert expected in done.stderr
+
+
+def test_a_plan_that_fails_to_deploy_fails_the_run_naming_the_instance(tmp_path):
+    plan = tmp_path / "bad_hertz.config"
+    source = (REPO / "components/basic_sp/plans/one_process.config").read_text()
+    assert "hertz uint32:20" in source
+    plan.write_text(source.replace("hertz uint32:20", "hertz uint32:0"))
+    done, output = assembly(tmp_path, "dynamic", plan,
+                            extra=["--option", f"artifacts={BUILD / 'components/basic_sp'}"])
+    assert done.returncode == 1
+    assert "rate_gen" in done.stderr and "hertz" in done.stderr, done.stderr
