@@ -37,9 +37,9 @@ def header(assembly: str, footprint) -> dict:
 
 
 FOOTPRINT = {"processes": [{"role": "component server", "program": "mwccm-component-server",
-                            "disk_bytes": 3 << 20, "peak_rss_kb": 2048},
+                            "size_bytes": 1 << 20, "disk_bytes": 3 << 20, "peak_rss_kb": 2048},
                            {"role": "node", "peak_rss_kb": -1}],
-             "disk_bytes": 4 << 20, "peak_rss_kb": 4096}
+             "size_bytes": 2 << 20, "disk_bytes": 4 << 20, "peak_rss_kb": 4096}
 
 
 def stored(tmp_path, cells) -> tuple[Store, int]:
@@ -108,12 +108,12 @@ def test_parts_that_exceed_their_whole_draw_no_other_and_say_so(tmp_path):
 def test_the_footprint_is_read_defensively(tmp_path):
     store, run_id = stored(tmp_path, deploy_cells())
     found = section("a", load_run(store, run_id).experiments[0])
-    assert [(r["configuration"], r["process"], r["disk"], r["resident"], r["cells"])
+    assert [(r["configuration"], r["process"], r["size"], r["disk"], r["resident"], r["cells"])
             for r in found["footprint"]] == [
-        ("static assembly", "component server (mwccm-component-server)", "3.0 MiB",
+        ("static assembly", "component server (mwccm-component-server)", "1.0 MiB", "3.0 MiB",
          "2.0 MiB", 2),
-        ("static assembly", "node", "–", "–", 2),  # no program, RSS unknown (-1)
-        ("static assembly", "all processes", "4.0 MiB", "4.0 MiB", 2)]
+        ("static assembly", "node", "–", "–", "–", 2),  # no program, RSS unknown (-1)
+        ("static assembly", "all processes", "2.0 MiB", "4.0 MiB", "4.0 MiB", 2)]
 
 
 def test_an_experiment_without_named_series_has_no_section(tmp_path):

@@ -195,13 +195,16 @@ def figure(stack: dict) -> str:
     axes.set_yticks(positions, [bar["label"] for bar in bars])
     axes.set_xlabel(f"{unit} per sample (mean over every sample of the configuration)")
     axes.set_xlim(left=0)
-    axes.legend(fontsize=7, loc="upper left", bbox_to_anchor=(1.01, 1.0), borderaxespad=0)
+    # Below the bars, in rows: beside them it would widen the figure past the page.
+    axes.legend(fontsize=7, loc="upper center", bbox_to_anchor=(0.5, -0.45 / len(bars) - 0.25),
+                ncol=4, frameon=False)
     return to_svg(shown)
 
 
 def footprint_rows(configurations: list[Configuration]) -> list[dict]:
     """Per configuration, each process the driver measured (by its place in the list) and
-    then all of them: bytes on disk and peak resident memory, the median over the cells
+    then all of them: size (loaded sections), bytes on disk and peak resident memory, the
+    median over the cells
     (repetitions) that recorded them. Configurations without a footprint are left out."""
     rows = []
     for configuration in configurations:
@@ -236,9 +239,10 @@ def _process_name(process: dict) -> str:
 
 
 def _footprint_row(label: str, process: str, entries: list[dict], cells: int) -> dict:
+    size = _median([_count(entry.get("size_bytes")) for entry in entries])
     disk = _median([_count(entry.get("disk_bytes")) for entry in entries])
     resident_kb = _median([_count(entry.get("peak_rss_kb")) for entry in entries])
-    return {"configuration": label, "process": process, "disk": _size(disk),
+    return {"configuration": label, "process": process, "size": _size(size), "disk": _size(disk),
             "resident": _size(None if resident_kb is None else resident_kb * 1024),
             "cells": cells}
 
