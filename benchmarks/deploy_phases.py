@@ -1,0 +1,100 @@
+"""The figures of docs/performance.md's deployment section, from a stored run of
+suites/deploy.yaml: per configuration (assembly mode and plan), each phase's
+median over the repetitions of each repetition's median (a repetition is a
+new set of processes, which on this machine can settle at another level),
+with the static/dynamic ratio of `total`, what share of `total` each phase
+takes, and, for the scale plans, the cost per component.
+
+    .venv/bin/python benchmarks/deploy_phases.py results/deploy.db [--run N]
+"""
+
+import argparse
+import re
+from collections import defaultdict
+from statistics import median
+
+from mwbench.store import Store
+
+# The phases shown, in the order of the tables; others stay in the report.
+PHASES = ("total", "plan_parsing", "plan_check", "plan_loading", "orb_initialization",
+          "server_creation", "container_creation", "home_creation", "library_load",
+          "component_creation", "configuration", "registration", "connection", "activation",
+          "teardown")
+
+
+def medians_of_medians(store: Store, run_id: int) -> dict[tuple[str, str, str], dict]:
+    """(experiment, assembly, plan) -> {phase: median of the repetitions' medians, in µs}."""
+    per_repetition: dict[tuple, dict[str, list[float]]] = defaultdict(lambda: defaultdict(list))
+    for cell in store.cells(run_id):
+        if cell["status"] != "ok" or cell["operation"] != "assembly":
+            continue
+        key = (cell["experiment"], cell["assembly"], (cell["options"] or {}).get("plan", ""))
+        for name, values in store.named_series(cell["id"]).items():
+            per_repetition[key][name].append(float(median(values)) / 1e3)
+    return {key: {name: median(values) for name, values in phases.items()}
+            for key, phases in per_repetition.items()}
+
+
+def phase_table(figures: dict[tuple, dict], experiment: str) -> list[str]:
+    rows = [(key, phases) for key, phases in figures.items() if key[0] == experiment]
+    if not rows:
+        return []
+    header = "| phase (µs) | " + " | ".join(f"{a} {p}" for (_, a, p), _ in rows) + " |"
+    lines = [header, "| --- |" + " ---: |" * len(rows)]
+    for phase in PHASES:
+        if all(phase not in phases for _, phases in rows):
+            continue
+        cells = [f"{phases[phase]:,.0f}" if phase in phases else "" for _, phases in rows]
+        lines.append(f"| {phase} | " + " | ".join(cells) + " |")
+    return lines
+
+
+def ratios(figures: dict[tuple, dict]) -> list[str]:
+    lines = []
+    for (experiment, assembly, plan), phases in sorted(figures.items()):
+        if assembly != "dynamic" or (experiment, "static", plan) not in figures:
+            continue
+        static = figures[(experiment, "static", plan)]["total"]
+        share = {p: phases[p] / phases["total"] for p in PHASES[1:] if p in phases}
+        largest = max(share, key=share.get)
+        lines.append(f"- {experiment} {plan}: static {static:,.0f} µs, dynamic "
+                     f"{phases['total']:,.0f} µs, {phases['total'] / static:.1f}x; "
+                     f"largest dynamic phase {largest} ({share[largest]:.0%}); plan parsing "
+                     f"{share.get('plan_parsing', 0):.1%} of dynamic total")
+    return lines
+
+
+def per_component(figures: dict[tuple, dict]) -> list[str]:
+    lines = []
+    for (experiment, assembly, plan), phases in sorted(figures.items()):
+        size = re.fullmatch(r"scale_(\d+)", plan)
+        if not size:
+            continue
+        n = int(size.group(1))
+        cost = ", ".join(f"{p} {phases[p] / n:,.1f}" for p in
+                         ("component_creation", "connection", "activation", "total")
+                         if p in phases)
+        lines.append(f"- {assembly} {plan}: per component (µs): {cost}; teardown "
+                     f"{phases.get('teardown', 0) / 1e3:,.1f} ms")
+    return lines
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("db")
+    parser.add_argument("--run", type=int, help="the run (default: the latest)")
+    args = parser.parse_args()
+    store = Store.open_existing(args.db)
+    run_id = args.run or store.latest_run_id()
+    figures = medians_of_medians(store, run_id)
+    for experiment in dict.fromkeys(key[0] for key in figures):
+        print(f"\n### {experiment}\n")
+        print("\n".join(phase_table(figures, experiment)))
+    print("\n### static against dynamic\n")
+    print("\n".join(ratios(figures)))
+    print("\n### per component\n")
+    print("\n".join(per_component(figures)))
+
+
+if __name__ == "__main__":
+    main()
