@@ -66,7 +66,7 @@ def ratios(figures: dict[tuple, dict]) -> list[str]:
 
 def per_component(figures: dict[tuple, dict]) -> list[str]:
     lines = []
-    for (experiment, assembly, plan), phases in sorted(figures.items()):
+    for (_, assembly, plan), phases in sorted(figures.items()):
         size = re.fullmatch(r"scale_(\d+)", plan)
         if not size:
             continue
