@@ -13,6 +13,11 @@
 // (collocated) deploys the plan and finds the Basic SP airframe's `position`
 // facet through navigation from the registered HUD; the client calls
 // get_position(): a call on an assembled application, static or dynamic.
+//
+// Operation `tick_to_display` (collocated): Basic SP ticks at --option
+// hertz=N; each sample is one update's latency from the tick to the HUD's
+// display, as the HUD records it (samples the application timed); the plan
+// `basic_sp_plain_chain` is the same chain as plain C++ objects.
 #include <omniORB4/CORBA.h>
 
 #include <BasicSP.hh>
@@ -23,6 +28,7 @@
 #include <mwccm/registration.hpp>
 
 #include "deploy_footprint.hpp"
+#include "deploy_latency.hpp"
 #include "deploy_runs.hpp"
 #include "deploy_scenario.hpp"
 #include "mwbench/driver.hpp"
@@ -87,13 +93,14 @@ class DeployDriver final : public mwbench::Driver {
     d.driver = "deploy";
     d.middleware = "mwccm deployment (D&C) on omniORB";
     d.middleware_version = omniORB::versionString();
-    d.operations = {{"roundtrip", false}, {"assembly", false}};
+    d.operations = {{"roundtrip", false}, {"assembly", false}, {"tick_to_display", false}};
     d.modes = {{"remote", {"tcp"}}, {"collocated", {"inproc"}}};
     d.options = {
         {"assembly", "static or dynamic (default dynamic)"},
         {"plan", "a plan of this build (" + deploy::plan_names() + ") or a plan file"},
         {"program", "PATH: the plan compiled by mwccm-plan-compile (static; default: the build's)"},
         {"artifacts", "DIR: the plan's artifacts and .ccd files (default: the build's)"},
+        {"hertz", "tick_to_display: RateGen's ticks per second, 1 to 100000 (default 1000)"},
     };
     d.max_threads = 1;
     d.max_servants = 1;
@@ -132,8 +139,15 @@ class DeployDriver final : public mwbench::Driver {
 
   void measure(const DriverOptions& options, mwbench::Measurement& measurement) override {
     CORBA::ORB_var orb = init_orb();
+    const deploy::Scenario scenario = deploy::scenario_of(options);
+    if (scenario.plain_chain && options.operation != "tick_to_display") {
+      throw mwbench::UsageError(std::string("--option plan=") + deploy::kPlainChain +
+                                " is measured by tick_to_display only: it has no assembly");
+    }
     if (options.operation == "assembly") {
       measure_assembly(options, orb.in(), measurement);
+    } else if (options.operation == "tick_to_display") {
+      measure_tick_to_display(scenario, orb.in(), measurement);
     } else if (options.role == mwbench::Role::client) {
       CORBA::Object_var object = orb->string_to_object(measurement.read_endpoint().c_str());
       measure_calls(object.in(), measurement);
@@ -141,8 +155,7 @@ class DeployDriver final : public mwbench::Driver {
       // Collocated: this process deploys the plan itself, with no server process of
       // mwbench's, and calls the application it assembled.
       Scratch scratch;
-      auto deployments =
-          deploy::make_deployments(orb.in(), deploy::scenario_of(options), scratch.path());
+      auto deployments = deploy::make_deployments(orb.in(), scenario, scratch.path());
       deployments->assemble();
       CORBA::Object_var position = airframe_position(orb.in(), scratch.path());
       measure_calls(position.in(), measurement);
@@ -152,6 +165,24 @@ class DeployDriver final : public mwbench::Driver {
   }
 
  private:
+  // The HUD's latencies, each a sample the application timed.
+  static void measure_tick_to_display(const deploy::Scenario& scenario, CORBA::ORB_ptr orb,
+                                      mwbench::Measurement& measurement) {
+    const char* assembly = scenario.plain_chain                            ? "none"
+                           : scenario.assembly == deploy::Assembly::Static ? "static"
+                                                                           : "dynamic";
+    measurement.record_middleware_config(
+        {{"plan", scenario.plain_chain ? std::string(deploy::kPlainChain) : scenario.plan},
+         {"assembly", assembly},
+         {"hertz", scenario.hertz},
+         {"clock", "CLOCK_MONOTONIC, read by RateGen at the tick and by the HUD at the display"}});
+    Scratch scratch;
+    measurement.run_reported([&](std::uint64_t updates) {
+      return deploy::tick_to_display(orb, scenario, scratch.path(), updates,
+                                     [&] { return measurement.stop_requested(); });
+    });
+  }
+
   static void measure_calls(CORBA::Object_ptr object, mwbench::Measurement& measurement) {
     BasicSP::PositionData_var position = BasicSP::PositionData::_narrow(object);
     measurement.run([&] {

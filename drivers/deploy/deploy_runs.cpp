@@ -64,7 +64,10 @@ StepTotals totals_of_file(const fs::path& file) {
 class StaticDeployments final : public Deployments {
  public:
   StaticDeployments(const Scenario& scenario, std::string scratch)
-      : program_(scenario.program), scratch_(std::move(scratch)) {}
+      : program_(scenario.program), scratch_(std::move(scratch)) {
+    for (const auto& value : scenario.overrides)
+      overrides_.insert(overrides_.end(), {"--set", value});
+  }
 
   // The ORB the program runs on is made before the assembly starts: a step
   // of its own, not a part of `total` (static_main.cpp says why).
@@ -76,13 +79,17 @@ class StaticDeployments final : public Deployments {
 
   StepTotals assemble_and_tear_down() override {
     const fs::path timings = fs::path(scratch_) / "timings.json";
-    ProgramProcess program({program_, "--once", "--timings", timings.string()}, scratch_);
+    std::vector<std::string> arguments{program_, "--once", "--timings", timings.string()};
+    arguments.insert(arguments.end(), overrides_.begin(), overrides_.end());
+    ProgramProcess program(arguments, scratch_);
     program.wait_for_success();
     return totals_of_file(timings);
   }
 
   void assemble() override {
-    held_ = std::make_unique<ProgramProcess>(std::vector<std::string>{program_}, scratch_);
+    std::vector<std::string> arguments{program_};
+    arguments.insert(arguments.end(), overrides_.begin(), overrides_.end());
+    held_ = std::make_unique<ProgramProcess>(arguments, scratch_);
     held_->wait_for_line("assembled", kStartTimeout);
   }
 
@@ -101,6 +108,7 @@ class StaticDeployments final : public Deployments {
  private:
   std::string program_;
   std::string scratch_;
+  std::vector<std::string> overrides_;  // "--set", "INSTANCE.ATTRIBUTE=VALUE", ...
   std::unique_ptr<ProgramProcess> held_;
 };
 
@@ -112,6 +120,8 @@ class DynamicDeployments final : public Deployments {
     options_.plan_file = scenario.plan;
     options_.artifact_directories = scenario.artifacts;
     options_.node_map = (fs::path(scratch) / "nodes.map").string();
+    for (const auto& value : scenario.overrides)
+      options_.overrides.push_back(parse_override(value));
     start_nodes(scenario, scratch);
   }
 

@@ -2,6 +2,7 @@
 // the source tree, their compiled programs and artifacts in the build tree.
 #include "deploy_scenario.hpp"
 
+#include <cstdlib>
 #include <filesystem>
 #include <map>
 
@@ -50,10 +51,23 @@ const std::map<std::string, KnownPlan>& known_plans() {
 }  // namespace
 
 std::string plan_names() {
-  std::string names;
-  for (const auto& [name, plan] : known_plans()) names += (names.empty() ? "" : ", ") + name;
+  std::string names = kPlainChain;
+  for (const auto& [name, plan] : known_plans()) names += ", " + name;
   return names;
 }
+
+namespace {
+
+unsigned hertz_of(const mwbench::DriverOptions& options) {
+  const std::string text = options.option("hertz", "1000");
+  char* end = nullptr;
+  const unsigned long hertz = std::strtoul(text.c_str(), &end, 10);
+  if (text.empty() || *end != '\0' || hertz < 1 || hertz > 100'000)
+    throw mwbench::UsageError("--option hertz=" + text + ": ticks per second, 1 to 100000");
+  return static_cast<unsigned>(hertz);
+}
+
+}  // namespace
 
 Scenario scenario_of(const mwbench::DriverOptions& options) {
   Scenario scenario;
@@ -63,7 +77,14 @@ Scenario scenario_of(const mwbench::DriverOptions& options) {
   }
   scenario.assembly = assembly == "static" ? Assembly::Static : Assembly::Dynamic;
   scenario.name = options.option("plan", "basic_sp_one_process");
+  scenario.hertz = hertz_of(options);
   const auto known = known_plans().find(scenario.name);
+  if (scenario.name == kPlainChain) {
+    scenario.plain_chain = true;
+    scenario.program =
+        (fs::path(MWBENCH_BUILD_DIR) / "benchmarks/basic_sp_latency/basic-sp-plain-chain").string();
+    return scenario;
+  }
   if (known != known_plans().end()) {
     const char* tree = known->second.generated ? MWBENCH_BUILD_DIR : MWBENCH_SOURCE_DIR;
     scenario.plan = (fs::path(tree) / known->second.file).string();

@@ -14,15 +14,25 @@ enum class Assembly { Static, Dynamic };
 
 struct Scenario {
   std::string name;                    // the plan's name as the cell gives it
-  std::string plan;                    // the plan file
-  std::string program;                 // the compiled plan (static); "" when there is none
+  std::string plan;                    // the plan file; "" for the plain chain
+  std::string program;                 // the compiled plan (static), or the plain chain
   std::vector<std::string> artifacts;  // where artifacts and their .ccd are
   Assembly assembly = Assembly::Dynamic;
+  // Basic SP as plain C++ objects with no component layer (the baseline of
+  // tick_to_display), run instead of a plan.
+  bool plain_chain = false;
+  unsigned hertz = 1000;  // tick_to_display: RateGen's rate
+  // INSTANCE.ATTRIBUTE=VALUE set at launch (--set of mwccm-deploy and of a
+  // compiled plan's program).
+  std::vector<std::string> overrides;
 };
 
+// The name of the plain chain among the plans.
+inline constexpr const char* kPlainChain = "basic_sp_plain_chain";
+
 // From --option assembly=static|dynamic, plan=NAME|PATH, program=PATH,
-// artifacts=DIR; mwbench::UsageError naming the option for anything else
-// (an unknown plan name lists the known ones).
+// artifacts=DIR, hertz=N; mwbench::UsageError naming the option for
+// anything else (an unknown plan name lists the known ones).
 Scenario scenario_of(const mwbench::DriverOptions& options);
 
 // The plans by name, for --describe's help: "basic_sp_one_process, ...".

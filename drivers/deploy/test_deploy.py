@@ -19,7 +19,7 @@ REPO = Path(__file__).resolve().parents[2]
 BUILD = Path(os.environ.get("MWBENCH_BUILD_DIR", REPO / "build"))
 DRIVER = BUILD / "drivers" / "deploy" / "mwbench-driver-deploy"
 # Programs whose processes the driver starts: none may outlive it.
-STARTED = ("mwccm-node", "mwccm-component-server", "basic_sp_")
+STARTED = ("mwccm-node", "mwccm-component-server", "basic_sp_", "basic-sp-plain")
 
 pytestmark = Driver("deploy").built_or_skipped()
 
@@ -62,8 +62,8 @@ def test_describe():
     d = json.loads(subprocess.run([DRIVER, "--describe"], capture_output=True, text=True,
                                   check=True).stdout)
     assert d["driver"] == "deploy"
-    assert set(d["operations"]) == {"assembly", "roundtrip"}
-    assert set(d["options"]) == {"assembly", "plan", "program", "artifacts"}
+    assert set(d["operations"]) == {"assembly", "roundtrip", "tick_to_display"}
+    assert set(d["options"]) == {"assembly", "plan", "program", "artifacts", "hertz"}
     assert "basic_sp_one_process" in d["options"]["plan"]
 
 
@@ -156,3 +156,28 @@ def test_a_plan_that_fails_to_deploy_fails_the_run_naming_the_instance(tmp_path)
                             extra=["--option", f"artifacts={BUILD / 'components/basic_sp'}"])
     assert done.returncode == 1
     assert "rate_gen" in done.stderr and "hertz" in done.stderr, done.stderr
+
+
+@pytest.mark.parametrize("mode, plan", [
+    ("static", "basic_sp_one_process"),
+    ("dynamic", "basic_sp_one_process_plain"),
+    ("static", "basic_sp_plain_chain"),
+])
+def test_tick_to_display_reports_the_latencies_the_hud_recorded(tmp_path, mode, plan):
+    output = tmp_path / "latency.result"
+    done = subprocess.run(
+        [DRIVER, "--role", "collocated", "--operation", "tick_to_display", "--transport",
+         "inproc", "--samples", "40", "--warmup", "5", "--batch", "1",
+         "--option", f"assembly={mode}", "--option", f"plan={plan}",
+         "--option", "hertz=1000", "--output", output],
+        capture_output=True, text=True, timeout=HANG_S)
+    assert done.returncode == 0, done.stderr
+    header, samples = read_result(output)
+    assert header["timed_by"] == "driver" and header["warmup"] == 5
+    assert len(samples) == 40 and all(s > 0 for s in samples)
+    assert header["middleware_config"]["hertz"] == 1000
+
+
+def test_the_plain_chain_has_no_assembly(tmp_path):
+    done, _ = assembly(tmp_path, "static", "basic_sp_plain_chain")
+    assert done.returncode == 2 and "tick_to_display only" in done.stderr

@@ -202,6 +202,32 @@ NamedSeries& Measurement::named_series(const std::string& name, const std::strin
   return named_.emplace_back(name, part_of, options_.samples);
 }
 
+void Measurement::run_reported(
+    const std::function<std::vector<std::uint64_t>(std::uint64_t)>& collect) {
+  if (options_.threads != 1) {
+    throw std::logic_error("--threads " + std::to_string(options_.threads) +
+                           ": samples a driver reports come from one application; it must "
+                           "declare max_threads 1");
+  }
+  if (options_.batch && *options_.batch != 1) {
+    throw UsageError("--batch " + std::to_string(*options_.batch) +
+                     ": each sample the application timed is one; use --batch 1");
+  }
+  refuse_named_series("run_reported()");
+  start_run();
+  reported_ = true;
+  batch_ = 1;
+  probe_.start();
+  announce_measuring();
+  const std::vector<std::uint64_t> values = collect(options_.warmup + options_.samples);
+  probe_.stop();
+  const std::uint64_t dropped = std::min<std::uint64_t>(values.size(), options_.warmup);
+  const std::uint64_t kept = std::min<std::uint64_t>(values.size() - dropped, buffer_.size());
+  std::copy_n(values.begin() + static_cast<std::ptrdiff_t>(dropped), kept, buffer_.begin());
+  warmup_done_ = dropped;
+  finish(kept);
+}
+
 void Measurement::refuse_named_series(const char* how) const {
   if (!named_.empty()) {
     throw std::logic_error(std::string("named series are measured by run() only, not by ") + how);

@@ -34,6 +34,7 @@ struct RunRecord {
   std::uint64_t events_published = 0;                           // fanout, client or collocated
   const std::vector<std::uint64_t>* events_received = nullptr;  // fanout, server or collocated
   const std::deque<NamedSeries>* named = nullptr;               // written only when declared
+  bool reported = false;  // the samples were timed by the application (run_reported)
 };
 
 // The header's "fanout" object (docs/driver-contract.md section 5).
@@ -95,6 +96,7 @@ nlohmann::json make_header(const Description& d, const DriverOptions& o, const C
     header["middleware_config"] = *r.middleware_config;
   }
   if (r.injected_delay_ns != 0) header["injected_delay_ns"] = r.injected_delay_ns;
+  if (r.reported) header["timed_by"] = "driver";
   if (o.operation == kFanoutOperation) header["fanout"] = fanout_header(o, r);
   if (r.series.size() > 1) {
     nlohmann::json series = nlohmann::json::array();
@@ -179,7 +181,7 @@ int measure(Driver& driver, const Description& d, const DriverOptions& o, const 
     const RunRecord r{m.warmup_done(),       m.batch_size(), samples.size(),
                       m.measured_wall_ns(),  &m.probe(),     &m.middleware_config(),
                       m.injected_delay_ns(), m.series(),     m.events_published(),
-                      &m.events_received(),  &m.named()};
+                      &m.events_received(),  &m.named(),     m.reported()};
     std::vector<NamedValues> named;
     for (const NamedSeries& series : m.named()) named.push_back({series.name(), series.values()});
     write_result_file(o.output, make_header(d, o, clock, r), samples, named);

@@ -14,6 +14,7 @@
 #include <condition_variable>
 #include <cstdint>
 #include <deque>
+#include <functional>
 #include <mutex>
 #include <nlohmann/json.hpp>
 #include <optional>
@@ -131,6 +132,17 @@ class Measurement {
   void run_chained(Send&& send);
   // The reply to the call in flight has arrived (see run_chained()).
   void replied() noexcept;
+
+  // Samples timed by the application rather than by this loop: a one-way
+  // latency the middleware or the application records with its own clock
+  // (Basic SP's HUD records each tick's time from the tick to the display).
+  // `collect(n)` runs it until it has recorded n durations (ns), or until
+  // stop_requested(), and returns them in the order they happened. The first
+  // --warmup are dropped and at most --samples kept, one per sample; the
+  // result header says "timed_by": "driver". --threads 1, --batch 1 or auto.
+  void run_reported(const std::function<std::vector<std::uint64_t>(std::uint64_t)>& collect);
+  // Whether the samples came from run_reported().
+  bool reported() const noexcept { return reported_; }
 
   // For use inside the call, from any thread: reports a correctness failure
   // (an echo that does not match, say). The loops stop before their next
@@ -259,6 +271,7 @@ class Measurement {
   std::uint64_t published_ = 0;
   std::vector<std::uint64_t> received_;
   std::deque<NamedSeries> named_;  // a deque: references stay valid as it grows
+  bool reported_ = false;          // run_reported(): the driver's samples
 
   // The state of run_chained(), shared by the thread that sent a call and the
   // one that handles its reply. `link` says who carries the chain on: while
