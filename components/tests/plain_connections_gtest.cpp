@@ -36,7 +36,8 @@ TEST_F(PlainConnections, AReceptacleCallsTheFacetExecutorWithoutAServant) {
 TEST_F(PlainConnections, NoServantIsMadeUntilAReferenceIsAskedFor) {
   ProbeNode a = create("a"), b = create("b");
   a.servant->ports().connect_plain("peer", b.servant->ports(), "count");
-  a.servant->ports().subscribe_plain("ticks", b.servant->ports(), "echoes");
+  Components::Cookie_var cookie =
+      a.servant->ports().subscribe_plain("ticks", b.servant->ports(), "echoes");
   a.servant->peer_.borrow()->increment(1);
   Probe::Tick_var tick = new Probe_glue::Tick_value(3);
   a.exec->context()->push_ticks(tick.in());

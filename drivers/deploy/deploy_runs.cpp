@@ -174,22 +174,28 @@ class DynamicDeployments final : public Deployments {
     for (const auto& instance : read_plan(scenario.plan).instances) names.insert(instance.node);
     CORBA::Object_var object = orb_->resolve_initial_references("RootPOA");
     PortableServer::POA_var root = PortableServer::POA::_narrow(object.in());
-    root->the_POAManager()->activate();
+    PortableServer::POAManager_var manager = root->the_POAManager();
+    manager->activate();
     PortableServer::ObjectId_var id = root->activate_object(&callback_);
     CORBA::Object_var reference = root->id_to_reference(id.in());
     CORBA::String_var callback = orb_->object_to_string(reference.in());
     const fs::path node_program = fs::path(MWBENCH_BUILD_DIR) / "components/server/mwccm-node";
     std::ofstream map(options_.node_map, std::ios::trunc);
-    for (const auto& name : names) {
-      std::vector<std::string> arguments{node_program.string(), "--name", name, "--callback",
-                                         callback.in()};
-      for (const auto& directory : scenario.artifacts)
-        arguments.insert(arguments.end(), {"--artifacts", directory});
-      nodes_.push_back(std::make_unique<ChildProcess>(
-          arguments, (fs::path(scratch) / (name + ".log")).string(), scratch));
-      CORBA::Object_var node = callback_.wait_for(name, *nodes_.back(), kStartTimeout);
-      CORBA::String_var ior = orb_->object_to_string(node.in());
-      map << name << ' ' << ior.in() << '\n';
+    try {
+      for (const auto& name : names) {
+        std::vector<std::string> arguments{node_program.string(), "--name", name, "--callback",
+                                           callback.in()};
+        for (const auto& directory : scenario.artifacts)
+          arguments.insert(arguments.end(), {"--artifacts", directory});
+        nodes_.push_back(std::make_unique<ChildProcess>(
+            arguments, (fs::path(scratch) / (name + ".log")).string(), scratch));
+        CORBA::Object_var node = callback_.wait_for(name, *nodes_.back(), kStartTimeout);
+        CORBA::String_var ior = orb_->object_to_string(node.in());
+        map << name << ' ' << ior.in() << '\n';
+      }
+    } catch (...) {
+      root->deactivate_object(id.in());  // the servant is a member: never left active
+      throw;
     }
     root->deactivate_object(id.in());
   }

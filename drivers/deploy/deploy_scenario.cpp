@@ -91,14 +91,16 @@ Scenario scenario_of(const mwbench::DriverOptions& options) {
     scenario.program = (fs::path(MWBENCH_BUILD_DIR) / known->second.program).string();
     scenario.artifacts.push_back((fs::path(MWBENCH_BUILD_DIR) / known->second.artifacts).string());
   } else if (fs::is_regular_file(scenario.name)) {
-    scenario.plan = scenario.name;
+    scenario.plan = fs::absolute(scenario.name).string();
   } else {
     throw mwbench::UsageError("--option plan=" + scenario.name +
                               ": neither a plan file nor one of " + plan_names());
   }
   scenario.program = options.option("program", scenario.program);
+  if (!scenario.program.empty()) scenario.program = fs::absolute(scenario.program).string();
+  // Absolute: the programs the driver starts run in a scratch directory.
   const std::string artifacts = options.option("artifacts", "");
-  if (!artifacts.empty()) scenario.artifacts = {artifacts};
+  if (!artifacts.empty()) scenario.artifacts = {fs::absolute(artifacts).string()};
   if (scenario.artifacts.empty()) {
     throw mwbench::UsageError("--option plan=" + scenario.name +
                               " is a file: give --option artifacts=DIR too");
