@@ -20,6 +20,16 @@
 
 namespace {
 
+// One event object per source, refilled for every push while nobody else
+// holds it: a consumer in another process gets its own copy, and one in
+// this process that keeps a reference makes the next push take a new
+// object. So a tick allocates nothing on its way to the display.
+template <class Impl, class Var>
+auto* reusable(Var& held) {
+  if (held.in() == nullptr || held->_refcount_value() != 1) held = new Impl;
+  return held.in();
+}
+
 CORBA::ULongLong monotonic_ns() {
   timespec now{};
   clock_gettime(CLOCK_MONOTONIC, &now);
@@ -60,10 +70,10 @@ class RateGenExecutor final : public BasicSP::RateGen_exec_base {
       deadline += period;
       if (wake_.wait_until(lock, deadline, [this] { return stopping_; })) return;
       lock.unlock();
-      BasicSP::Tick_var tick = new BasicSP::Tick_impl;
+      BasicSP::Tick* tick = reusable<BasicSP::Tick_impl>(tick_);
       tick->number(++number);
       tick->time_ns(monotonic_ns());
-      context()->push_tick(tick.in());
+      context()->push_tick(tick);
       lock.lock();
     }
   }
@@ -77,6 +87,7 @@ class RateGenExecutor final : public BasicSP::RateGen_exec_base {
   }
 
   CORBA::ULong hertz_ = 20;
+  BasicSP::Tick_var tick_;  // the timer thread's only
   std::mutex mutex_;
   std::condition_variable wake_;
   bool stopping_ = false;
@@ -120,14 +131,15 @@ class GpsExecutor final : public BasicSP::GPS_exec_base {
   void push_tick(BasicSP::Tick* tick) override {
     const double step = static_cast<double>(tick->number() % 1000) * 1e-5;
     position_->set({52.0 + step, 4.0 + step, 0.0, tick->number(), tick->time_ns()});
-    BasicSP::DataReady_var ready = new BasicSP::DataReady_impl;
+    BasicSP::DataReady* ready = reusable<BasicSP::DataReady_impl>(ready_);
     ready->tick_number(tick->number());
     ready->tick_time_ns(tick->time_ns());
-    context()->push_ready(ready.in());
+    context()->push_ready(ready);
   }
 
  private:
   std::shared_ptr<SharedPosition> position_ = std::make_shared<SharedPosition>();
+  BasicSP::DataReady_var ready_;  // pushed from the tick's thread only
 };
 
 class AirframeExecutor final : public BasicSP::Airframe_exec_base {
@@ -141,14 +153,15 @@ class AirframeExecutor final : public BasicSP::Airframe_exec_base {
     BasicSP::Position position = gps->get_position();
     position.altitude += 1000.0;
     position_->set(position);
-    BasicSP::DataReady_var ready = new BasicSP::DataReady_impl;
+    BasicSP::DataReady* ready = reusable<BasicSP::DataReady_impl>(ready_);
     ready->tick_number(position.tick_number);
     ready->tick_time_ns(position.tick_time_ns);
-    context()->push_ready(ready.in());
+    context()->push_ready(ready);
   }
 
  private:
   std::shared_ptr<SharedPosition> position_ = std::make_shared<SharedPosition>();
+  BasicSP::DataReady_var ready_;  // pushed from the tick's thread only
 };
 
 // ---- HUD --------------------------------------------------------------------
