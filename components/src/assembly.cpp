@@ -199,19 +199,44 @@ void Assembly::subscribe(const PortEnd& publisher, const PortEnd& sink) {
   connections_.push_back(Connection{publisher, sink, true, cookie});
 }
 
-ComponentServant& Assembly::local_servant(const std::string& component) const {
+Container& Assembly::local_container(const std::string& component) const {
   const Installed& installed = find(components_, component, "component");
   const std::string& server = container_servers_.at(installed.container);
   const auto local = local_servers_.find(server);
   Container* container = local == local_servers_.end()
                              ? nullptr
                              : local->second->find_local_container(installed.container);
-  ComponentServant* servant = container ? container->servant_of(installed.ref.in()) : nullptr;
-  if (servant == nullptr) {
+  if (container == nullptr) {
     raise<Components::InvalidName>("component " + quoted(component) + " is not in this " +
-                                   "process: only components here connect as plain C++");
+                                   "process: only components here connect as plain C++ or "
+                                   "through its channel");
+  }
+  return *container;
+}
+
+ComponentServant& Assembly::local_servant(const std::string& component) const {
+  const Installed& installed = find(components_, component, "component");
+  ComponentServant* servant = local_container(component).servant_of(installed.ref.in());
+  if (servant == nullptr) {
+    raise<Components::InvalidName>("component " + quoted(component) + " is not in its " +
+                                   "container any more");
   }
   return *servant;
+}
+
+void Assembly::subscribe_channel(const PortEnd& source, const PortEnd& sink,
+                                 const EventFilter& filter) {
+  ObservedStep observed(Step::Connection, source.component + "." + source.port);
+  const std::string step = "subscribe " + describe("sink", sink) + " to " +
+                           describe("source", source) + " through its container's channel";
+  Components::Cookie_var cookie = run_step(step, [&]() -> Components::Cookie* {
+    ComponentServant& user = local_servant(source.component);
+    ComponentServant& provider = local_servant(sink.component);
+    return user.ports().subscribe_channel(
+        source.port.c_str(), local_container(source.component).channel(),
+        source.component + "." + source.port, provider.ports(), sink.port.c_str(), filter);
+  });
+  connections_.push_back(Connection{source, sink, true, cookie});
 }
 
 void Assembly::connect_plain(const PortEnd& receptacle, const PortEnd& facet) {

@@ -46,6 +46,11 @@ Container::Container(CORBA::ORB_ptr orb, PortableServer::POA_ptr parent, const s
   for (CORBA::ULong i = 0; i < policies.length(); ++i) policies[i]->destroy();
 }
 
+EventChannel& Container::channel() {
+  std::call_once(channel_made_, [this] { channel_ = std::make_unique<EventChannel>(name_); });
+  return *channel_;
+}
+
 Container::~Container() {
   remove();
   // Not waiting: the last reference may be dropped inside an upcall.

@@ -28,6 +28,12 @@ void not_plain(const Port& port, const std::string& other, const char* wanted) {
                                        refused("connect_plain"));
 }
 
+void another_channel(const Port& port, const std::string& first, const std::string& second) {
+  raise<Components::InvalidConnection>(port.describe() + " publishes through the channel of '" +
+                                       first + "', not '" + second + "'" +
+                                       refused("subscribe_channel"));
+}
+
 void not_connected(const Port& port, const char* operation) {
   raise<Components::NoConnection>(port.describe() + " is not connected" + refused(operation));
 }

@@ -79,6 +79,15 @@ Components::Cookie* PortTable::connect_plain(const char* receptacle, const PortT
   return port.connect_plain(provider.provided(facet, Components::FACET, "a facet"));
 }
 
+Components::Cookie* PortTable::subscribe_channel(const char* source, EventChannel& channel,
+                                                 const std::string& supplier,
+                                                 const PortTable& provider, const char* sink,
+                                                 const EventFilter& filter) {
+  auto& port = find_as<SourcePort>(source, "an event source");
+  return port.subscribe_channel(
+      channel, supplier, provider.provided(sink, Components::CONSUMER, "an event sink"), filter);
+}
+
 Components::Cookie* PortTable::subscribe_plain(const char* source, const PortTable& provider,
                                                const char* sink) {
   auto& port = find_as<SourcePort>(source, "an event source");

@@ -31,6 +31,7 @@
 #include <Components.hh>
 #include <map>
 #include <mwccm/component_server.hpp>
+#include <mwccm/event_filter.hpp>
 #include <string>
 #include <utility>
 #include <vector>
@@ -73,6 +74,10 @@ class Assembly {
   // local servers (InvalidName otherwise); undone by remove() as the others.
   void connect_plain(const PortEnd& receptacle, const PortEnd& facet);
   void subscribe_plain(const PortEnd& source, const PortEnd& sink);
+  // Through the source's container's event channel (docs/events.md): the
+  // channel calls the sink, filtered, with the pushed event. Both in this
+  // process, as for plain connections; undone by remove().
+  void subscribe_channel(const PortEnd& source, const PortEnd& sink, const EventFilter& filter);
   // configuration_complete on every component not yet configured, then
   // activate_component on every component not yet active, in creation order
   // (so components created later are activated by a second call).
@@ -117,8 +122,10 @@ class Assembly {
   template <class T>
   const T& find(const std::map<std::string, T>& in, const std::string& name,
                 const char* what) const;
-  // The servant of a component on a local server; InvalidName otherwise.
+  // The servant of a component on a local server, and its container;
+  // InvalidName otherwise.
   ComponentServant& local_servant(const std::string& component) const;
+  Container& local_container(const std::string& component) const;
 
   CORBA::ORB_var orb_;
   std::map<std::string, Components::Deployment::ComponentServer_var> servers_;

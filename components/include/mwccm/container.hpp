@@ -13,8 +13,10 @@
 
 #include <Components.hh>
 #include <map>
+#include <memory>
 #include <mutex>
 #include <mwccm/component_servant.hpp>
+#include <mwccm/event_channel.hpp>
 #include <mwccm/home_servant.hpp>
 #include <string>
 #include <vector>
@@ -50,6 +52,10 @@ class Container : public virtual POA_Components::Deployment::Container {
   void activate(ComponentServant& component);
   void passivate(ComponentServant& component);
 
+  // The container's event channel (docs/events.md), made on first use; it
+  // lives as long as the container, after its components.
+  EventChannel& channel();
+
   const std::string& name() const noexcept { return name_; }
   PortableServer::POA_ptr poa() const noexcept { return poa_.in(); }  // borrowed
   CORBA::ORB_ptr orb() const noexcept { return orb_.in(); }           // borrowed
@@ -68,6 +74,8 @@ class Container : public virtual POA_Components::Deployment::Container {
   void remove_components_of(const HomeServant* home);  // null: of every home
   void remove_home_servant(HomeServant& home);
 
+  std::unique_ptr<EventChannel> channel_;  // declared first: destroyed last
+  std::once_flag channel_made_;
   std::string name_;
   CORBA::ORB_var orb_;
   PortableServer::POA_var poa_;

@@ -19,6 +19,8 @@
 #include <mwccm/cookie.hpp>
 #include <mwccm/detail/port_errors.hpp>
 #include <mwccm/detail/snapshot_list.hpp>
+#include <mwccm/event_channel.hpp>
+#include <mwccm/event_codec.hpp>
 #include <mwccm/event_delivery.hpp>
 #include <mwccm/port.hpp>
 #include <vector>
@@ -82,6 +84,7 @@ class EventSource final : public SourcePort {
         }
       });
     }
+    if (!found && id) found = unsubscribe_channel(*id);
     if (!found) detail::bad_cookie(*this, "unsubscribe");
     return former;
   }
@@ -90,7 +93,8 @@ class EventSource final : public SourcePort {
   void connect(ptr_type consumer) {
     require(Components::EMITTER, "connect_consumer");
     if (CORBA::is_nil(consumer)) detail::nil_reference(*this, "connect_consumer");
-    if (!plain_.snapshot().empty()) detail::already_connected(*this, "connect_consumer");
+    if (!plain_.snapshot().empty() || !channel_routes_.snapshot().empty())
+      detail::already_connected(*this, "connect_consumer");
     list_.update([&](std::vector<Subscriber>& subs) {
       if (!subs.empty()) detail::already_connected(*this, "connect_consumer");
       subs.push_back(Subscriber{Consumer::_duplicate(consumer), 0});
@@ -103,6 +107,10 @@ class EventSource final : public SourcePort {
     ptr_type former = Consumer::_nil();
     if (!plain_.snapshot().empty()) {
       plain_.update([](std::vector<PlainSubscriber>& subs) { subs.clear(); });
+      return former;
+    }
+    if (const auto& routes = channel_routes_.snapshot(); !routes.empty()) {
+      unsubscribe_channel(routes.front());
       return former;
     }
     list_.update([&](std::vector<Subscriber>& subs) {
@@ -120,7 +128,7 @@ class EventSource final : public SourcePort {
     if (consumer == nullptr) detail::not_plain(*this, sink->describe(), type_id().c_str());
     const bool publisher = kind() == Components::PUBLISHER;
     const std::uint64_t id = publisher ? next_cookie_id() : 0;
-    if (!publisher && !list_.snapshot().empty())
+    if (!publisher && (!list_.snapshot().empty() || !channel_routes_.snapshot().empty()))
       detail::already_connected(*this, "connect_consumer");
     plain_.update([&](std::vector<PlainSubscriber>& subs) {
       if (!publisher && !subs.empty()) detail::already_connected(*this, "connect_consumer");
@@ -129,11 +137,32 @@ class EventSource final : public SourcePort {
     return publisher ? make_cookie(id) : nullptr;
   }
 
+  Components::Cookie* subscribe_channel(EventChannel& channel, const std::string& supplier,
+                                        std::shared_ptr<ProvidedPort> sink,
+                                        const EventFilter& filter) override {
+    if (dynamic_cast<LocalConsumer<Arg>*>(sink->local_consumer()) == nullptr)
+      detail::not_plain(*this, sink->describe(), type_id().c_str());
+    const bool publisher = kind() == Components::PUBLISHER;
+    if (!publisher && size() != 0) detail::already_connected(*this, "connect_consumer");
+    EventChannel::Supplier& through = channel.supplier(supplier, event_type(), event_codec<Arg>());
+    EventChannel::Supplier* attached = supplier_.load(std::memory_order_acquire);
+    if (attached != nullptr && attached != &through) {
+      detail::another_channel(*this, attached->channel().name(), channel.name());
+    }
+    const std::uint64_t id = next_cookie_id();
+    channel.subscribe(through, id, std::move(sink), filter);
+    channel_routes_.update([&](std::vector<std::uint64_t>& routes) { routes.push_back(id); });
+    supplier_.store(&through, std::memory_order_release);
+    return publisher ? make_cookie(id) : nullptr;
+  }
+
   // Delivers one event: push_one(Consumer_ptr) is called once per consumer
   // by the strategy. No consumers: nothing happens.
   template <class PushOne>
   void push(Arg event, const PushOne& push_one) const {
     for (const PlainSubscriber& sub : plain_.snapshot()) sub.consumer->push(event);
+    if (EventChannel::Supplier* supplier = supplier_.load(std::memory_order_acquire))
+      supplier->channel().publish(*supplier, event_address<Arg>(event));
     const auto& subs = list_.snapshot();
     if (subs.empty()) return;
     const Target<PushOne> target(*this, subs, push_one);
@@ -145,7 +174,9 @@ class EventSource final : public SourcePort {
   const std::vector<PlainSubscriber>& plain_subscribers() const noexcept {
     return plain_.snapshot();
   }
-  std::size_t size() const noexcept { return list_.snapshot().size() + plain_.snapshot().size(); }
+  std::size_t size() const noexcept {
+    return list_.snapshot().size() + plain_.snapshot().size() + channel_routes_.snapshot().size();
+  }
 
   // The strategy must outlive the source.
   void set_delivery(DeliveryStrategy& strategy) noexcept {
@@ -208,12 +239,34 @@ class EventSource final : public SourcePort {
     const PushOne& push_one_;
   };
 
+  // The event type this source's consumers take: the consumer interface's
+  // repository id without its "Consumer" ("IDL:M/TickConsumer:1.0" names
+  // the event "IDL:M/Tick:1.0", by the CCM's IDL3-to-IDL2 mapping).
+  std::string event_type() const {
+    std::string id = type_id();
+    const auto at = id.rfind("Consumer:");
+    if (at != std::string::npos) id.erase(at, 8);
+    return id;
+  }
+
+  bool unsubscribe_channel(std::uint64_t id) {
+    EventChannel::Supplier* supplier = supplier_.load(std::memory_order_acquire);
+    if (supplier == nullptr || !supplier->channel().remove(*supplier, id)) return false;
+    channel_routes_.update([&](std::vector<std::uint64_t>& routes) { std::erase(routes, id); });
+    return true;
+  }
+
   void require(Components::PortKind kind, const char* operation) const {
     if (this->kind() != kind) detail::wrong_source_kind(*this, operation);
   }
 
   detail::SnapshotList<Subscriber> list_;
   detail::SnapshotList<PlainSubscriber> plain_;
+  // Through the container's channel: the supplier it knows this source as
+  // (set by the first such subscription, kept: a source has one channel),
+  // and the routes' cookie ids.
+  std::atomic<EventChannel::Supplier*> supplier_{nullptr};
+  detail::SnapshotList<std::uint64_t> channel_routes_;
   std::atomic<DeliveryStrategy*> delivery_{&direct_delivery()};
 };
 

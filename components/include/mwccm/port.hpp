@@ -47,6 +47,8 @@ class Port {
 };
 
 class ProvidedPort;
+class EventChannel;
+class EventFilter;
 
 // Simplex and multiplex receptacles, connected by name with an untyped
 // reference, or as plain C++ objects to a facet's executor.
@@ -73,6 +75,14 @@ class SourcePort : public Port {
   // A sink in this process, pushed to by a plain C++ call (InvalidConnection
   // if it takes another event): a cookie for a publisher, null for an emitter.
   virtual Components::Cookie* subscribe_plain(std::shared_ptr<ProvidedPort> sink) = 0;
+  // A sink in this process reached through `channel` (its container's event
+  // channel, docs/events.md), which knows this source as `supplier`
+  // ("instance.port"): the channel calls the sink, filtered, with the event
+  // pushed. A cookie for a publisher, null for an emitter; unsubscribe or
+  // disconnect undoes it. InvalidConnection if the sink takes another event.
+  virtual Components::Cookie* subscribe_channel(EventChannel& channel, const std::string& supplier,
+                                                std::shared_ptr<ProvidedPort> sink,
+                                                const EventFilter& filter) = 0;
 };
 
 // A facet or an event sink. Its executor side exists from the start: a

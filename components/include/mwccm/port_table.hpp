@@ -55,6 +55,10 @@ class PortTable {
                                     const char* facet);
   Components::Cookie* subscribe_plain(const char* source, const PortTable& provider,
                                       const char* sink);
+  // Through `channel` (docs/events.md), which knows the source as `supplier`.
+  Components::Cookie* subscribe_channel(const char* source, EventChannel& channel,
+                                        const std::string& supplier, const PortTable& provider,
+                                        const char* sink, const EventFilter& filter);
 
   // Facets and sinks, for the container to install and uninstall.
   const std::vector<std::shared_ptr<ProvidedPort>>& provided() const noexcept { return provided_; }

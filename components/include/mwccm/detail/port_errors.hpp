@@ -21,6 +21,9 @@ namespace mwccm::detail {
 // (a facet of another interface, a sink of another event, or the same one
 // from another component description): InvalidConnection.
 [[noreturn]] void not_plain(const Port& port, const std::string& other, const char* wanted);
+// A source subscribed through one container's channel, then another's.
+[[noreturn]] void another_channel(const Port& port, const std::string& first,
+                                  const std::string& second);
 // subscribe on an emitter, connect_consumer on a publisher: InvalidName, as CCM says.
 [[noreturn]] void wrong_source_kind(const Port& port, const char* operation);
 

@@ -1,0 +1,136 @@
+// A container's event channel (docs/events.md section 2): the `channel`
+// delivery strategy. An event source that publishes through it pushes once;
+// the channel calls every sink of its process with the very event object
+// pushed (one physical copy, many logical ones), and sends it once to every
+// other container that has subscribers of that source, through a gateway.
+// On the other side, a gateway's receiver hands the bytes to receive(),
+// which unmarshals them once and calls every local sink of that source.
+//
+// Publishing takes no lock and allocates nothing when every subscriber is
+// local (routes are snapshots, as ports' connections are); marshalling for
+// gateways fills a buffer per publishing thread.
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <deque>
+#include <memory>
+#include <mutex>
+#include <mwccm/detail/snapshot_list.hpp>
+#include <mwccm/event_filter.hpp>
+#include <mwccm/port.hpp>
+#include <shared_mutex>
+#include <span>
+#include <string>
+#include <vector>
+
+namespace mwccm {
+
+// One way to another container's channel (docs/events.md section 4).
+class Gateway {
+ public:
+  virtual ~Gateway() = default;
+  // Sends one event of `supplier`: its sequence number and its CDR bytes.
+  // False if it could not (a peer gone, an event too large for a datagram);
+  // the channel counts it and goes on. Called on the publishing thread.
+  virtual bool send(const std::string& supplier, std::uint64_t sequence,
+                    std::span<const char> cdr) = 0;
+  virtual std::string describe() const = 0;  // "udp 198.18.0.2:40112", for reports
+};
+
+// A sink of the channel: the route's id, the sink, its filter.
+struct LocalRoute {
+  std::uint64_t id;
+  std::shared_ptr<ProvidedPort> sink;
+  EventFilter filter;
+};
+
+class EventChannel {
+ public:
+  // What the channel did, since it was made.
+  struct Counters {
+    std::uint64_t published = 0;      // pushes by local sources
+    std::uint64_t delivered = 0;      // calls of local sinks (published and received)
+    std::uint64_t filtered = 0;       // local sinks an event was withheld from
+    std::uint64_t sent = 0;           // events handed to gateways (one per gateway)
+    std::uint64_t undeliverable = 0;  // events a gateway could not send
+    std::uint64_t received = 0;       // events from gateways
+    std::uint64_t unreadable = 0;     // received bytes that were no event, or of no known source
+  };
+
+  // A source publishing through this channel: its id "instance.port", its
+  // declared event type and how to marshal its events.
+  class Supplier;
+
+  explicit EventChannel(std::string name);
+  ~EventChannel();
+  EventChannel(const EventChannel&) = delete;
+  EventChannel& operator=(const EventChannel&) = delete;
+
+  const std::string& name() const noexcept { return name_; }
+
+  // The supplier of that id, made on first use (the same codec each time:
+  // a source has one event type). Valid as long as the channel.
+  Supplier& supplier(const std::string& id, const std::string& event_type, const EventCodec& codec);
+
+  // A sink of this process subscribed to a local supplier, under `route`
+  // (its cookie id), with its filter.
+  void subscribe(Supplier& supplier, std::uint64_t route, std::shared_ptr<ProvidedPort> sink,
+                 EventFilter filter);
+  // Another container, reached through `gateway`: each event of the
+  // supplier is sent there once, however many subscribers it has.
+  void route(Supplier& supplier, std::uint64_t route, std::shared_ptr<Gateway> gateway);
+  // Undoes subscribe() or route(); false if no such route.
+  bool remove(Supplier& supplier, std::uint64_t route);
+
+  // A sink of this process fed by a supplier of another container (the
+  // receiving side of a gateway), under `route`; remove_inbound undoes it.
+  void accept(const std::string& supplier, const std::string& event_type, std::uint64_t route,
+              std::shared_ptr<ProvidedPort> sink, EventFilter filter);
+  bool remove_inbound(const std::string& supplier, std::uint64_t route);
+
+  // The hot path: from the supplier's source, on the pushing thread.
+  void publish(Supplier& supplier, const void* event);
+  // From a gateway's receiver: one event of a remote supplier, as sent.
+  void receive(const std::string& supplier, std::uint64_t sequence, std::span<const char> cdr);
+
+  Counters counters() const noexcept;
+
+ private:
+  struct Inbound;
+  void deliver(const EventCodec& codec, const std::string& source, const std::string& declared_type,
+               const void* event, const std::vector<LocalRoute>& routes);
+
+  std::string name_;
+  mutable std::mutex suppliers_mutex_;  // guards suppliers_ (not their routes)
+  std::deque<std::unique_ptr<Supplier>> suppliers_;
+  mutable std::shared_mutex inbound_mutex_;  // guards inbound_ (not their routes)
+  std::deque<std::unique_ptr<Inbound>> inbound_;
+  std::atomic<std::uint64_t> published_{0}, delivered_{0}, filtered_{0}, sent_{0},
+      undeliverable_{0}, received_{0}, unreadable_{0};
+};
+
+class EventChannel::Supplier {
+ public:
+  const std::string& id() const noexcept { return id_; }
+  EventChannel& channel() const noexcept { return channel_; }
+
+ private:
+  friend class EventChannel;
+  struct Remote {
+    std::uint64_t id;
+    std::shared_ptr<Gateway> gateway;
+  };
+  Supplier(EventChannel& channel, std::string id, std::string event_type, const EventCodec& codec)
+      : channel_(channel), id_(std::move(id)), event_type_(std::move(event_type)), codec_(codec) {}
+
+  EventChannel& channel_;
+  std::string id_;
+  std::string event_type_;
+  const EventCodec& codec_;
+  detail::SnapshotList<LocalRoute> locals_;
+  detail::SnapshotList<Remote> remotes_;
+  std::atomic<std::uint64_t> sequence_{0};
+};
+
+}  // namespace mwccm

@@ -1,0 +1,160 @@
+// The container's event channel (event_channel.hpp).
+#include <mwccm/event_channel.hpp>
+#include <mwccm/local_consumer.hpp>
+
+namespace mwccm {
+
+struct EventChannel::Inbound {
+  std::string supplier;
+  std::string event_type;
+  detail::SnapshotList<LocalRoute> locals;
+};
+
+EventChannel::EventChannel(std::string name) : name_(std::move(name)) {}
+EventChannel::~EventChannel() = default;
+
+EventChannel::Supplier& EventChannel::supplier(const std::string& id, const std::string& event_type,
+                                               const EventCodec& codec) {
+  std::lock_guard lock(suppliers_mutex_);
+  for (const auto& supplier : suppliers_) {
+    if (supplier->id_ == id) return *supplier;
+  }
+  suppliers_.push_back(std::unique_ptr<Supplier>(new Supplier(*this, id, event_type, codec)));
+  return *suppliers_.back();
+}
+
+void EventChannel::subscribe(Supplier& supplier, std::uint64_t route,
+                             std::shared_ptr<ProvidedPort> sink, EventFilter filter) {
+  supplier.locals_.update([&](std::vector<LocalRoute>& routes) {
+    routes.push_back({route, std::move(sink), std::move(filter)});
+  });
+}
+
+void EventChannel::route(Supplier& supplier, std::uint64_t route,
+                         std::shared_ptr<Gateway> gateway) {
+  supplier.remotes_.update([&](std::vector<Supplier::Remote>& remotes) {
+    remotes.push_back({route, std::move(gateway)});
+  });
+}
+
+namespace {
+template <class Entry>
+bool erase_route(detail::SnapshotList<Entry>& list, std::uint64_t route) {
+  bool found = false;
+  list.update([&](std::vector<Entry>& entries) {
+    for (auto it = entries.begin(); it != entries.end() && !found; ++it) {
+      if (it->id == route) {
+        entries.erase(it);
+        found = true;
+      }
+    }
+  });
+  return found;
+}
+}  // namespace
+
+bool EventChannel::remove(Supplier& supplier, std::uint64_t route) {
+  return erase_route(supplier.locals_, route) || erase_route(supplier.remotes_, route);
+}
+
+void EventChannel::accept(const std::string& supplier, const std::string& event_type,
+                          std::uint64_t route, std::shared_ptr<ProvidedPort> sink,
+                          EventFilter filter) {
+  Inbound* inbound = nullptr;
+  {
+    std::unique_lock lock(inbound_mutex_);
+    for (const auto& candidate : inbound_) {
+      if (candidate->supplier == supplier) inbound = candidate.get();
+    }
+    if (inbound == nullptr) {
+      inbound_.push_back(std::make_unique<Inbound>());
+      inbound = inbound_.back().get();
+      inbound->supplier = supplier;
+      inbound->event_type = event_type;
+    }
+  }
+  inbound->locals.update([&](std::vector<LocalRoute>& routes) {
+    routes.push_back({route, std::move(sink), std::move(filter)});
+  });
+}
+
+bool EventChannel::remove_inbound(const std::string& supplier, std::uint64_t route) {
+  std::shared_lock lock(inbound_mutex_);
+  for (const auto& inbound : inbound_) {
+    if (inbound->supplier == supplier && erase_route(inbound->locals, route)) return true;
+  }
+  return false;
+}
+
+void EventChannel::deliver(const EventCodec& codec, const std::string& source,
+                           const std::string& declared_type, const void* event,
+                           const std::vector<LocalRoute>& routes) {
+  const char* type = codec.type_of(event);
+  for (const LocalRoute& route : routes) {
+    if (!route.filter.passes(source, type, declared_type)) {
+      filtered_.fetch_add(1, std::memory_order_relaxed);
+      continue;
+    }
+    // A sink whose consumer takes another type was refused when it subscribed.
+    codec.deliver(event, *route.sink->local_consumer());
+    delivered_.fetch_add(1, std::memory_order_relaxed);
+  }
+}
+
+void EventChannel::publish(Supplier& supplier, const void* event) {
+  published_.fetch_add(1, std::memory_order_relaxed);
+  deliver(supplier.codec_, supplier.id_, supplier.event_type_, event, supplier.locals_.snapshot());
+  const auto& remotes = supplier.remotes_.snapshot();
+  if (remotes.empty()) return;
+  // Marshalled once, whatever the number of containers it goes to. An
+  // encapsulation starts with its byte order, so any receiver can read it.
+  cdrEncapsulationStream cdr;
+  supplier.codec_.marshal(event, cdr);
+  const std::span<const char> bytes(static_cast<const char*>(cdr.bufPtr()), cdr.bufSize());
+  const std::uint64_t sequence = supplier.sequence_.fetch_add(1, std::memory_order_relaxed) + 1;
+  for (const auto& remote : remotes) {
+    bool sent = false;
+    try {
+      sent = remote.gateway->send(supplier.id_, sequence, bytes);
+    } catch (const CORBA::Exception&) {
+      sent = false;  // a peer gone: counted; the others still get theirs
+    }
+    (sent ? sent_ : undeliverable_).fetch_add(1, std::memory_order_relaxed);
+  }
+}
+
+void EventChannel::receive(const std::string& supplier, std::uint64_t,
+                           std::span<const char> bytes) {
+  received_.fetch_add(1, std::memory_order_relaxed);
+  const Inbound* inbound = nullptr;
+  {
+    std::shared_lock lock(inbound_mutex_);
+    for (const auto& candidate : inbound_) {
+      if (candidate->supplier == supplier) inbound = candidate.get();
+    }
+  }
+  const auto* routes = inbound ? &inbound->locals.snapshot() : nullptr;
+  if (routes == nullptr || routes->empty()) {
+    unreadable_.fetch_add(1, std::memory_order_relaxed);  // no sink here takes it
+    return;
+  }
+  const EventCodec& codec = routes->front().sink->local_consumer()->codec();
+  try {
+    cdrEncapsulationStream cdr(reinterpret_cast<const CORBA::Octet*>(bytes.data()),
+                               static_cast<CORBA::ULong>(bytes.size()), true);
+    const std::unique_ptr<ReceivedEvent> event = codec.unmarshal(cdr);
+    deliver(codec, supplier, inbound->event_type, event->event(), *routes);
+  } catch (const CORBA::SystemException&) {
+    unreadable_.fetch_add(1, std::memory_order_relaxed);
+  }
+}
+
+EventChannel::Counters EventChannel::counters() const noexcept {
+  const auto read = [](const std::atomic<std::uint64_t>& n) {
+    return n.load(std::memory_order_relaxed);
+  };
+  return {read(published_),     read(delivered_), read(filtered_),  read(sent_),
+          read(undeliverable_), read(received_),  read(unreadable_)};
+}
+
+}  // namespace mwccm
