@@ -357,21 +357,34 @@ class ConfigReader {
     } while (peek() != nullptr && !is_key(*peek()));
   }
 
-  // Properties after a link; mwccm reads one: mwccm.ConnectionType "Local_Interface".
+  // Properties after a link, the connection's deployRequirements as a .cdp
+  // writes them: mwccm.ConnectionType "Local_Interface", mwccm.EventDelivery
+  // "channel" and, after it, mwccm.EventDelivery.gateway "udp" (the check
+  // judges the values).
   void read_connection_properties(Connection& connection) {
     while (const ConfigToken* token = peek()) {
       if (token->text != keys::kProperty || !is_key(*token)) break;
       // A plan-level property is never between two links: this one is the connection's.
       const ConfigToken key = next("a property");
       Property property = read_property(key);
-      if (property.name != properties::kConnectionType ||
-          property.value.text != properties::kLocalInterface) {
+      if (property.name == properties::kConnectionType &&
+          property.value.text == properties::kLocalInterface) {
+        connection.deploy_requirements.push_back(
+            {properties::kConnectionType, properties::kLocalInterface, {}, property.where});
+      } else if (property.name == properties::kEventDelivery) {
+        connection.deploy_requirements.push_back(
+            {properties::kEventDelivery, property.value.text, {}, property.where});
+      } else if (property.name == properties::kEventGateway &&
+                 !connection.deploy_requirements.empty() &&
+                 connection.deploy_requirements.back().name == properties::kEventDelivery) {
+        property.name = properties::kGateway;
+        connection.deploy_requirements.back().properties.push_back(std::move(property));
+      } else {
         fail(key, "a connection property mwccm reads is " +
                       std::string(properties::kConnectionType) + " \"" +
-                      properties::kLocalInterface + "\", not " + property.name);
+                      properties::kLocalInterface + "\", " + properties::kEventDelivery +
+                      " or, after it, " + properties::kEventGateway + "; not " + property.name);
       }
-      connection.deploy_requirements.push_back(
-          {properties::kConnectionType, properties::kLocalInterface, {}, property.where});
     }
   }
 

@@ -171,12 +171,21 @@ class ConfigWriter {
            << ' ' << (events ? keys::kSends : keys::kUses) << ' ' << provider->port_name << '\n';
     }
     for (const auto& requirement : connection.deploy_requirements) {
-      if (requirement.name != properties::kConnectionType) {
+      if (requirement.name != properties::kConnectionType &&
+          requirement.name != properties::kEventDelivery) {
         refuse(requirement.where,
                "deployRequirement '" + requirement.name + "' has no .config form");
       }
-      out_ << "      " << keys::kProperty << ' ' << properties::kConnectionType << ' '
+      out_ << "      " << keys::kProperty << ' ' << requirement.name << ' '
            << quoted(requirement.resource_type) << '\n';
+      for (const auto& property : requirement.properties) {
+        if (property.name != properties::kGateway) {
+          refuse(property.where,
+                 "deployRequirement property '" + property.name + "' has no .config form");
+        }
+        out_ << "      " << keys::kProperty << ' ' << properties::kEventGateway << ' '
+             << quoted(property.value.text) << '\n';
+      }
     }
   }
 

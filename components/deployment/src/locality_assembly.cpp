@@ -15,6 +15,12 @@ mwccm::PortEnd port_end(const MwccmDeployment::PortEnd& end) {
   return {end.instance.in(), end.port.in()};
 }
 
+// The consumer's filter; the plan's check parsed it already.
+mwccm::EventFilter filter_of(const MwccmDeployment::ConnectionPlan& connection) {
+  return *connection.filter.in() == '\0' ? mwccm::EventFilter()
+                                         : mwccm::EventFilter::parse(connection.filter.in());
+}
+
 }  // namespace
 
 LocalityAssembly::LocalityAssembly(CORBA::ORB_ptr orb, mwccm::ComponentServer& server)
@@ -104,6 +110,8 @@ void LocalityAssembly::connect_here(const MwccmDeployment::ConnectionPlan& conne
   const mwccm::PortEnd provider = port_end(connection.provider);
   if (connection.events && connection.plain_cxx) {
     assembly_.subscribe_plain(user, provider);
+  } else if (connection.events && std::string(connection.delivery.in()) == "channel") {
+    assembly_.subscribe_channel(user, provider, filter_of(connection));
   } else if (connection.events) {
     assembly_.subscribe(user, provider);
   } else if (connection.plain_cxx) {
@@ -127,6 +135,12 @@ void LocalityAssembly::connect_there(const MwccmDeployment::ConnectionPlan& conn
     if (CORBA::is_nil(reference.in())) {
       throw mwccm::Error("no process provided " + end_name(connection.provider));
     }
+  }
+  if (connection.events && std::string(connection.delivery.in()) == "channel") {
+    // Gateways between containers' channels: docs/events.md section 4.
+    throw mwccm::Error("the channel of this process reaches no other process yet: connect " +
+                       end_name(connection.user) + " to " + end_name(connection.provider) +
+                       " directly, or deploy both in one process");
   }
   if (connection.events) {
     Components::EventConsumerBase_var consumer =

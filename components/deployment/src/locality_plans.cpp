@@ -1,6 +1,7 @@
 // Splitting a checked plan into locality plans (locality_plans.hpp).
 #include <map>
 #include <mwccm/deployment/any_value.hpp>
+#include <mwccm/deployment/connection_settings.hpp>
 #include <mwccm/deployment/localities.hpp>
 #include <mwccm/deployment/locality_plans.hpp>
 #include <mwccm/deployment/plan_properties.hpp>
@@ -58,7 +59,7 @@ MwccmDeployment::InstancePlan instance_plan(CORBA::ORB_ptr orb, const Plan& plan
       result.ior_file = property.value.text.c_str();
     } else if (property.name == properties::kRegisterNaming) {
       result.naming = property.value.text.c_str();
-    } else {
+    } else if (properties::sets_an_attribute(property.name)) {
       Components::ConfigValue value;
       value.name = property.name.c_str();
       value.value = to_any(orb, property.value);
@@ -97,12 +98,11 @@ std::vector<MwccmDeployment::LocalityPlan> make_locality_plans(CORBA::ORB_ptr or
     wired.name = connection.name.c_str();
     wired.user = port_end(plan.find_instance(user->instance_id)->name, user->port_name);
     wired.events = user->kind == PortKind::EventEmitter || user->kind == PortKind::EventPublisher;
-    wired.plain_cxx = false;
-    for (const auto& requirement : connection.deploy_requirements) {
-      wired.plain_cxx =
-          wired.plain_cxx || (requirement.name == properties::kConnectionType &&
-                              requirement.resource_type == properties::kLocalInterface);
-    }
+    const ConnectionSettings settings = connection_settings(plan, connection);
+    wired.plain_cxx = settings.plain_cxx;
+    wired.delivery = settings.delivery.c_str();
+    wired.gateway = settings.gateway.c_str();
+    wired.filter = settings.filter.c_str();
     const std::size_t here = locality_of.at(user->instance_id);
     if (provider == nullptr) {
       wired.provider = port_end("", connection.external_references.front().port_name);

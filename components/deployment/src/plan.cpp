@@ -164,6 +164,10 @@ const char* alias_of(const char* name, std::size_t first, std::size_t last) {
 const char* canonical_name(const char* name) { return alias_of(name, 0, 10); }
 const char* canonical_implementation_type(const char* value) { return alias_of(value, 10, 12); }
 
+bool sets_an_attribute(const std::string& name) {
+  return name != kInstanceIOR && name != kRegisterNaming && name.rfind(kEventFilterPrefix, 0) != 0;
+}
+
 }  // namespace properties
 
 }  // namespace mwccm::deployment

@@ -9,6 +9,8 @@
 #include <set>
 #include <stdexcept>
 
+#include "event_delivery_check.hpp"
+
 namespace mwccm::deployment {
 namespace {
 
@@ -40,6 +42,8 @@ class Checker {
     for (const auto& connection : plan_.connections) check(connection);
     check_receptacles_connected_once();
     check_localities();
+    check_event_delivery(
+        plan_, [this](const Instance& instance) { return interface(instance); }, problems_);
     if (!problems_.empty()) throw PlanError(std::move(problems_));
   }
 
@@ -146,6 +150,7 @@ class Checker {
     }
     const ComponentInterface* component = interface(instance);
     for (const auto& property : instance.config_properties) {
+      if (property.name.rfind(properties::kEventFilterPrefix, 0) == 0) continue;  // below
       if (property.name == properties::kRegisterNaming ||
           property.name == properties::kInstanceIOR) {
         if (property.value.kind != ValueKind::String) {

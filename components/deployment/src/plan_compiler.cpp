@@ -2,6 +2,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <map>
+#include <mwccm/deployment/connection_settings.hpp>
 #include <mwccm/deployment/localities.hpp>
 #include <mwccm/deployment/plan_compiler.hpp>
 #include <mwccm/deployment/plan_properties.hpp>
@@ -163,8 +164,7 @@ class TablesWriter {
     std::ostringstream values;
     std::size_t count = 0;
     for (const auto& property : instance.config_properties) {
-      if (property.name == properties::kInstanceIOR || property.name == properties::kRegisterNaming)
-        continue;
+      if (!properties::sets_an_attribute(property.name)) continue;
       const TypedValue& value = property.value;
       std::string members = "{}";
       if (value.kind == ValueKind::Enum) {
@@ -209,11 +209,7 @@ class TablesWriter {
         (is_user(endpoint.kind) ? user : provider) = &endpoint;
       const bool events =
           user->kind == PortKind::EventEmitter || user->kind == PortKind::EventPublisher;
-      bool plain_cxx = false;
-      for (const auto& requirement : connection.deploy_requirements) {
-        plain_cxx = plain_cxx || (requirement.name == properties::kConnectionType &&
-                                  requirement.resource_type == properties::kLocalInterface);
-      }
+      const ConnectionSettings settings = connection_settings(plan_, connection);
       std::string provider_instance, provider_port, external;
       if (provider == nullptr) {
         provider_port = connection.external_references.front().port_name;
@@ -226,7 +222,9 @@ class TablesWriter {
            << literal(plan_.find_instance(user->instance_id)->name) << ", "
            << literal(user->port_name) << ", " << literal(provider_instance) << ", "
            << literal(provider_port) << ", " << (events ? "true" : "false") << ", "
-           << (plain_cxx ? "true" : "false") << ", " << literal(external) << "},\n";
+           << (settings.plain_cxx ? "true" : "false") << ", " << literal(external) << ", "
+           << literal(settings.delivery) << ", " << literal(settings.gateway) << ", "
+           << literal(settings.filter) << "},\n";
     }
     out_ << "};\n\n";
   }

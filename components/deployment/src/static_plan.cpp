@@ -92,6 +92,9 @@ MwccmDeployment::LocalityPlan locality_plan(CORBA::ORB_ptr orb, const Plan& plan
     to.events = from.events;
     to.plain_cxx = from.plain_cxx;
     to.external = from.external;
+    to.delivery = from.delivery;
+    to.gateway = from.gateway;
+    to.filter = from.filter;
   }
   return result;  // nothing is provided to other processes: there are none
 }

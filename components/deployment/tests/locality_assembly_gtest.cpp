@@ -158,6 +158,25 @@ TEST_F(LocalityAssemblyTest, BasicSpConnectedAsPlainCxxTicksWithoutFacetOrSinkSe
   });
 }
 
+TEST_F(LocalityAssemblyTest, BasicSpThroughItsContainersChannelTicksEndToEnd) {
+  auto plans = localities_of("one_process_channel");
+  ASSERT_EQ(plans.size(), 1u);
+  std::size_t channelled = 0;
+  for (CORBA::ULong i = 0; i < plans[0].connections.length(); ++i) {
+    if (std::string(plans[0].connections[i].delivery.in()) == "channel") ++channelled;
+  }
+  EXPECT_EQ(channelled, 3u);
+  const std::string container = plans[0].name.in();
+  deploy_and_tick(plans, [&] {
+    const mwccm::EventChannel::Counters counters =
+        server_->find_local_container(container)->channel().counters();
+    // Every tick went through the channel: three pushes, three deliveries.
+    EXPECT_GE(counters.published, 30u);
+    EXPECT_EQ(counters.filtered, 0u);
+    EXPECT_GE(counters.delivered, 30u);
+  });
+}
+
 TEST_F(LocalityAssemblyTest, AFailureNamesThePhaseAndTheInstance) {
   auto plans = localities_of("one_process");
   plans[0].instances[1].home_entrypoint = "mwccm_home_BasicSP_CompassHome";

@@ -1,6 +1,7 @@
 // The plan checker: plans/basic_sp.cdp is valid; each rule, broken in a copy
 // of its model, gives a problem naming the place, the element and what was
 // expected; several problems are reported together.
+#include <algorithm>
 #include <mwccm/deployment/localities.hpp>
 #include <mwccm/deployment/plan_check.hpp>
 #include <mwccm/deployment/plan_error.hpp>
@@ -225,6 +226,70 @@ TEST_F(PlanCheck, NamesAPlainCxxConnectionAcrossProcesses) {
       "connection 'gps_position' is a Local_Interface (plain C++) connection between instances in "
       "different processes",
       local.where);
+}
+
+TEST_F(PlanCheck, AcceptsAChannelWithAGatewayAndAFilter) {
+  Requirement channel{properties::kEventDelivery, properties::kChannel, {}, {"added", 4}};
+  channel.properties.push_back({properties::kGateway, make_value(ValueKind::String, "udp"), {}});
+  connection("airframe_ready").deploy_requirements.push_back(channel);
+  instance("HUD").config_properties.push_back(
+      {std::string(properties::kEventFilterPrefix) + "airframe_ready",
+       make_value(ValueKind::String, "disjunction: source=airframe.ready"),
+       {"added", 5}});
+  EXPECT_EQ(problems(), std::vector<std::string>{});
+}
+
+TEST_F(PlanCheck, NamesAnUnknownDeliveryOrGatewayAndADeliveryOfCalls) {
+  Requirement unknown{properties::kEventDelivery, "carrier_pigeon", {}, {"added", 4}};
+  connection("tick").deploy_requirements.push_back(unknown);
+  expect_problem("mwccm.EventDelivery 'carrier_pigeon' is not one mwccm knows (direct, channel)",
+                 unknown.where);
+  Requirement channel{properties::kEventDelivery, properties::kChannel, {}, {"added", 4}};
+  channel.properties.push_back(
+      {properties::kGateway, make_value(ValueKind::String, "smoke"), {"added", 6}});
+  connection("tick").deploy_requirements.back() = channel;
+  expect_problem("gateway 'smoke' is not one mwccm knows (iiop, udp, multicast)",
+                 channel.properties[0].where);
+  connection("tick").deploy_requirements.clear();
+  Requirement on_a_call{properties::kEventDelivery, properties::kChannel, {}, {"added", 7}};
+  connection("gps_position").deploy_requirements.push_back(on_a_call);
+  expect_problem("is for a connection from an event source to a consumer", on_a_call.where);
+}
+
+TEST_F(PlanCheck, NamesAChannelThatIsAlsoPlainCxx) {
+  Connection& ready = connection("gps_ready");
+  ready.deploy_requirements.push_back(
+      {properties::kConnectionType, properties::kLocalInterface, {}, {}});
+  Requirement channel{properties::kEventDelivery, properties::kChannel, {}, {"added", 4}};
+  ready.deploy_requirements.push_back(channel);
+  const auto found = problems();  // and, as they are in two processes here, plain C++ across them
+  EXPECT_TRUE(std::any_of(found.begin(), found.end(), [](const std::string& problem) {
+    return problem.find(
+               "is Local_Interface (plain C++) and delivered through a channel: choose "
+               "one") != std::string::npos;
+  })) << ::testing::PrintToString(found);
+}
+
+TEST_F(PlanCheck, NamesABadFilterOneOnASinkWithoutAChannelAndOneOnNoSink) {
+  Property filter{std::string(properties::kEventFilterPrefix) + "airframe_ready",
+                  make_value(ValueKind::String, "disjunction: source=airframe.ready"),
+                  {"added", 5}};
+  instance("HUD").config_properties.push_back(filter);
+  expect_problem(
+      "a filter applies in a channel, and no connection to 'hud.airframe_ready' is "
+      "delivered through one",
+      filter.where);
+  connection("airframe_ready")
+      .deploy_requirements.push_back(
+          {properties::kEventDelivery, properties::kChannel, {}, {"added", 4}});
+  instance("HUD").config_properties.back().value =
+      make_value(ValueKind::String, "sometimes: source=x.y");
+  expect_problem("an event filter starts with 'conjunction:' or 'disjunction:'", filter.where);
+  instance("HUD").config_properties.back() = {
+      std::string(properties::kEventFilterPrefix) + "display",
+      make_value(ValueKind::String, "disjunction: type=T"),
+      {"added", 5}};
+  expect_problem("has no event sink 'display'", filter.where);
 }
 
 TEST_F(PlanCheck, NamesContradictoryLocalityConstraints) {

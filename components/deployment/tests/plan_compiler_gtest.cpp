@@ -53,7 +53,9 @@ TEST_F(PlanCompiler, TablesHoldEveryHomeInstanceValueAndConnection) {
   EXPECT_TRUE(contains(text, "{\"log_file\", ValueKind::String, \"hud & display.log\""));
   // Registrations are not attribute values.
   EXPECT_FALSE(contains(text, "{\"mwccm.InstanceIOR\""));
-  EXPECT_TRUE(contains(text, "\"rate_gen\", \"tick\", \"gps\", \"tick\", true, false, \"\"},"));
+  EXPECT_TRUE(contains(text,
+                       "\"rate_gen\", \"tick\", \"gps\", \"tick\", true, false, \"\", "
+                       "\"direct\", \"iiop\", \"\"},"));
   // The Local_Interface connection is marked plain C++.
   EXPECT_TRUE(contains(text, "\"hud\", \"airframe\", \"airframe\", \"position\", false, true"));
   EXPECT_TRUE(contains(text, "int main(int argc, char** argv)"));

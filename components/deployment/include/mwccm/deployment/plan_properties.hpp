@@ -29,6 +29,25 @@ inline constexpr const char* kOrbThreads = "mwccm.Process.ORBThreads";    // ORB
 inline constexpr const char* kConnectionType = "mwccm.ConnectionType";
 inline constexpr const char* kLocalInterface = "Local_Interface";
 
+// connection deployRequirement: how the container delivers the events of
+// the source to the sink (docs/events.md section 1): its resourceType is one
+// of kDeliveries ("direct", the default, and "channel"); its property
+// kGateway, one of kGateways ("iiop", the default, "udp", "multicast"),
+// says how a channel reaches a sink in another process.
+inline constexpr const char* kEventDelivery = "mwccm.EventDelivery";
+inline constexpr const char* kDirect = "direct";
+inline constexpr const char* kChannel = "channel";
+inline constexpr const char* kDeliveries[] = {kDirect, kChannel};
+inline constexpr const char* kGateway = "gateway";
+inline constexpr const char* kGateways[] = {"iiop", "udp", "multicast"};
+// .config's name for the gateway, after a link (a .config connection has
+// properties, not requirements with properties of their own).
+inline constexpr const char* kEventGateway = "mwccm.EventDelivery.gateway";
+
+// instance configProperty mwccm.EventFilter.<sink>: the sink's filter
+// (docs/events.md section 3), a tk_string.
+inline constexpr const char* kEventFilterPrefix = "mwccm.EventFilter.";
+
 // The mwccm name of a property DAnCE or DnCX11 spell their own way
 // (edu.vanderbilt.dre.DAnCE.InstanceIOR, nl.remedy.it.DnCX11.InstanceIOR,
 // ...LocalityManager.ProcessPriority, ...); any other name unchanged. The
@@ -36,5 +55,8 @@ inline constexpr const char* kLocalInterface = "Local_Interface";
 const char* canonical_name(const char* name);
 // The same for a value of mwccm.ImplementationType (their LocalityManager).
 const char* canonical_implementation_type(const char* value);
+// Whether a component instance's configProperty of this name sets an
+// attribute, rather than meaning something to mwccm (registration, filters).
+bool sets_an_attribute(const std::string& name);
 
 }  // namespace mwccm::deployment::properties

@@ -51,6 +51,9 @@ struct Connection {
   bool events;
   bool plain_cxx;
   const char* external;
+  const char* delivery;  // connection_settings.hpp
+  const char* gateway;
+  const char* filter;
 };
 
 struct Plan {

@@ -1,0 +1,34 @@
+// A connection's settings (connection_settings.hpp).
+#include <mwccm/deployment/connection_settings.hpp>
+#include <mwccm/deployment/plan_properties.hpp>
+
+namespace mwccm::deployment {
+
+ConnectionSettings connection_settings(const Plan& plan, const Connection& connection) {
+  ConnectionSettings settings;
+  settings.delivery = properties::kDirect;
+  settings.gateway = "iiop";
+  for (const auto& requirement : connection.deploy_requirements) {
+    if (requirement.name == properties::kConnectionType &&
+        requirement.resource_type == properties::kLocalInterface) {
+      settings.plain_cxx = true;
+    }
+    if (requirement.name != properties::kEventDelivery) continue;
+    settings.delivery = requirement.resource_type;
+    for (const auto& property : requirement.properties) {
+      if (property.name == properties::kGateway) settings.gateway = property.value.text;
+    }
+  }
+  for (const auto& endpoint : connection.internal_endpoints) {
+    if (endpoint.kind != PortKind::EventConsumer) continue;
+    const Instance* consumer = plan.find_instance(endpoint.instance_id);
+    if (consumer == nullptr) continue;
+    for (const auto& property : consumer->config_properties) {
+      if (property.name == properties::kEventFilterPrefix + endpoint.port_name)
+        settings.filter = property.value.text;
+    }
+  }
+  return settings;
+}
+
+}  // namespace mwccm::deployment
