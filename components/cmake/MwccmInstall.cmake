@@ -31,10 +31,10 @@ install(TARGETS ${mwccm_programs} RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
 
 install(DIRECTORY include/mwccm deployment/include/mwccm DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}
   FILES_MATCHING PATTERN "*.hpp")
-install(FILES ${mwccm_idl_out}/Components.hh
+install(FILES ${mwccm_idl_out}/Components.hh ${mwccm_idl_out}/MwccmEvents.hh
   ${CMAKE_CURRENT_BINARY_DIR}/deployment/idl/MwccmDeployment.hh
   DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
-install(FILES idl/Components.idl DESTINATION ${mwccm_share}/idl)
+install(FILES idl/Components.idl idl/MwccmEvents.idl DESTINATION ${mwccm_share}/idl)
 install(DIRECTORY generator/ DESTINATION ${mwccm_share}/generator
   USE_SOURCE_PERMISSIONS
   PATTERN "tests" EXCLUDE PATTERN "__pycache__" EXCLUDE)

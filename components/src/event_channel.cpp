@@ -1,6 +1,9 @@
 // The container's event channel (event_channel.hpp).
+#include <cstdint>
+#include <cstring>
 #include <mwccm/event_channel.hpp>
 #include <mwccm/local_consumer.hpp>
+#include <vector>
 
 namespace mwccm {
 
@@ -139,9 +142,18 @@ void EventChannel::receive(const std::string& supplier, std::uint64_t,
     return;
   }
   const EventCodec& codec = routes->front().sink->local_consumer()->codec();
+  // CDR reads from an 8-byte aligned buffer; a datagram's event is where its
+  // header ends. One aligned copy per receiving thread, reused.
+  thread_local std::vector<std::uint64_t> aligned;
+  const char* data = bytes.data();
+  if (reinterpret_cast<std::uintptr_t>(data) % alignof(std::uint64_t) != 0) {
+    aligned.resize(bytes.size() / sizeof(std::uint64_t) + 1);
+    std::memcpy(aligned.data(), bytes.data(), bytes.size());
+    data = reinterpret_cast<const char*>(aligned.data());
+  }
   try {
-    cdrEncapsulationStream cdr(reinterpret_cast<const CORBA::Octet*>(bytes.data()),
-                               static_cast<CORBA::ULong>(bytes.size()), true);
+    cdrEncapsulationStream cdr(reinterpret_cast<const CORBA::Octet*>(data),
+                               static_cast<CORBA::ULong>(bytes.size()));
     const std::unique_ptr<ReceivedEvent> event = codec.unmarshal(cdr);
     deliver(codec, supplier, inbound->event_type, event->event(), *routes);
   } catch (const CORBA::SystemException&) {

@@ -94,6 +94,9 @@ class EventChannel {
   // From a gateway's receiver: one event of a remote supplier, as sent.
   void receive(const std::string& supplier, std::uint64_t sequence, std::span<const char> cdr);
 
+  // A receiver's bytes that were no event of any channel.
+  void note_unreadable() noexcept { unreadable_.fetch_add(1, std::memory_order_relaxed); }
+
   Counters counters() const noexcept;
 
  private:
