@@ -264,6 +264,40 @@ void Assembly::subscribe_plain(const PortEnd& source, const PortEnd& sink) {
   connections_.push_back(Connection{source, sink, true, cookie});
 }
 
+std::string Assembly::accept_channel(const std::string& supplier, const PortEnd& sink,
+                                     const EventFilter& filter, const std::string& gateway,
+                                     const ReceiverSettings& settings) {
+  ObservedStep observed(Step::Connection, sink.component + "." + sink.port);
+  const std::string step =
+      "feed " + describe("sink", sink) + " with '" + supplier + "' through its container's channel";
+  return run_step(step, [&] {
+    Container& container = local_container(sink.component);
+    std::shared_ptr<ProvidedPort> port =
+        local_servant(sink.component).ports().sink(sink.port.c_str());
+    std::string event_type = port->type_id();
+    if (const auto at = event_type.rfind("Consumer:"); at != std::string::npos)
+      event_type.erase(at, 8);
+    const std::uint64_t route = next_cookie_id();
+    container.channel().accept(supplier, event_type, route, port, filter);
+    inbound_.push_back({sink.component, supplier, route});
+    return container.receivers().endpoint(gateway, settings);
+  });
+}
+
+void Assembly::route_channel(const PortEnd& source, std::shared_ptr<Gateway> gateway,
+                             const PortEnd& provider) {
+  ObservedStep observed(Step::Connection, source.component + "." + source.port);
+  const std::string step = "send " + describe("source", source) + " to " +
+                           describe("sink", provider) + " through " + gateway->describe();
+  Components::Cookie_var cookie = run_step(step, [&]() -> Components::Cookie* {
+    return local_servant(source.component)
+        .ports()
+        .route_channel(source.port.c_str(), local_container(source.component).channel(),
+                       source.component + "." + source.port, std::move(gateway));
+  });
+  connections_.push_back(Connection{source, provider, true, cookie});
+}
+
 CORBA::Object_ptr Assembly::provide(const PortEnd& facet) {
   const auto& provider = find(components_, facet.component, "component");
   return run_step("provide " + describe("facet", facet),
@@ -342,6 +376,12 @@ void Assembly::remove() {
     run_step("passivate component " + quoted(*name),
              [&] { container->passivate_component(installed.ref.in()); });
     installed.active = false;
+  }
+  // Events from other processes first: none reaches a sink being disconnected.
+  while (!inbound_.empty()) {
+    const Inbound& last = inbound_.back();
+    local_container(last.component).channel().remove_inbound(last.supplier, last.route);
+    inbound_.pop_back();
   }
   while (!connections_.empty()) {
     const Connection& last = connections_.back();

@@ -51,7 +51,16 @@ EventChannel& Container::channel() {
   return *channel_;
 }
 
+ChannelReceivers& Container::receivers() {
+  EventChannel& fed = channel();
+  std::call_once(receivers_made_, [&] {
+    receivers_ = std::make_unique<ChannelReceivers>(fed, orb_.in(), poa_.in());
+  });
+  return *receivers_;
+}
+
 Container::~Container() {
+  receivers_.reset();  // no event from another process reaches a component being removed
   remove();
   // Not waiting: the last reference may be dropped inside an upcall.
   poa_->destroy(false, false);

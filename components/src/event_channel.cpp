@@ -36,7 +36,13 @@ void EventChannel::subscribe(Supplier& supplier, std::uint64_t route,
 void EventChannel::route(Supplier& supplier, std::uint64_t route,
                          std::shared_ptr<Gateway> gateway) {
   supplier.remotes_.update([&](std::vector<Supplier::Remote>& remotes) {
-    remotes.push_back({route, std::move(gateway)});
+    for (auto& remote : remotes) {
+      if (remote.gateway == gateway) {
+        remote.ids.push_back(route);
+        return;
+      }
+    }
+    remotes.push_back({{route}, std::move(gateway)});
   });
 }
 
@@ -57,7 +63,16 @@ bool erase_route(detail::SnapshotList<Entry>& list, std::uint64_t route) {
 }  // namespace
 
 bool EventChannel::remove(Supplier& supplier, std::uint64_t route) {
-  return erase_route(supplier.locals_, route) || erase_route(supplier.remotes_, route);
+  if (erase_route(supplier.locals_, route)) return true;
+  bool found = false;
+  supplier.remotes_.update([&](std::vector<Supplier::Remote>& remotes) {
+    for (auto it = remotes.begin(); it != remotes.end() && !found; ++it) {
+      found = std::erase(it->ids, route) != 0;
+      if (found && it->ids.empty()) remotes.erase(it);
+      if (found) break;
+    }
+  });
+  return found;
 }
 
 void EventChannel::accept(const std::string& supplier, const std::string& event_type,

@@ -88,6 +88,13 @@ Components::Cookie* PortTable::subscribe_channel(const char* source, EventChanne
       channel, supplier, provider.provided(sink, Components::CONSUMER, "an event sink"), filter);
 }
 
+Components::Cookie* PortTable::route_channel(const char* source, EventChannel& channel,
+                                             const std::string& supplier,
+                                             std::shared_ptr<Gateway> gateway) {
+  return find_as<SourcePort>(source, "an event source")
+      .route_channel(channel, supplier, std::move(gateway));
+}
+
 Components::Cookie* PortTable::subscribe_plain(const char* source, const PortTable& provider,
                                                const char* sink) {
   auto& port = find_as<SourcePort>(source, "an event source");

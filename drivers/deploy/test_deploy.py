@@ -161,6 +161,8 @@ def test_a_plan_that_fails_to_deploy_fails_the_run_naming_the_instance(tmp_path)
 @pytest.mark.parametrize("mode, plan", [
     ("static", "basic_sp_one_process"),
     ("dynamic", "basic_sp_one_process_plain"),
+    ("static", "basic_sp_one_process_channel"),
+    ("dynamic", "basic_sp_two_processes_channel"),  # a UDP gateway between the processes
     ("static", "basic_sp_plain_chain"),
 ])
 def test_tick_to_display_reports_the_latencies_the_hud_recorded(tmp_path, mode, plan):

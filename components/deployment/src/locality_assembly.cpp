@@ -1,4 +1,5 @@
 // Assembling a locality's part of a plan in process (locality_assembly.hpp).
+#include <mwccm/channel_gateways.hpp>
 #include <mwccm/deployment/locality_assembly.hpp>
 #include <mwccm/errors.hpp>
 #include <mwccm/registration.hpp>
@@ -15,10 +16,20 @@ mwccm::PortEnd port_end(const MwccmDeployment::PortEnd& end) {
   return {end.instance.in(), end.port.in()};
 }
 
+// Where this process's channels receive, from its plan's settings.
+mwccm::ReceiverSettings receiver_settings(const MwccmDeployment::ServerSettings& settings) {
+  mwccm::ReceiverSettings receive;
+  if (*settings.channel_address.in() != '\0') receive.address = settings.channel_address.in();
+  if (*settings.multicast_group.in() != '\0')
+    receive.multicast_group = settings.multicast_group.in();
+  if (*settings.multicast_interface.in() != '\0')
+    receive.multicast_interface = settings.multicast_interface.in();
+  return receive;
+}
+
 // The consumer's filter; the plan's check parsed it already.
-mwccm::EventFilter filter_of(const MwccmDeployment::ConnectionPlan& connection) {
-  return *connection.filter.in() == '\0' ? mwccm::EventFilter()
-                                         : mwccm::EventFilter::parse(connection.filter.in());
+mwccm::EventFilter filter_of(const char* filter) {
+  return *filter == '\0' ? mwccm::EventFilter() : mwccm::EventFilter::parse(filter);
 }
 
 }  // namespace
@@ -83,7 +94,7 @@ MwccmDeployment::ProvidedReferences* LocalityAssembly::start_launch(
       if (here.count(connection.provider.instance.in()) != 0) connect_here(connection);
     }
     auto* provided = new MwccmDeployment::ProvidedReferences;
-    provided->length(plan.provided.length());
+    provided->length(plan.provided.length() + plan.inbound.length());
     for (CORBA::ULong i = 0; i < plan.provided.length(); ++i) {
       subject = end_name(plan.provided[i]);
       (*provided)[i].end = plan.provided[i];
@@ -93,6 +104,18 @@ MwccmDeployment::ProvidedReferences* LocalityAssembly::start_launch(
       } catch (const Components::InvalidName&) {
         (*provided)[i].reference = assembly_.consumer(end);  // not a facet: an event consumer
       }
+    }
+    // Sinks fed by other processes' channels: this channel's endpoint for each.
+    for (CORBA::ULong i = 0; i < plan.inbound.length(); ++i) {
+      const MwccmDeployment::ChannelInbound& inbound = plan.inbound[i];
+      subject = end_name(inbound.sink);
+      MwccmDeployment::ProvidedReference& entry = (*provided)[plan.provided.length() + i];
+      entry.end = inbound.sink;
+      entry.channel = assembly_
+                          .accept_channel(end_name(inbound.supplier), port_end(inbound.sink),
+                                          filter_of(inbound.filter.in()), inbound.gateway.in(),
+                                          receiver_settings(plan.settings))
+                          .c_str();
     }
     return provided;
   } catch (const MwccmDeployment::DeploymentFailure&) {
@@ -111,7 +134,7 @@ void LocalityAssembly::connect_here(const MwccmDeployment::ConnectionPlan& conne
   if (connection.events && connection.plain_cxx) {
     assembly_.subscribe_plain(user, provider);
   } else if (connection.events && std::string(connection.delivery.in()) == "channel") {
-    assembly_.subscribe_channel(user, provider, filter_of(connection));
+    assembly_.subscribe_channel(user, provider, filter_of(connection.filter.in()));
   } else if (connection.events) {
     assembly_.subscribe(user, provider);
   } else if (connection.plain_cxx) {
@@ -123,6 +146,10 @@ void LocalityAssembly::connect_here(const MwccmDeployment::ConnectionPlan& conne
 
 void LocalityAssembly::connect_there(const MwccmDeployment::ConnectionPlan& connection,
                                      const MwccmDeployment::ProvidedReferences& references) {
+  if (connection.events && std::string(connection.delivery.in()) == "channel") {
+    route_through_channel(connection, references);
+    return;
+  }
   CORBA::Object_var reference;
   if (*connection.external.in() != '\0') {
     reference = mwccm::resolve_reference(orb_.in(), connection.external.in());
@@ -136,12 +163,6 @@ void LocalityAssembly::connect_there(const MwccmDeployment::ConnectionPlan& conn
       throw mwccm::Error("no process provided " + end_name(connection.provider));
     }
   }
-  if (connection.events && std::string(connection.delivery.in()) == "channel") {
-    // Gateways between containers' channels: docs/events.md section 4.
-    throw mwccm::Error("the channel of this process reaches no other process yet: connect " +
-                       end_name(connection.user) + " to " + end_name(connection.provider) +
-                       " directly, or deploy both in one process");
-  }
   if (connection.events) {
     Components::EventConsumerBase_var consumer =
         Components::EventConsumerBase::_narrow(reference.in());
@@ -149,6 +170,27 @@ void LocalityAssembly::connect_there(const MwccmDeployment::ConnectionPlan& conn
   } else {
     assembly_.connect_to(port_end(connection.user), reference.in(), port_end(connection.provider));
   }
+}
+
+// The source's events through a gateway to the sink's process, one gateway
+// per endpoint however many connections use it (a multicast group's
+// datagrams leave through this process's own interface).
+void LocalityAssembly::route_through_channel(
+    const MwccmDeployment::ConnectionPlan& connection,
+    const MwccmDeployment::ProvidedReferences& references) {
+  std::string endpoint_text;
+  for (CORBA::ULong i = 0; i < references.length() && endpoint_text.empty(); ++i) {
+    if (end_name(references[i].end) == end_name(connection.provider))
+      endpoint_text = references[i].channel.in();
+  }
+  if (endpoint_text.empty())
+    throw mwccm::Error("no process published a channel for " + end_name(connection.provider));
+  mwccm::ChannelEndpoint endpoint = mwccm::parse_endpoint(endpoint_text);
+  if (endpoint.kind == "multicast")
+    endpoint.interface = receiver_settings(plan_.settings).multicast_interface;
+  auto& gateway = gateways_[endpoint.text()];
+  if (!gateway) gateway = mwccm::make_gateway(orb_.in(), endpoint);
+  assembly_.route_channel(port_end(connection.user), gateway, port_end(connection.provider));
 }
 
 void LocalityAssembly::finish_launch(const MwccmDeployment::ProvidedReferences& references,

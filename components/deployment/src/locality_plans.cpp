@@ -31,6 +31,9 @@ MwccmDeployment::ServerSettings settings_of(const Instance* server) {
   settings.priority = 0;
   settings.cpu_affinity = "";
   settings.orb_threads = 0;
+  settings.channel_address = "";
+  settings.multicast_group = "";
+  settings.multicast_interface = "";
   if (server == nullptr) return settings;
   for (const auto& property : server->config_properties) {
     if (property.name == properties::kPriority) settings.priority = std::stol(property.value.text);
@@ -38,6 +41,12 @@ MwccmDeployment::ServerSettings settings_of(const Instance* server) {
       settings.cpu_affinity = property.value.text.c_str();
     if (property.name == properties::kOrbThreads)
       settings.orb_threads = std::stoul(property.value.text);
+    if (property.name == properties::kChannelAddress)
+      settings.channel_address = property.value.text.c_str();
+    if (property.name == properties::kMulticastGroup)
+      settings.multicast_group = property.value.text.c_str();
+    if (property.name == properties::kMulticastInterface)
+      settings.multicast_interface = property.value.text.c_str();
   }
   return settings;
 }
@@ -112,7 +121,16 @@ std::vector<MwccmDeployment::LocalityPlan> make_locality_plans(CORBA::ORB_ptr or
       wired.provider = port_end(provider_name, provider->port_name);
       wired.external = "";
       const std::size_t there = locality_of.at(provider->instance_id);
-      if (there != here && provided[there].emplace(provider_name, provider->port_name).second) {
+      if (there != here && settings.delivery == properties::kChannel) {
+        // The sink's channel is fed by this one; it publishes its endpoint.
+        MwccmDeployment::ChannelInbound inbound;
+        inbound.supplier = wired.user;
+        inbound.sink = wired.provider;
+        inbound.gateway = wired.gateway;
+        inbound.filter = wired.filter;
+        append(result[there].inbound, inbound);
+      } else if (there != here &&
+                 provided[there].emplace(provider_name, provider->port_name).second) {
         append(result[there].provided, wired.provider);
       }
     }

@@ -1,5 +1,7 @@
 // The plan checker (plan_check.hpp): every rule adds problems to one list,
 // so that a user fixes a plan in one pass.
+#include <arpa/inet.h>
+
 #include <algorithm>
 #include <map>
 #include <mwccm/deployment/localities.hpp>
@@ -28,6 +30,23 @@ bool is_integer(ValueKind kind) {
   return kind == ValueKind::Short || kind == ValueKind::UShort || kind == ValueKind::Long ||
          kind == ValueKind::ULong || kind == ValueKind::LongLong || kind == ValueKind::ULongLong ||
          kind == ValueKind::Octet;
+}
+
+bool is_ipv4(const std::string& text) {
+  in_addr address{};
+  return inet_pton(AF_INET, text.c_str(), &address) == 1;
+}
+
+// "239.255.77.1:45000": a multicast group (224.0.0.0/4) and a port.
+bool is_multicast_group(const std::string& text) {
+  const auto colon = text.rfind(':');
+  in_addr group{};
+  if (colon == std::string::npos || inet_pton(AF_INET, text.substr(0, colon).c_str(), &group) != 1)
+    return false;
+  const std::string port = text.substr(colon + 1);
+  return (ntohl(group.s_addr) >> 28) == 0xE && !port.empty() && port.size() <= 5 &&
+         port.find_first_not_of("0123456789") == std::string::npos && std::stoul(port) >= 1 &&
+         std::stoul(port) <= 65535;
 }
 
 class Checker {
@@ -209,9 +228,21 @@ class Checker {
                          list.find(",,") == std::string::npos;
       if (!valid)
         problem(property.where, where + " is a tk_string of CPU numbers, such as \"0\" or \"0,1\"");
+    } else if (property.name == properties::kChannelAddress ||
+               property.name == properties::kMulticastInterface) {
+      if (!is_ipv4(property.value.text))
+        problem(property.where, where + " is a tk_string IPv4 address, such as \"198.18.0.2\"");
+    } else if (property.name == properties::kMulticastGroup) {
+      if (!is_multicast_group(property.value.text)) {
+        problem(property.where, where +
+                                    " is a tk_string GROUP:PORT, the group in "
+                                    "224.0.0.0/4, such as \"239.255.77.1:45000\"");
+      }
     } else {
       problem(property.where, where + " is not one mwccm knows (" + properties::kPriority + ", " +
-                                  properties::kCpuAffinity + ", " + properties::kOrbThreads + ")");
+                                  properties::kCpuAffinity + ", " + properties::kOrbThreads + ", " +
+                                  properties::kChannelAddress + ", " + properties::kMulticastGroup +
+                                  ", " + properties::kMulticastInterface + ")");
     }
   }
 

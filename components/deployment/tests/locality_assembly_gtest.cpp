@@ -23,7 +23,7 @@ namespace mwccm::deployment::testing {
 namespace {
 
 class LocalityAssemblyTest : public ::testing::Test {
- protected:
+ public:
   static void SetUpTestSuite() {
     char name[] = "locality_gtest", option[] = "-ORBendPoint", endpoint[] = "giop:tcp:127.0.0.1:0";
     char* argv[] = {name, option, endpoint, nullptr};
@@ -175,6 +175,27 @@ TEST_F(LocalityAssemblyTest, BasicSpThroughItsContainersChannelTicksEndToEnd) {
     EXPECT_EQ(counters.filtered, 0u);
     EXPECT_GE(counters.delivered, 30u);
   });
+}
+
+// Two localities whose channels are linked by gateways of `gateway` (the
+// plan's UDP, or another the test sets), ticking end to end.
+void expect_channels_linked(LocalityAssemblyTest& test,
+                            std::vector<MwccmDeployment::LocalityPlan> plans, const char* gateway) {
+  ASSERT_EQ(plans.size(), 2u);
+  ASSERT_EQ(plans[1].inbound.length(), 1u);  // airframe.gps_ready, fed from the sensors
+  EXPECT_STREQ(plans[1].inbound[0].supplier.instance.in(), "gps");
+  plans[1].inbound[0].gateway = gateway;
+  for (CORBA::ULong i = 0; i < plans[0].connections.length(); ++i)
+    plans[0].connections[i].gateway = gateway;
+  test.deploy_and_tick(plans);
+}
+
+TEST_F(LocalityAssemblyTest, BasicSpAcrossTwoLocalitiesThroughChannelsOverUdp) {
+  expect_channels_linked(*this, localities_of("two_processes_channel"), "udp");
+}
+
+TEST_F(LocalityAssemblyTest, BasicSpAcrossTwoLocalitiesThroughChannelsOverIiop) {
+  expect_channels_linked(*this, localities_of("two_processes_channel"), "iiop");
 }
 
 TEST_F(LocalityAssemblyTest, AFailureNamesThePhaseAndTheInstance) {

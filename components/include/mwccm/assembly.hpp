@@ -78,6 +78,17 @@ class Assembly {
   // channel calls the sink, filtered, with the pushed event. Both in this
   // process, as for plain connections; undone by remove().
   void subscribe_channel(const PortEnd& source, const PortEnd& sink, const EventFilter& filter);
+  // Across processes (docs/events.md section 4). The sink's side: its
+  // container's channel feeds it with the events of `supplier`
+  // ("instance.port", in another process), filtered, received through the
+  // receiver of `gateway` ("iiop", "udp", "multicast"), whose endpoint this
+  // returns; remove() undoes it first. The source's side: its container's
+  // channel sends its events through `gateway` (made from that endpoint).
+  std::string accept_channel(const std::string& supplier, const PortEnd& sink,
+                             const EventFilter& filter, const std::string& gateway,
+                             const ReceiverSettings& settings);
+  void route_channel(const PortEnd& source, std::shared_ptr<Gateway> gateway,
+                     const PortEnd& provider);
   // configuration_complete on every component not yet configured, then
   // activate_component on every component not yet active, in creation order
   // (so components created later are activated by a second call).
@@ -137,6 +148,12 @@ class Assembly {
   std::map<std::string, Installed> components_;
   std::vector<std::string> creation_order_;
   std::vector<Connection> connections_;
+  struct Inbound {
+    std::string component;  // the sink's, whose container's channel holds the route
+    std::string supplier;
+    std::uint64_t route;
+  };
+  std::vector<Inbound> inbound_;
 };
 
 }  // namespace mwccm

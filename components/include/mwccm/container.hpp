@@ -15,6 +15,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <mwccm/channel_receivers.hpp>
 #include <mwccm/component_servant.hpp>
 #include <mwccm/event_channel.hpp>
 #include <mwccm/home_servant.hpp>
@@ -55,6 +56,9 @@ class Container : public virtual POA_Components::Deployment::Container {
   // The container's event channel (docs/events.md), made on first use; it
   // lives as long as the container, after its components.
   EventChannel& channel();
+  // Its receivers from other processes' channels (docs/events.md section 4),
+  // made on first use; they stop before the channel goes.
+  ChannelReceivers& receivers();
 
   const std::string& name() const noexcept { return name_; }
   PortableServer::POA_ptr poa() const noexcept { return poa_.in(); }  // borrowed
@@ -76,6 +80,8 @@ class Container : public virtual POA_Components::Deployment::Container {
 
   std::unique_ptr<EventChannel> channel_;  // declared first: destroyed last
   std::once_flag channel_made_;
+  std::unique_ptr<ChannelReceivers> receivers_;  // feed channel_: destroyed before it
+  std::once_flag receivers_made_;
   std::string name_;
   CORBA::ORB_var orb_;
   PortableServer::POA_var poa_;

@@ -78,7 +78,8 @@ class EventChannel {
   void subscribe(Supplier& supplier, std::uint64_t route, std::shared_ptr<ProvidedPort> sink,
                  EventFilter filter);
   // Another container, reached through `gateway`: each event of the
-  // supplier is sent there once, however many subscribers it has.
+  // supplier is sent there once, however many subscribers it has (a second
+  // route through the same gateway sends nothing more).
   void route(Supplier& supplier, std::uint64_t route, std::shared_ptr<Gateway> gateway);
   // Undoes subscribe() or route(); false if no such route.
   bool remove(Supplier& supplier, std::uint64_t route);
@@ -121,7 +122,7 @@ class EventChannel::Supplier {
  private:
   friend class EventChannel;
   struct Remote {
-    std::uint64_t id;
+    std::vector<std::uint64_t> ids;  // the routes through this gateway
     std::shared_ptr<Gateway> gateway;
   };
   Supplier(EventChannel& channel, std::string id, std::string event_type, const EventCodec& codec)

@@ -202,6 +202,22 @@ class EventSource final : public SourcePort {
   }
   Components::EventConsumerBase_ptr disconnect_object() override { return disconnect(); }
 
+  Components::Cookie* route_channel(EventChannel& channel, const std::string& supplier,
+                                    std::shared_ptr<Gateway> gateway) override {
+    const bool publisher = kind() == Components::PUBLISHER;
+    if (!publisher && size() != 0) detail::already_connected(*this, "connect_consumer");
+    EventChannel::Supplier& through = channel.supplier(supplier, event_type(), event_codec<Arg>());
+    EventChannel::Supplier* attached = supplier_.load(std::memory_order_acquire);
+    if (attached != nullptr && attached != &through) {
+      detail::another_channel(*this, attached->channel().name(), channel.name());
+    }
+    const std::uint64_t id = next_cookie_id();
+    channel.route(through, id, std::move(gateway));
+    channel_routes_.update([&](std::vector<std::uint64_t>& routes) { routes.push_back(id); });
+    supplier_.store(&through, std::memory_order_release);
+    return publisher ? make_cookie(id) : nullptr;
+  }
+
   // Every consumer's reference; a plain C++ sink's is made on demand.
   Components::ConnectionDescriptions describe_connections() const override {
     const auto& subs = list_.snapshot();

@@ -49,6 +49,7 @@ class Port {
 class ProvidedPort;
 class EventChannel;
 class EventFilter;
+class Gateway;
 
 // Simplex and multiplex receptacles, connected by name with an untyped
 // reference, or as plain C++ objects to a facet's executor.
@@ -83,6 +84,10 @@ class SourcePort : public Port {
   virtual Components::Cookie* subscribe_channel(EventChannel& channel, const std::string& supplier,
                                                 std::shared_ptr<ProvidedPort> sink,
                                                 const EventFilter& filter) = 0;
+  // Another container's sinks, fed by `channel` through `gateway`: a cookie,
+  // which unsubscribe undoes (an emitter's: disconnect).
+  virtual Components::Cookie* route_channel(EventChannel& channel, const std::string& supplier,
+                                            std::shared_ptr<Gateway> gateway) = 0;
 };
 
 // A facet or an event sink. Its executor side exists from the start: a

@@ -59,6 +59,13 @@ class PortTable {
   Components::Cookie* subscribe_channel(const char* source, EventChannel& channel,
                                         const std::string& supplier, const PortTable& provider,
                                         const char* sink, const EventFilter& filter);
+  // The source's events to other containers, through `gateway`.
+  Components::Cookie* route_channel(const char* source, EventChannel& channel,
+                                    const std::string& supplier, std::shared_ptr<Gateway> gateway);
+  // The sink of this table, as a channel's consumer (ports/filters checked by the channel's users).
+  std::shared_ptr<ProvidedPort> sink(const char* name) const {
+    return provided(name, Components::CONSUMER, "an event sink");
+  }
 
   // Facets and sinks, for the container to install and uninstall.
   const std::vector<std::shared_ptr<ProvidedPort>>& provided() const noexcept { return provided_; }

@@ -11,6 +11,7 @@
 
 #include <MwccmDeployment.hh>
 #include <map>
+#include <memory>
 #include <mwccm/assembly.hpp>
 #include <mwccm/component_server.hpp>
 #include <mwccm/deployment/step_timer.hpp>
@@ -39,6 +40,8 @@ class LocalityAssembly {
   void connect_here(const MwccmDeployment::ConnectionPlan& connection);
   void connect_there(const MwccmDeployment::ConnectionPlan& connection,
                      const MwccmDeployment::ProvidedReferences& references);
+  void route_through_channel(const MwccmDeployment::ConnectionPlan& connection,
+                             const MwccmDeployment::ProvidedReferences& references);
 
   CORBA::ORB_var orb_;
   mwccm::ComponentServer& server_;
@@ -47,6 +50,7 @@ class LocalityAssembly {
   StepTimer timer_;
   std::map<std::string, std::string> homes_;  // entry point → home id
   std::vector<std::string> registrations_;    // targets to unregister at teardown
+  std::map<std::string, std::shared_ptr<mwccm::Gateway>> gateways_;  // by endpoint
   bool launched_ = false;
 };
 

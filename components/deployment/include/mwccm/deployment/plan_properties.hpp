@@ -23,6 +23,10 @@ inline constexpr const char* kInstanceIOR = "mwccm.InstanceIOR";        // a fil
 inline constexpr const char* kPriority = "mwccm.Process.Priority";  // SCHED_FIFO priority; 0: plain
 inline constexpr const char* kCpuAffinity = "mwccm.Process.CPUAffinity";  // "0" or "0,1"
 inline constexpr const char* kOrbThreads = "mwccm.Process.ORBThreads";    // ORB thread pool size
+// ... and where its channels receive events from other processes (docs/events.md).
+inline constexpr const char* kChannelAddress = "mwccm.Channel.Address";  // the UDP receiver's
+inline constexpr const char* kMulticastGroup = "mwccm.Channel.MulticastGroup";  // "GROUP:PORT"
+inline constexpr const char* kMulticastInterface = "mwccm.Channel.MulticastInterface";
 
 // connection deployRequirement: connect as plain C++ objects, without CORBA,
 // when both ends are in one process (section 7). As DDS4CCM plans write it.
