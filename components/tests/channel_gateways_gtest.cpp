@@ -73,6 +73,29 @@ TEST_F(ChannelGateways, UdpCarriesEveryEventOnceToEverySink) { carry("udp"); }
 
 TEST_F(ChannelGateways, IiopCarriesEveryEventOnceToEverySink) { carry("iiop"); }
 
+TEST_F(ChannelGateways, APeerThatIsGoneIsCountedAndLocalSinksGoOn) {
+  Probe_glue::register_value_factories(orb());
+  EventChannel here("here"), there("there");
+  auto& supplier =
+      here.supplier("source.ticks", "IDL:Probe/Tick:1.0", mwccm::event_codec<Probe::Tick*>());
+  Numbers *local = nullptr, *far = nullptr;
+  here.subscribe(supplier, 1, sink(local), {});
+  there.accept("source.ticks", "IDL:Probe/Tick:1.0", 2, sink(far), {});
+  {
+    mwccm::ChannelReceivers receivers(there, orb(), container_->poa());
+    const auto endpoint = mwccm::parse_endpoint(receivers.endpoint("iiop", {}));
+    here.route(supplier, 3, mwccm::make_gateway(orb(), endpoint));
+    Probe::Tick_var tick = new Probe_glue::Tick_value(1);
+    here.publish(supplier, tick.in());
+  }  // the receiving side is gone: its channel object no longer exists
+  Probe::Tick_var tick = new Probe_glue::Tick_value(2);
+  here.publish(supplier, tick.in());
+  EXPECT_EQ(here.counters().sent, 1u);
+  EXPECT_EQ(here.counters().undeliverable, 1u);
+  EXPECT_EQ(local->seen, (std::vector<CORBA::ULongLong>{1, 2}));
+  EXPECT_EQ(far->seen, std::vector<CORBA::ULongLong>{1});
+}
+
 TEST(ChannelDatagram, RoundTripsAndRefusesJunk) {
   const char cdr[] = {1, 2, 3};
   const auto bytes = mwccm::datagram::encode("gps.ready", 77, cdr);

@@ -7,8 +7,10 @@ every step was timed, that the parts fit in their whole, and that nothing is
 left running.
 """
 
+import hashlib
 import json
 import os
+import re
 import subprocess
 from pathlib import Path
 
@@ -183,3 +185,28 @@ def test_tick_to_display_reports_the_latencies_the_hud_recorded(tmp_path, mode, 
 def test_the_plain_chain_has_no_assembly(tmp_path):
     done, _ = assembly(tmp_path, "static", "basic_sp_plain_chain")
     assert done.returncode == 2 and "tick_to_display only" in done.stderr
+
+
+def test_the_delivery_strategy_is_the_plans_not_the_binarys(tmp_path):
+    """One component library, byte for byte, delivers Basic SP's events directly or
+    through the containers' channels (one process, and two linked by UDP): the plans
+    differ, name the same artifact, and the HUD displays ticks either way."""
+    library = BUILD / "components" / "basic_sp" / "libmwccm_basic_sp_module.so"
+    digest = hashlib.sha256(library.read_bytes()).hexdigest()
+    plans = REPO / "components" / "basic_sp" / "plans"
+    artifact = re.compile(r'nl\.remedy\.it\.DnCX11\.Artifact \S+ "([^"]+)"')
+    named = {artifact.findall((plans / f"{p}.config").read_text())[0]
+             for p in ("one_process", "one_process_channel", "two_processes_channel")}
+    assert named == {library.name}
+    for plan in ("basic_sp_one_process", "basic_sp_one_process_channel",
+                 "basic_sp_two_processes_channel"):
+        output = tmp_path / f"{plan}.result"
+        done = subprocess.run(
+            [DRIVER, "--role", "collocated", "--operation", "tick_to_display", "--transport",
+             "inproc", "--samples", "20", "--warmup", "2", "--batch", "1",
+             "--option", "assembly=dynamic", "--option", f"plan={plan}",
+             "--option", "hertz=1000", "--output", output],
+            capture_output=True, text=True, timeout=HANG_S)
+        assert done.returncode == 0, done.stderr
+        assert len(read_result(output)[1]) == 20
+    assert hashlib.sha256(library.read_bytes()).hexdigest() == digest
