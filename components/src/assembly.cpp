@@ -274,11 +274,8 @@ std::string Assembly::accept_channel(const std::string& supplier, const PortEnd&
     Container& container = local_container(sink.component);
     std::shared_ptr<ProvidedPort> port =
         local_servant(sink.component).ports().sink(sink.port.c_str());
-    std::string event_type = port->type_id();
-    if (const auto at = event_type.rfind("Consumer:"); at != std::string::npos)
-      event_type.erase(at, 8);
     const std::uint64_t route = next_cookie_id();
-    container.channel().accept(supplier, event_type, route, port, filter);
+    container.channel().accept(supplier, event_type_of(port->type_id()), route, port, filter);
     inbound_.push_back({sink.component, supplier, route});
     return container.receivers().endpoint(gateway, settings);
   });

@@ -3,10 +3,11 @@
 // channel; datagrams round-trip and junk is refused; a multicast group on
 // an interface this host does not have is refused naming the interface.
 #include <chrono>
+#include <condition_variable>
+#include <mutex>
 #include <mwccm/channel_gateways.hpp>
 #include <mwccm/channel_receivers.hpp>
 #include <stdexcept>
-#include <thread>
 
 #include "probe_fixture.hpp"
 
@@ -15,14 +16,28 @@ namespace {
 
 using mwccm::EventChannel;
 
+// A sink that records the numbers it is pushed, on whatever thread the
+// receiver delivers on, and lets a test wait until it has `count` of them.
 class Numbers final : public mwccm::LocalConsumer<Probe::Tick*> {
  public:
   void push(Probe::Tick* tick) override {
-    std::lock_guard lock(mutex);
-    seen.push_back(tick->number());
+    {
+      std::lock_guard lock(mutex_);
+      seen_.push_back(tick->number());
+    }
+    grown_.notify_all();
   }
-  std::mutex mutex;
-  std::vector<CORBA::ULongLong> seen;
+  // The numbers, once there are `count` (or after a minute: a hang).
+  std::vector<CORBA::ULongLong> wait_for(std::size_t count) {
+    std::unique_lock lock(mutex_);
+    grown_.wait_for(lock, std::chrono::minutes(1), [&] { return seen_.size() >= count; });
+    return seen_;
+  }
+
+ private:
+  std::mutex mutex_;
+  std::condition_variable grown_;
+  std::vector<CORBA::ULongLong> seen_;
 };
 
 std::shared_ptr<mwccm::ProvidedPort> sink(Numbers*& numbers) {
@@ -31,13 +46,6 @@ std::shared_ptr<mwccm::ProvidedPort> sink(Numbers*& numbers) {
   return std::make_shared<mwccm::ProvidedPort>(
       "echoes", Components::CONSUMER, "IDL:Probe/TickConsumer:1.0", CORBA::Object::_nil(),
       std::move(consumer), []() -> PortableServer::ServantBase* { return nullptr; });
-}
-
-// Until the channel has received `count` events, or a minute passes (a hang).
-void wait_for_received(const EventChannel& channel, std::uint64_t count) {
-  const auto deadline = std::chrono::steady_clock::now() + std::chrono::minutes(1);
-  while (channel.counters().received < count && std::chrono::steady_clock::now() < deadline)
-    std::this_thread::sleep_for(std::chrono::milliseconds(1));
 }
 
 class ChannelGateways : public ProbeFixture {
@@ -59,13 +67,11 @@ class ChannelGateways : public ProbeFixture {
       Probe::Tick_var tick = new Probe_glue::Tick_value(n);
       here.publish(supplier, tick.in());
     }
-    wait_for_received(there, 2);
+    EXPECT_EQ(second->wait_for(2), (std::vector<CORBA::ULongLong>{1, 2}));
+    EXPECT_EQ(first->wait_for(2), (std::vector<CORBA::ULongLong>{1, 2}));
     EXPECT_EQ(here.counters().sent, 2u);
     EXPECT_EQ(there.counters().unreadable, 0u);
     EXPECT_EQ(there.counters().received, 2u);
-    std::lock_guard lock(first->mutex);
-    EXPECT_EQ(first->seen, (std::vector<CORBA::ULongLong>{1, 2}));
-    EXPECT_EQ(second->seen, (std::vector<CORBA::ULongLong>{1, 2}));
   }
 };
 
@@ -92,8 +98,8 @@ TEST_F(ChannelGateways, APeerThatIsGoneIsCountedAndLocalSinksGoOn) {
   here.publish(supplier, tick.in());
   EXPECT_EQ(here.counters().sent, 1u);
   EXPECT_EQ(here.counters().undeliverable, 1u);
-  EXPECT_EQ(local->seen, (std::vector<CORBA::ULongLong>{1, 2}));
-  EXPECT_EQ(far->seen, std::vector<CORBA::ULongLong>{1});
+  EXPECT_EQ(local->wait_for(2), (std::vector<CORBA::ULongLong>{1, 2}));
+  EXPECT_EQ(far->wait_for(1), std::vector<CORBA::ULongLong>{1});
 }
 
 TEST(ChannelDatagram, RoundTripsAndRefusesJunk) {

@@ -179,6 +179,7 @@ class DeployDriver final : public mwbench::Driver {
     Scratch scratch;
     measurement.run_reported([&](std::uint64_t updates) {
       return deploy::tick_to_display(orb, scenario, scratch.path(), updates,
+                                     std::chrono::duration<double>(measurement.options().timeout_s),
                                      [&] { return measurement.stop_requested(); });
     });
   }

@@ -37,17 +37,32 @@ std::vector<std::uint64_t> plain_chain(const Scenario& scenario, const fs::path&
   return read_log(log);
 }
 
-// Until the HUD has displayed `updates` ticks, asked once a tick period.
+// Until the HUD has displayed `updates` ticks, asked once a tick period;
+// std::runtime_error if it displays none for `stall` (a chain that broke).
 void wait_for_updates(BasicSP::HUD_ptr hud, const Scenario& scenario, std::uint64_t updates,
-                      const std::function<bool()>& stopped) {
+                      std::chrono::duration<double> stall, const std::function<bool()>& stopped) {
   const auto period = std::chrono::nanoseconds(1'000'000'000ULL / scenario.hertz);
-  while (hud->updates() < updates && !stopped()) std::this_thread::sleep_for(period);
+  std::uint64_t shown = hud->updates();
+  auto last_progress = std::chrono::steady_clock::now();
+  while (shown < updates && !stopped()) {
+    std::this_thread::sleep_for(period);
+    const std::uint64_t now_shown = hud->updates();
+    if (now_shown != shown) {
+      shown = now_shown;
+      last_progress = std::chrono::steady_clock::now();
+    } else if (std::chrono::steady_clock::now() - last_progress > stall) {
+      throw std::runtime_error("the HUD displayed " + std::to_string(shown) + " of " +
+                               std::to_string(updates) + " ticks and no more for " +
+                               std::to_string(stall.count()) + " s (--timeout)");
+    }
+  }
 }
 
 }  // namespace
 
 std::vector<std::uint64_t> tick_to_display(CORBA::ORB_ptr orb, Scenario scenario,
                                            const std::string& scratch, std::uint64_t updates,
+                                           std::chrono::duration<double> stall,
                                            const std::function<bool()>& stopped) {
   if (scenario.plain_chain) return plain_chain(scenario, scratch, updates);
   const fs::path log = fs::path(scratch) / "hud.log";
@@ -59,7 +74,7 @@ std::vector<std::uint64_t> tick_to_display(CORBA::ORB_ptr orb, Scenario scenario
     CORBA::Object_var object =
         mwccm::resolve_reference(orb, "file:" + (fs::path(scratch) / "hud.ior").string());
     BasicSP::HUD_var hud = BasicSP::HUD::_narrow(object.in());
-    wait_for_updates(hud.in(), scenario, updates, stopped);
+    wait_for_updates(hud.in(), scenario, updates, stall, stopped);
   }
   deployments->tear_down();  // the HUD writes its log when passivated
   return read_log(log);

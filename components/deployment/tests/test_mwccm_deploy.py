@@ -276,23 +276,23 @@ def wait_for_file(path, process):
             pass
 
 
-def test_sigterm_to_the_launcher_in_a_stuck_phase_undoes_everything(tmp_path, no_processes_left):
-    process = subprocess.Popen(
-        [
-            DEPLOY,
-            with_blocking_instance(tmp_path),
-            "--artifacts",
-            ARTIFACTS,
-            "--artifacts",
-            FAULTS,
-            "--wait",
-        ],
+def launch_stuck(tmp_path, *options):
+    """mwccm-deploy of the plan whose blocking instance never ends its configuration,
+    returned once that instance is stuck in it."""
+    launcher = subprocess.Popen(
+        [DEPLOY, with_blocking_instance(tmp_path), *options, "--artifacts", ARTIFACTS,
+         "--artifacts", FAULTS, "--wait"],
         cwd=tmp_path,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
     )
-    wait_for_file(tmp_path / "stuck", process)
+    wait_for_file(tmp_path / "stuck", launcher)
+    return launcher
+
+
+def test_sigterm_to_the_launcher_in_a_stuck_phase_undoes_everything(tmp_path, no_processes_left):
+    process = launch_stuck(tmp_path)
     process.send_signal(signal.SIGTERM)
     assert process.wait(timeout=60) == 128 + signal.SIGTERM, process.stderr.read()
     assert "while deploying: undoing it" in process.stderr.read()
@@ -318,24 +318,7 @@ def test_sigterm_to_a_node_in_a_stuck_phase_stops_its_servers(tmp_path, no_proce
     )
     wait_for_file(node_ior, node)
     (tmp_path / "nodes.map").write_text(f"Avionics file:{node_ior}\n")
-    launcher = subprocess.Popen(
-        [
-            DEPLOY,
-            with_blocking_instance(tmp_path),
-            "--nodes",
-            tmp_path / "nodes.map",
-            "--artifacts",
-            ARTIFACTS,
-            "--artifacts",
-            FAULTS,
-            "--wait",
-        ],
-        cwd=tmp_path,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-    )
-    wait_for_file(tmp_path / "stuck", launcher)
+    launcher = launch_stuck(tmp_path, "--nodes", tmp_path / "nodes.map")
     servers = children_of(node.pid)
     assert servers, "the node started no component server"
     node.send_signal(signal.SIGTERM)

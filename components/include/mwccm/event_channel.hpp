@@ -38,6 +38,15 @@ class Gateway {
   virtual std::string describe() const = 0;  // "udp 198.18.0.2:40112", for reports
 };
 
+// The event type a consumer interface takes: its repository id without
+// "Consumer" ("IDL:M/TickConsumer:1.0" takes "IDL:M/Tick:1.0", by the CCM's
+// IDL3-to-IDL2 mapping).
+inline std::string event_type_of(std::string consumer_type_id) {
+  if (const auto at = consumer_type_id.rfind("Consumer:"); at != std::string::npos)
+    consumer_type_id.erase(at, 8);
+  return consumer_type_id;
+}
+
 // A sink of the channel: the route's id, the sink, its filter.
 struct LocalRoute {
   std::uint64_t id;

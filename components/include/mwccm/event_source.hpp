@@ -142,18 +142,10 @@ class EventSource final : public SourcePort {
                                         const EventFilter& filter) override {
     if (dynamic_cast<LocalConsumer<Arg>*>(sink->local_consumer()) == nullptr)
       detail::not_plain(*this, sink->describe(), type_id().c_str());
-    const bool publisher = kind() == Components::PUBLISHER;
-    if (!publisher && size() != 0) detail::already_connected(*this, "connect_consumer");
-    EventChannel::Supplier& through = channel.supplier(supplier, event_type(), event_codec<Arg>());
-    EventChannel::Supplier* attached = supplier_.load(std::memory_order_acquire);
-    if (attached != nullptr && attached != &through) {
-      detail::another_channel(*this, attached->channel().name(), channel.name());
-    }
-    const std::uint64_t id = next_cookie_id();
-    channel.subscribe(through, id, std::move(sink), filter);
-    channel_routes_.update([&](std::vector<std::uint64_t>& routes) { routes.push_back(id); });
-    supplier_.store(&through, std::memory_order_release);
-    return publisher ? make_cookie(id) : nullptr;
+    return through_channel(channel, supplier,
+                           [&](EventChannel::Supplier& through, std::uint64_t id) {
+                             channel.subscribe(through, id, std::move(sink), filter);
+                           });
   }
 
   // Delivers one event: push_one(Consumer_ptr) is called once per consumer
@@ -204,18 +196,10 @@ class EventSource final : public SourcePort {
 
   Components::Cookie* route_channel(EventChannel& channel, const std::string& supplier,
                                     std::shared_ptr<Gateway> gateway) override {
-    const bool publisher = kind() == Components::PUBLISHER;
-    if (!publisher && size() != 0) detail::already_connected(*this, "connect_consumer");
-    EventChannel::Supplier& through = channel.supplier(supplier, event_type(), event_codec<Arg>());
-    EventChannel::Supplier* attached = supplier_.load(std::memory_order_acquire);
-    if (attached != nullptr && attached != &through) {
-      detail::another_channel(*this, attached->channel().name(), channel.name());
-    }
-    const std::uint64_t id = next_cookie_id();
-    channel.route(through, id, std::move(gateway));
-    channel_routes_.update([&](std::vector<std::uint64_t>& routes) { routes.push_back(id); });
-    supplier_.store(&through, std::memory_order_release);
-    return publisher ? make_cookie(id) : nullptr;
+    return through_channel(channel, supplier,
+                           [&](EventChannel::Supplier& through, std::uint64_t id) {
+                             channel.route(through, id, std::move(gateway));
+                           });
   }
 
   // Every consumer's reference; a plain C++ sink's is made on demand.
@@ -255,14 +239,25 @@ class EventSource final : public SourcePort {
     const PushOne& push_one_;
   };
 
-  // The event type this source's consumers take: the consumer interface's
-  // repository id without its "Consumer" ("IDL:M/TickConsumer:1.0" names
-  // the event "IDL:M/Tick:1.0", by the CCM's IDL3-to-IDL2 mapping).
-  std::string event_type() const {
-    std::string id = type_id();
-    const auto at = id.rfind("Consumer:");
-    if (at != std::string::npos) id.erase(at, 8);
-    return id;
+  // A route of this source through `channel`, which knows it as `supplier`:
+  // `add(supplier, route id)` makes it. A cookie for a publisher, null for
+  // an emitter (which takes one consumer, whichever way).
+  template <class Add>
+  Components::Cookie* through_channel(EventChannel& channel, const std::string& supplier,
+                                      Add&& add) {
+    const bool publisher = kind() == Components::PUBLISHER;
+    if (!publisher && size() != 0) detail::already_connected(*this, "connect_consumer");
+    EventChannel::Supplier& through =
+        channel.supplier(supplier, event_type_of(type_id()), event_codec<Arg>());
+    EventChannel::Supplier* attached = supplier_.load(std::memory_order_acquire);
+    if (attached != nullptr && attached != &through) {
+      detail::another_channel(*this, attached->channel().name(), channel.name());
+    }
+    const std::uint64_t id = next_cookie_id();
+    add(through, id);
+    channel_routes_.update([&](std::vector<std::uint64_t>& routes) { routes.push_back(id); });
+    supplier_.store(&through, std::memory_order_release);
+    return publisher ? make_cookie(id) : nullptr;
   }
 
   bool unsubscribe_channel(std::uint64_t id) {
