@@ -41,6 +41,9 @@ def judge(record: CellRecord, cell: Cell, measured: ResultFile, server_header: d
     if cell["subscribers"] is not None:
         _check_deliveries(header, server_header if cell["mode"] == "remote" else header,
                           cell["subscribers"])
+    if header.get("timed_by") == "driver":
+        record.notes.append("samples the application timed itself (timed_by: driver): its "
+                            "throughput is the rate it produced them at, not calls per second")
     if header.get("injected_delay_ns"):
         record.notes.append(f"slowed on purpose by {header['injected_delay_ns']} ns per call "
                             "(MWBENCH_INJECT_DELAY_NS)")

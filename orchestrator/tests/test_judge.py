@@ -1,10 +1,13 @@
-"""The verdict on a cell's result: the header must repeat the cell's own factors."""
+"""The verdict on a cell's result: the header must repeat the cell's own factors, and
+samples the application timed are noted as such."""
 
+import numpy as np
 import pytest
 
-from mwbench.judge import check_echoes
+from mwbench.judge import check_echoes, judge
 from mwbench.matrix import Cell
-from mwbench.resultfile import ResultFileError
+from mwbench.resultfile import ResultFile, ResultFileError
+from mwbench.store import CellRecord
 
 LEVELS = {"experiment": "e", "driver": "rawtcp", "transport": "tcp", "mode": "remote",
           "operation": "octets", "payload_bytes": 64, "placement": "same-cpu",
@@ -47,3 +50,13 @@ def test_a_factor_passed_as_a_driver_option_is_echoed_among_the_options():
     with pytest.raises(ResultFileError, match="says options {'plan': 'basic_sp'}; the cell "
                                               "asked for {'plan': 'basic_sp', 'assembly'"):
         check_echoes(deploy, {**HEADER, "options": {"plan": "basic_sp"}})
+
+
+@pytest.mark.parametrize("timed_by, noted", [("driver", True), (None, False)])
+def test_samples_the_application_timed_are_noted(timed_by, noted):
+    header = {**HEADER, "operation": "octets", "sample_count": 100, "batch_size": 1,
+              "measured_wall_ns": 10**8, **({"timed_by": timed_by} if timed_by else {})}
+    record = CellRecord(factors={}, status="running")
+    judge(record, cell(), ResultFile(header=header, samples_ns=np.full(100, 1000)), None)
+    assert record.status == "ok"
+    assert any("timed_by: driver" in note for note in record.notes) == noted
