@@ -365,6 +365,13 @@ Components::Deployment::ComponentServer_ptr Assembly::server(const std::string& 
 }
 
 void Assembly::remove() {
+  // Events from other processes first: none reaches a component being
+  // passivated, and once remove_inbound returns none is still being delivered.
+  while (!inbound_.empty()) {
+    const Inbound& last = inbound_.back();
+    local_container(last.component).channel().remove_inbound(last.supplier, last.route);
+    inbound_.pop_back();
+  }
   for (auto name = creation_order_.rbegin(); name != creation_order_.rend(); ++name) {
     Installed& installed = components_.at(*name);
     if (!installed.active) continue;
@@ -373,12 +380,6 @@ void Assembly::remove() {
     run_step("passivate component " + quoted(*name),
              [&] { container->passivate_component(installed.ref.in()); });
     installed.active = false;
-  }
-  // Events from other processes first: none reaches a sink being disconnected.
-  while (!inbound_.empty()) {
-    const Inbound& last = inbound_.back();
-    local_container(last.component).channel().remove_inbound(last.supplier, last.route);
-    inbound_.pop_back();
   }
   while (!connections_.empty()) {
     const Connection& last = connections_.back();

@@ -13,6 +13,29 @@ struct EventChannel::Inbound {
   detail::SnapshotList<LocalRoute> locals;
 };
 
+namespace {
+// How deep this thread is in deliveries of any channel: a sink may push
+// again (the airframe's sink pushes `ready`), and the delivery lock is
+// taken once, by the outermost delivery (a shared_mutex is not recursive).
+thread_local int delivery_depth = 0;
+}  // namespace
+
+class EventChannel::Delivering {
+ public:
+  explicit Delivering(EventChannel& channel) : lock_(channel.deliveries_, std::defer_lock) {
+    if (delivery_depth++ == 0) lock_.lock();
+  }
+  ~Delivering() { --delivery_depth; }
+
+ private:
+  std::shared_lock<std::shared_mutex> lock_;
+};
+
+void EventChannel::wait_for_deliveries() {
+  if (delivery_depth > 0) return;  // a sink removing a route: it cannot wait for itself
+  std::lock_guard quiet(deliveries_);
+}
+
 EventChannel::EventChannel(std::string name) : name_(std::move(name)) {}
 EventChannel::~EventChannel() = default;
 
@@ -63,7 +86,10 @@ bool erase_route(detail::SnapshotList<Entry>& list, std::uint64_t route) {
 }  // namespace
 
 bool EventChannel::remove(Supplier& supplier, std::uint64_t route) {
-  if (erase_route(supplier.locals_, route)) return true;
+  if (erase_route(supplier.locals_, route)) {
+    wait_for_deliveries();
+    return true;
+  }
   bool found = false;
   supplier.remotes_.update([&](std::vector<Supplier::Remote>& remotes) {
     for (auto it = remotes.begin(); it != remotes.end() && !found; ++it) {
@@ -97,11 +123,16 @@ void EventChannel::accept(const std::string& supplier, const std::string& event_
 }
 
 bool EventChannel::remove_inbound(const std::string& supplier, std::uint64_t route) {
-  std::shared_lock lock(inbound_mutex_);
-  for (const auto& inbound : inbound_) {
-    if (inbound->supplier == supplier && erase_route(inbound->locals, route)) return true;
+  bool found = false;
+  {
+    std::shared_lock lock(inbound_mutex_);
+    for (const auto& inbound : inbound_) {
+      if (inbound->supplier == supplier && erase_route(inbound->locals, route)) found = true;
+      if (found) break;
+    }
   }
-  return false;
+  if (found) wait_for_deliveries();
+  return found;
 }
 
 void EventChannel::deliver(const EventCodec& codec, const std::string& source,
@@ -121,6 +152,7 @@ void EventChannel::deliver(const EventCodec& codec, const std::string& source,
 
 void EventChannel::publish(Supplier& supplier, const void* event) {
   published_.fetch_add(1, std::memory_order_relaxed);
+  const Delivering delivering(*this);
   deliver(supplier.codec_, supplier.id_, supplier.event_type_, event, supplier.locals_.snapshot());
   const auto& remotes = supplier.remotes_.snapshot();
   if (remotes.empty()) return;
@@ -144,6 +176,7 @@ void EventChannel::publish(Supplier& supplier, const void* event) {
 void EventChannel::receive(const std::string& supplier, std::uint64_t,
                            std::span<const char> bytes) {
   received_.fetch_add(1, std::memory_order_relaxed);
+  const Delivering delivering(*this);
   const Inbound* inbound = nullptr;
   {
     std::shared_lock lock(inbound_mutex_);

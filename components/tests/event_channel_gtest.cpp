@@ -3,9 +3,13 @@
 // are marshalled once per container and unmarshalled once on the other
 // side; a gateway that fails is counted while the local sinks still get
 // everything; and through the ports, as a deployment connects them.
+#include <atomic>
+#include <functional>
+#include <future>
 #include <mwccm/event_channel.hpp>
 #include <stdexcept>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "probe_fixture.hpp"
@@ -93,6 +97,68 @@ TEST(EventChannel, EveryLocalSinkGetsThePushedObjectOnceInOrder) {
   publish(channel, supplier, 3);
   EXPECT_EQ(a.recorder->numbers.size(), 2u);
   EXPECT_EQ(b.recorder->numbers.size(), 3u);
+}
+
+// A sink that runs `during` while it is being called.
+class Hooked final : public mwccm::LocalConsumer<Probe::Tick*> {
+ public:
+  explicit Hooked(std::function<void()> during) : during_(std::move(during)) {}
+  void push(Probe::Tick*) override { during_(); }
+
+ private:
+  std::function<void()> during_;
+};
+
+std::shared_ptr<mwccm::ProvidedPort> hooked_sink(std::function<void()> during) {
+  return std::make_shared<mwccm::ProvidedPort>(
+      "hooked", Components::CONSUMER, "IDL:Probe/TickConsumer:1.0", CORBA::Object::_nil(),
+      std::make_unique<Hooked>(std::move(during)), []() -> PortableServer::ServantBase* {
+        throw std::logic_error("a channel never asks a sink for its servant");
+      });
+}
+
+// A component is destroyed once its routes are removed: removing one must
+// wait for a delivery still calling its sink (a receiver's thread).
+TEST(EventChannel, RemovingARouteWaitsForTheDeliveryThatUsesIt) {
+  EventChannel channel("c");
+  std::promise<void> entered, release;
+  std::shared_future<void> gate = release.get_future().share();
+  std::atomic<bool> sink_finished{false};
+  auto& supplier = ticks(channel);
+  channel.subscribe(supplier, 1, hooked_sink([&] {
+                      entered.set_value();
+                      gate.wait();
+                      sink_finished = true;
+                    }),
+                    {});
+  std::thread publisher([&] { publish(channel, supplier, 1); });
+  entered.get_future().wait();
+  std::atomic<bool> removing{false};
+  bool finished_when_removed = false;
+  std::thread remover([&] {
+    removing = true;
+    EXPECT_TRUE(channel.remove(supplier, 1));
+    finished_when_removed = sink_finished;
+  });
+  while (!removing) std::this_thread::yield();
+  release.set_value();
+  remover.join();
+  publisher.join();
+  EXPECT_TRUE(finished_when_removed);
+}
+
+TEST(EventChannel, ASinkMayRemoveItsOwnRouteWhileCalled) {
+  EventChannel channel("c");
+  auto& supplier = ticks(channel);
+  int calls = 0;
+  channel.subscribe(supplier, 1, hooked_sink([&] {
+                      ++calls;
+                      EXPECT_TRUE(channel.remove(supplier, 1));  // returns: no self-wait
+                    }),
+                    {});
+  publish(channel, supplier, 1);
+  publish(channel, supplier, 2);
+  EXPECT_EQ(calls, 1);
 }
 
 TEST(EventChannel, FiltersWithholdAndCount) {

@@ -89,6 +89,11 @@ std::string ChildProcess::exit_description() const {
   return "stopped";
 }
 
+bool ChildProcess::exited_with_success() const {
+  std::lock_guard lock(mutex_);
+  return exited_ && WIFEXITED(status_) && WEXITSTATUS(status_) == 0;
+}
+
 bool ChildProcess::wait_for_exit(std::chrono::milliseconds timeout) const {
   std::unique_lock lock(mutex_);
   return exited_signal_.wait_for(lock, timeout, [this] { return exited_; });

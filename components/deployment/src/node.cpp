@@ -5,7 +5,10 @@
 #include <stdexcept>
 
 namespace mwccm::deployment {
+
 namespace {
+// How long a component server that lost a connection has to exit by itself.
+constexpr std::chrono::seconds kServerExitGrace{10};
 
 PortableServer::POA_ptr root_poa(CORBA::ORB_ptr orb) {
   CORBA::Object_var object = orb->resolve_initial_references("RootPOA");
@@ -92,7 +95,7 @@ MwccmDeployment::ProvidedReferences* NodeApplicationServant::start_launch() {
     } catch (const CORBA::Exception&) {
       const std::string message = mwccm::current_exception_message();
       // A server that dies drops its connection first: wait for its exit to say how it ended.
-      servers_.back().process->wait_for_exit(std::chrono::seconds(10));
+      servers_.back().process->wait_for_exit(kServerExitGrace);
       throw failure(
           "start_launch", locality,
           message + " (the component server " + servers_.back().process->exit_description() + ")");
@@ -153,6 +156,22 @@ void NodeApplicationServant::destroy() {
   tear_down_servers();
 }
 
+// shutdown() on a server; the error, or "" once it has exited cleanly. The
+// server stops its ORB as it replies, so the reply may be lost with the
+// connection (COMM_FAILURE "maybe completed"): that is no failure if the
+// process then exits by itself with status 0.
+std::string NodeApplicationServant::ask_to_exit(Server& server) {
+  try {
+    server.manager->shutdown();
+    return "";
+  } catch (const CORBA::SystemException&) {
+    const std::string error = mwccm::current_exception_message();
+    if (server.process->wait_for_exit(kServerExitGrace) && server.process->exited_with_success())
+      return "";
+    return "shutdown: " + error + "; the process " + server.process->exit_description();
+  }
+}
+
 // Every server, last started first: teardown, shutdown, and the process
 // stopped if it does not exit by itself. Errors are collected, not stopping
 // the rest; the first is reported once everything is stopped.
@@ -161,15 +180,17 @@ void NodeApplicationServant::tear_down_servers() {
   while (!servers_.empty()) {
     Server& server = servers_.back();
     if (!CORBA::is_nil(server.manager.in()) && !server.process->exited()) {
+      std::string error;
       try {
         server.manager->teardown();
-        server.manager->shutdown();
       } catch (const MwccmDeployment::DeploymentFailure& e) {
-        if (first_error.empty()) first_error = e.message.in(), subject = server.locality;
+        error = e.message.in();
       } catch (const CORBA::Exception&) {
-        if (first_error.empty())
-          first_error = mwccm::current_exception_message(), subject = server.locality;
+        error = mwccm::current_exception_message();
       }
+      const std::string stop_error = ask_to_exit(server);
+      if (error.empty()) error = stop_error;
+      if (first_error.empty() && !error.empty()) first_error = error, subject = server.locality;
     }
     server.process->stop();
     {

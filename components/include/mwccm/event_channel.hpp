@@ -6,9 +6,12 @@
 // On the other side, a gateway's receiver hands the bytes to receive(),
 // which unmarshals them once and calls every local sink of that source.
 //
-// Publishing takes no lock and allocates nothing when every subscriber is
-// local (routes are snapshots, as ports' connections are); marshalling for
-// gateways fills a buffer per publishing thread.
+// Publishing allocates nothing when every subscriber is local (routes are
+// snapshots, as ports' connections are); marshalling for gateways fills a
+// buffer per publishing thread. A delivery holds the channel's delivery
+// lock shared (one atomic operation, uncontended unless a route is being
+// removed), so that removing a route can wait until no thread still calls
+// the sink it removed: its component may be destroyed right after.
 #pragma once
 
 #include <atomic>
@@ -90,14 +93,16 @@ class EventChannel {
   // supplier is sent there once, however many subscribers it has (a second
   // route through the same gateway sends nothing more).
   void route(Supplier& supplier, std::uint64_t route, std::shared_ptr<Gateway> gateway);
-  // Undoes subscribe() or route(); false if no such route.
+  // Undoes subscribe() or route(); false if no such route. Returns once no
+  // delivery still uses the route (unless called from within a delivery of
+  // this channel, which cannot wait for itself).
   bool remove(Supplier& supplier, std::uint64_t route);
 
   // A sink of this process fed by a supplier of another container (the
   // receiving side of a gateway), under `route`; remove_inbound undoes it.
   void accept(const std::string& supplier, const std::string& event_type, std::uint64_t route,
               std::shared_ptr<ProvidedPort> sink, EventFilter filter);
-  bool remove_inbound(const std::string& supplier, std::uint64_t route);
+  bool remove_inbound(const std::string& supplier, std::uint64_t route);  // as remove()
 
   // The hot path: from the supplier's source, on the pushing thread.
   void publish(Supplier& supplier, const void* event);
@@ -111,12 +116,15 @@ class EventChannel {
 
  private:
   struct Inbound;
+  class Delivering;
+  void wait_for_deliveries();
   void deliver(const EventCodec& codec, const std::string& source, const std::string& declared_type,
                const void* event, const std::vector<LocalRoute>& routes);
 
   std::string name_;
   mutable std::mutex suppliers_mutex_;  // guards suppliers_ (not their routes)
   std::deque<std::unique_ptr<Supplier>> suppliers_;
+  std::shared_mutex deliveries_;             // shared by deliveries in progress, see above
   mutable std::shared_mutex inbound_mutex_;  // guards inbound_ (not their routes)
   std::deque<std::unique_ptr<Inbound>> inbound_;
   std::atomic<std::uint64_t> published_{0}, delivered_{0}, filtered_{0}, sent_{0},

@@ -30,6 +30,7 @@ class ChildProcess {
   pid_t pid() const noexcept { return pid_; }
   bool exited() const;
   std::string exit_description() const;  // "exited with status 2", "killed by signal 9"
+  bool exited_with_success() const;      // exited by itself with status 0
   // Waits until it exits or `timeout` passes; whether it exited.
   bool wait_for_exit(std::chrono::milliseconds timeout) const;
   // Leaves it running when this object goes (a node a launcher leaves behind

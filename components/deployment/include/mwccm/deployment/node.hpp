@@ -55,6 +55,7 @@ class NodeApplicationServant final : public virtual POA_MwccmDeployment::NodeApp
   std::vector<std::string> server_arguments(const MwccmDeployment::LocalityPlan& plan,
                                             const std::string& callback) const;
   void tear_down_servers();  // with mutex_ held
+  static std::string ask_to_exit(Server& server);
 
   CORBA::ORB_var orb_;
   NodeSettings settings_;
