@@ -1,8 +1,10 @@
 // The sending side of the gateways between channels (channel_gateways.hpp).
 #include <arpa/inet.h>
+#include <ifaddrs.h>
 #include <net/if.h>
 #include <netinet/in.h>
 #include <sys/socket.h>
+#include <sys/uio.h>
 #include <unistd.h>
 
 #include <MwccmEvents.hh>
@@ -58,21 +60,25 @@ ChannelEndpoint parse_endpoint(const std::string& text) {
 
 namespace datagram {
 
+std::array<char, kHeaderSize> header(const std::string& supplier, std::uint64_t sequence) {
+  const auto length = static_cast<std::uint16_t>(supplier.size());
+  std::array<char, kHeaderSize> bytes{
+      'M', 'W', 'E', 'V', 1, 0, static_cast<char>(length >> 8), static_cast<char>(length & 0xff)};
+  for (std::size_t i = 0; i < 8; ++i) bytes[8 + i] = static_cast<char>(sequence >> (56 - 8 * i));
+  return bytes;
+}
+
 std::vector<char> encode(const std::string& supplier, std::uint64_t sequence,
                          std::span<const char> cdr) {
-  std::vector<char> bytes{'M', 'W', 'E', 'V', 1, 0};
-  const auto length = static_cast<std::uint16_t>(supplier.size());
-  bytes.push_back(static_cast<char>(length >> 8));
-  bytes.push_back(static_cast<char>(length & 0xff));
-  for (int shift = 56; shift >= 0; shift -= 8)
-    bytes.push_back(static_cast<char>(sequence >> shift));
+  const auto head = header(supplier, sequence);
+  std::vector<char> bytes(head.begin(), head.end());
   bytes.insert(bytes.end(), supplier.begin(), supplier.end());
   bytes.insert(bytes.end(), cdr.begin(), cdr.end());
   return bytes;
 }
 
 std::optional<Decoded> decode(std::span<const char> bytes) {
-  constexpr std::size_t kHeader = 16;
+  constexpr std::size_t kHeader = kHeaderSize;
   if (bytes.size() < kHeader || std::memcmp(bytes.data(), "MWEV", 4) != 0 || bytes[4] != 1)
     return std::nullopt;
   const auto byte = [&](std::size_t i) { return static_cast<std::uint8_t>(bytes[i]); };
@@ -85,6 +91,30 @@ std::optional<Decoded> decode(std::span<const char> bytes) {
 }
 
 }  // namespace datagram
+
+std::string multicast_unavailable(const std::string& address) {
+  in_addr wanted{};
+  if (inet_pton(AF_INET, address.c_str(), &wanted) != 1) return "not an IPv4 address";
+  ifaddrs* all = nullptr;
+  if (::getifaddrs(&all) != 0) return std::string("getifaddrs: ") + std::strerror(errno);
+  std::string why = "no interface has address " + address;
+  for (const ifaddrs* i = all; i != nullptr; i = i->ifa_next) {
+    if (i->ifa_addr == nullptr || i->ifa_addr->sa_family != AF_INET) continue;
+    if (reinterpret_cast<const sockaddr_in*>(i->ifa_addr)->sin_addr.s_addr != wanted.s_addr)
+      continue;
+    const std::string name = i->ifa_name;
+    if ((i->ifa_flags & IFF_UP) == 0) {
+      why = "interface " + name + " is down";
+    } else if ((i->ifa_flags & (IFF_MULTICAST | IFF_LOOPBACK)) == 0) {
+      why = "interface " + name + " has no multicast (IFF_MULTICAST is off)";
+    } else {
+      why.clear();
+    }
+    break;
+  }
+  ::freeifaddrs(all);
+  return why;
+}
 
 namespace {
 
@@ -107,15 +137,29 @@ class UdpGateway final : public Gateway {
     fd_ = ::socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
     if (fd_ < 0) throw std::runtime_error(text_ + ": socket: " + std::strerror(errno));
     if (endpoint.kind == "multicast") use_interface(endpoint.interface);
+    // Connected: the socket is bound to the address that reaches the peer
+    // (never the wildcard), and a peer that is gone (an ICMP port
+    // unreachable) fails the next send, which the channel counts.
+    if (::connect(fd_, reinterpret_cast<const sockaddr*>(&to_), sizeof to_) != 0) {
+      const std::string why = std::strerror(errno);
+      ::close(fd_);
+      throw std::runtime_error(text_ + ": connect: " + why);
+    }
   }
   ~UdpGateway() override { ::close(fd_); }
 
   bool send(const std::string& supplier, std::uint64_t sequence,
             std::span<const char> cdr) override {
-    const std::vector<char> bytes = datagram::encode(supplier, sequence, cdr);
-    if (bytes.size() > datagram::kMaxSize) return false;  // never truncated
-    return ::sendto(fd_, bytes.data(), bytes.size(), 0, reinterpret_cast<const sockaddr*>(&to_),
-                    sizeof to_) == static_cast<ssize_t>(bytes.size());
+    const auto head = datagram::header(supplier, sequence);
+    const std::size_t size = head.size() + supplier.size() + cdr.size();
+    if (size > datagram::kMaxSize) return false;  // never truncated
+    iovec parts[] = {{const_cast<char*>(head.data()), head.size()},
+                     {const_cast<char*>(supplier.data()), supplier.size()},
+                     {const_cast<char*>(cdr.data()), cdr.size()}};
+    msghdr message{};
+    message.msg_iov = parts;
+    message.msg_iovlen = 3;
+    return ::sendmsg(fd_, &message, MSG_NOSIGNAL) == static_cast<ssize_t>(size);
   }
   std::string describe() const override { return text_; }
 
@@ -124,10 +168,17 @@ class UdpGateway final : public Gateway {
   void use_interface(const std::string& interface) {
     in_addr from{};
     std::string why;
+    sockaddr_in local{};
+    local.sin_family = AF_INET;
     if (inet_pton(AF_INET, interface.c_str(), &from) != 1) {
       why = "not an IPv4 address";
+    } else if (why = multicast_unavailable(interface); !why.empty()) {
+      // refused here: the kernel would send anyway, and nobody would receive
     } else if (::setsockopt(fd_, IPPROTO_IP, IP_MULTICAST_IF, &from, sizeof from) != 0) {
       why = std::strerror(errno);
+    } else if (local.sin_addr = from;
+               ::bind(fd_, reinterpret_cast<const sockaddr*>(&local), sizeof local) != 0) {
+      why = std::strerror(errno);  // sent from that interface's address, not the route's
     }
     if (!why.empty()) {
       ::close(fd_);

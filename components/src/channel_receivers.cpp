@@ -115,8 +115,14 @@ class UdpReceiver final : public ChannelReceivers::Receiver {
         inet_pton(AF_INET, group.interface.c_str(), &membership.imr_interface) != 1) {
       fail("not IPv4 addresses", group.text(), false);
     }
+    if (const std::string why = multicast_unavailable(group.interface); !why.empty())
+      fail("cannot join the group on interface " + group.interface + ": " + why, group.text(),
+           false);
     if (::setsockopt(fd_, IPPROTO_IP, IP_ADD_MEMBERSHIP, &membership, sizeof membership) != 0)
       fail("cannot join the group on interface " + group.interface, group.text());
+    // Only this group's datagrams, not those of groups other sockets joined.
+    const int none = 0;
+    ::setsockopt(fd_, IPPROTO_IP, IP_MULTICAST_ALL, &none, sizeof none);
   }
 
   void read() {

@@ -93,23 +93,24 @@ MwccmDeployment::ProvidedReferences* LocalityAssembly::start_launch(
       subject = end_name(connection.user);
       if (here.count(connection.provider.instance.in()) != 0) connect_here(connection);
     }
-    auto* provided = new MwccmDeployment::ProvidedReferences;
+    // Owned until returned: a step below that throws frees it.
+    MwccmDeployment::ProvidedReferences_var provided = new MwccmDeployment::ProvidedReferences;
     provided->length(plan.provided.length() + plan.inbound.length());
     for (CORBA::ULong i = 0; i < plan.provided.length(); ++i) {
       subject = end_name(plan.provided[i]);
-      (*provided)[i].end = plan.provided[i];
+      provided[i].end = plan.provided[i];
       const mwccm::PortEnd end = port_end(plan.provided[i]);
       try {
-        (*provided)[i].reference = assembly_.provide(end);
+        provided[i].reference = assembly_.provide(end);
       } catch (const Components::InvalidName&) {
-        (*provided)[i].reference = assembly_.consumer(end);  // not a facet: an event consumer
+        provided[i].reference = assembly_.consumer(end);  // not a facet: an event consumer
       }
     }
     // Sinks fed by other processes' channels: this channel's endpoint for each.
     for (CORBA::ULong i = 0; i < plan.inbound.length(); ++i) {
       const MwccmDeployment::ChannelInbound& inbound = plan.inbound[i];
       subject = end_name(inbound.sink);
-      MwccmDeployment::ProvidedReference& entry = (*provided)[plan.provided.length() + i];
+      MwccmDeployment::ProvidedReference& entry = provided[plan.provided.length() + i];
       entry.end = inbound.sink;
       entry.channel = assembly_
                           .accept_channel(end_name(inbound.supplier), port_end(inbound.sink),
@@ -117,7 +118,7 @@ MwccmDeployment::ProvidedReferences* LocalityAssembly::start_launch(
                                           receiver_settings(plan.settings))
                           .c_str();
     }
-    return provided;
+    return provided._retn();
   } catch (const MwccmDeployment::DeploymentFailure&) {
     throw;
   } catch (...) {

@@ -10,6 +10,7 @@
 
 #include <omniORB4/CORBA.h>
 
+#include <array>
 #include <cstdint>
 #include <memory>
 #include <mwccm/event_channel.hpp>
@@ -38,10 +39,20 @@ ChannelEndpoint parse_endpoint(const std::string& text);
 // the endpoint (and, for multicast, the interface) if it cannot be made.
 std::shared_ptr<Gateway> make_gateway(CORBA::ORB_ptr orb, const ChannelEndpoint& endpoint);
 
+// Why multicast cannot be used through the interface that has `address`, or
+// "" if it can: no interface has it, it is down, or it has no multicast
+// (IFF_MULTICAST off). Loopback is allowed: Linux delivers a group's
+// datagrams to the host's own members through it, and none leaves the host.
+std::string multicast_unavailable(const std::string& address);
+
 // The UDP datagram: "MWEV", version 1, the supplier's length and the
 // sequence number (big-endian), the supplier, the event's CDR.
 namespace datagram {
 inline constexpr std::size_t kMaxSize = 65507;  // what one IPv4 UDP datagram carries
+inline constexpr std::size_t kHeaderSize = 16;
+// The header alone: a gateway sends it, the supplier and the CDR as they are
+// (one sendmsg, nothing copied or allocated).
+std::array<char, kHeaderSize> header(const std::string& supplier, std::uint64_t sequence);
 std::vector<char> encode(const std::string& supplier, std::uint64_t sequence,
                          std::span<const char> cdr);
 struct Decoded {
