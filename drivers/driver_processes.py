@@ -107,6 +107,28 @@ def is_loopback(address):
         address.startswith("::ffff:") and ipaddress.ip_address(address[7:]).is_loopback)
 
 
+def multicast_devices(pid):
+    """{group: devices} of the IPv4 multicast groups joined in `pid`'s network namespace
+    (/proc/PID/net/igmp): a socket bound to a group receives what arrives for it on
+    those devices only."""
+    joined, device = {}, None
+    for line in Path(f"/proc/{pid}/net/igmp").read_text().splitlines()[1:]:
+        fields = line.split()
+        if not line[0].isspace():  # "Idx Device : Count Querier": a device's block
+            device = fields[1]
+        elif fields:
+            joined.setdefault(_address(fields[0]), set()).add(device)
+    return joined
+
+
+def is_local(address, pid):
+    """Loopback, or a multicast group `pid` has joined on loopback only."""
+    if is_loopback(address):
+        return True
+    return ipaddress.ip_address(address).is_multicast and \
+        multicast_devices(pid).get(address) == {"lo"}
+
+
 def established_connections(pid, port):
     """TCP connections of `pid` to `port` on loopback that are ESTABLISHED, over IPv4
     or IPv6: a dual-stack socket connected to 127.0.0.1 (gRPC's, for one) is listed

@@ -23,7 +23,7 @@ from driver_processes import (
     REPO,
     Driver,
     inet_sockets,
-    is_loopback,
+    is_local,
     measuring,
     read_result,
     run_fanout,
@@ -204,15 +204,16 @@ def test_every_socket_is_on_loopback_while_a_cell_runs(driver, tmp_path):
                 stderr=subprocess.PIPE, text=True, env=env)
             try:
                 wait_until_measuring(measurer, flag)
-                sockets = inet_sockets(measurer.pid)
-                if server is not None:
-                    sockets += inet_sockets(server.proc.pid)
+                pids = [measurer.pid] + ([server.proc.pid] if server is not None else [])
+                sockets = [s for pid in pids for s in inet_sockets(pid)]
+                # Read while they run: a group's devices are the process's netns's.
+                beyond = [s for pid in pids for s in inet_sockets(pid)
+                          if not is_local(s[1], pid)]
             finally:
                 measurer.send_signal(signal.SIGTERM)
                 measurer.communicate(timeout=HANG_S)
                 if server is not None:
                     server.stop()
-            beyond = [s for s in sockets if not is_loopback(s[1])]
             assert not beyond, f"{mode} {transport}: bound beyond loopback: {beyond}"
             if transport in IP_TRANSPORTS:
                 assert sockets, f"{mode} {transport}: no IP socket seen"

@@ -128,6 +128,13 @@ FACTORS: tuple[Factor, ...] = (
     # into a program, or read and carried out at run time.
     Factor("assembly", "assembly", Literal["static", "dynamic"], (None,), "TEXT",
            _after("assembly"), crossed=True, driver_option="assembly"),
+    # Who delivers a component's events (the container-managed pub/sub study, the ccmevents
+    # driver): one call per subscriber, or the containers' event channels; and whether
+    # components or plain objects use that delivery.
+    Factor("delivery", "delivery", Literal["direct", "channel"], (None,), "TEXT",
+           _after("delivery"), crossed=True, driver_option="delivery"),
+    Factor("layer", "layer", Literal["component", "object"], (None,), "TEXT", _after("layer"),
+           crossed=True, driver_option="layer"),
     Factor("options", "options", str | int, (), "TEXT", _options_text, echoed="options"),
     Factor("background", "background", Annotated[str, BeforeValidator(_background)],
            (BACKGROUND_NONE,), "TEXT NOT NULL DEFAULT 'none'",

@@ -263,7 +263,7 @@ def _expand_driver(experiment, settings: dict, driver: DriverInfo, matrix: Matri
 
 # What a skipped combination is called in the list of skips.
 SKIP_NAMES = ("mode", "transport", "operation", "payload_bytes", "placement", "servants",
-              "threads", "subscribers", "assembly")
+              "threads", "subscribers", "assembly", "delivery", "layer")
 
 
 def _cannot_run(levels: dict, driver: DriverInfo) -> str | None:

@@ -39,13 +39,17 @@ Version 6 (deployment: the deploy driver's phases) adds:
   before have none;
 - to `cells`, `assembly`: the assembly factor (`static` or `dynamic`), NULL
   for every cell that does not set it, as every cell stored before.
+
+Version 7 (container-managed events: the ccmevents driver) adds to `cells`
+`delivery` (`direct` or `channel`) and `layer` (`component` or `object`),
+NULL for every cell that does not set them, as every cell stored before.
 """
 
 import sqlite3
 
 from .factors import BY_NAME, NAMES
 
-SCHEMA_VERSION = 6
+SCHEMA_VERSION = 7
 
 # The factors that identify a cell within a run, one column each (factors.py declares
 # them; a new one needs a migration below that adds its column).
@@ -153,6 +157,7 @@ MIGRATIONS: dict[int, tuple[str, ...]] = {
         "ALTER TABLE runs ADD COLUMN boot_id TEXT",
     ),
     5: (NAMED_SERIES_TABLE, add_factor_column("assembly")),
+    6: (add_factor_column("delivery"), add_factor_column("layer")),
 }
 
 

@@ -82,7 +82,8 @@ def test_header_lists_every_tag_with_its_factors_and_the_failed_cells(tmp_path):
 def test_tags_are_parseable_unique_and_free_of_separators():
     odd = {**FACTORS, "options": ODD_OPTIONS, "transport": "-", "servants": 4,
            "threads": 2, "priority": 99, "idle_hold": False, "payload_bytes": None,
-           "background": "cpu:2", "assembly": "static"}
+           "background": "cpu:2", "assembly": "static", "delivery": "channel",
+           "layer": "object"}
     fanout = {**FACTORS, "operation": "fanout", "subscribers": 16,
               "subscriber_processes": "each"}
     for factors in (FACTORS, odd, fanout):
@@ -91,7 +92,8 @@ def test_tags_are_parseable_unique_and_free_of_separators():
         assert parse_tag(tag) == {"run_id": 7, **{k: factors[k] for k in FACTOR_COLUMNS}}
     assert cell_tag(1, FACTORS) == "run1/ping/rawtcp/remote/tcp/roundtrip/0B/same-cpu/hold/-/rep1"
     assert cell_tag(1, FACTORS) != cell_tag(1, {**FACTORS, "repetition": 2})
-    assert cell_tag(1, odd).endswith("/assembly=static/background=cpu%3A2")
+    assert cell_tag(1, odd).endswith(
+        "/assembly=static/delivery=channel/layer=object/background=cpu%3A2")
 
 
 def test_cells_with_equal_factors_get_distinct_tags(tmp_path):

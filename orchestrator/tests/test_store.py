@@ -118,7 +118,7 @@ def test_a_migrated_database_has_the_columns_of_a_fresh_one(tmp_path):
     assert "assembly" in [column[0] for column in columns(new, "cells")]
 
 
-def test_a_version_5_database_gains_named_series_and_the_assembly_factor(tmp_path):
+def test_a_version_5_database_gains_named_series_and_the_newer_factors(tmp_path):
     from mwbench import store_schema
 
     path = tmp_path / "v5.db"
@@ -126,7 +126,8 @@ def test_a_version_5_database_gains_named_series_and_the_assembly_factor(tmp_pat
     connection.execute("BEGIN IMMEDIATE")
     store_schema.create(connection)  # at SCHEMA_VERSION: taken back to version 5 below
     connection.execute("DROP TABLE named_series")
-    connection.execute("ALTER TABLE cells DROP COLUMN assembly")
+    for column in ("assembly", "delivery", "layer"):  # versions 6 and 7 added them
+        connection.execute(f"ALTER TABLE cells DROP COLUMN {column}")
     connection.execute("UPDATE schema_info SET version = 5")
     connection.execute("INSERT INTO runs (suite, spec_path, spec_text, environment, "
                        "mwbench_version, started_utc, status) VALUES ('s', 'p', 't', '{}', "
@@ -139,6 +140,7 @@ def test_a_version_5_database_gains_named_series_and_the_assembly_factor(tmp_pat
     store = Store.open_existing(path)
     (old,) = store.cells(1)
     assert old["assembly"] is None  # no cell before version 6 set it
+    assert old["delivery"] is None and old["layer"] is None  # nor before version 7
     assert len(store.named_series(old["id"])) == 0
     store.close()
     Store.create_or_open(tmp_path / "fresh.db").close()

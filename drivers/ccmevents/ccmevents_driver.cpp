@@ -1,0 +1,239 @@
+// mwbench-driver-ccmevents: the container-managed pub/sub study (Wang, Gill,
+// Schmidt et al.) on mwccm: the operation fanout (docs/driver-contract.md
+// section 5) from one Publisher to N Subscribers, through the component
+// layer or the same channel used by plain objects (--option layer=), one
+// call per subscriber or through event channels (--option delivery=), and
+// between processes through the channel's gateway named by --transport.
+//
+//   collocated (inproc)   publisher and subscribers in one container (or,
+//                         for objects, one channel): local calls
+//   remote iiop           direct: a CORBA call per subscriber; channel: one
+//                         ChannelLink call per subscriber process
+//   remote udp            channel: one datagram per subscriber process
+//   remote multicast      channel: one datagram for every process
+//
+// The replies go back the same way for every layer and delivery
+// (ccmevents_replies.hpp). The operation roundtrip is the fan-out to one
+// subscriber: an event there and the reply back.
+#include <omniORB4/CORBA.h>
+
+#include <atomic>
+#include <mwccm/errors.hpp>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "ccmevents_fanout.hpp"
+#include "ccmevents_replies.hpp"
+#include "common/endpoint_field.hpp"
+#include "mwbench/driver.hpp"
+
+namespace {
+
+using mwbench::DriverOptions;
+using namespace ccmevents;
+
+struct Cell {
+  std::string layer;
+  FanoutSettings fanout;
+  std::string address;  // where a subscriber process listens (replies, receivers)
+};
+
+Cell read_cell(const DriverOptions& o) {
+  if (o.threads != 1)
+    throw mwbench::UsageError("--threads: fanout has one publishing thread; use --subscribers");
+  Cell cell;
+  cell.layer = o.option("layer", "component");
+  if (cell.layer != "component" && cell.layer != "object")
+    throw mwbench::UsageError("--option layer=" + cell.layer + ": component or object");
+  cell.fanout.delivery = o.option("delivery", "channel");
+  if (cell.fanout.delivery != "direct" && cell.fanout.delivery != "channel")
+    throw mwbench::UsageError("--option delivery=" + cell.fanout.delivery + ": direct or channel");
+  if (o.mode == "remote") {
+    if (cell.fanout.delivery == "direct" && o.transport != "iiop") {
+      throw mwbench::UsageError("--transport " + o.transport +
+                                ": delivery=direct calls every subscriber over iiop");
+    }
+    cell.fanout.gateway = o.transport;
+  }
+  cell.fanout.verify = o.option_flag("verify", false);
+  cell.fanout.payload_bytes = static_cast<std::uint32_t>(o.payload_bytes);
+  cell.address = o.option("address", "127.0.0.1");
+  cell.fanout.receiver.address = cell.address;
+  cell.fanout.receiver.multicast_interface = o.option("multicast_interface", cell.address);
+  cell.fanout.receiver.multicast_group =
+      o.option("multicast_group", cell.fanout.receiver.multicast_group);
+  return cell;
+}
+
+// One ORB per process, listening on the cell's address only.
+CORBA::ORB_ptr start_orb(const std::string& address) {
+  std::string endpoint = "giop:tcp:" + address + ":";
+  char name[] = "mwbench-driver-ccmevents", option[] = "-ORBendPoint";
+  int argc = 3;
+  char* argv[] = {name, option, endpoint.data(), nullptr};
+  return CORBA::ORB_init(argc, argv);
+}
+
+std::unique_ptr<Fanout> make_fanout(CORBA::ORB_ptr orb, const Cell& cell) {
+  return cell.layer == "component" ? make_component_fanout(orb, cell.fanout)
+                                   : make_object_fanout(orb, cell.fanout);
+}
+
+nlohmann::json config(const Cell& cell) {
+  return {{"layer", cell.layer},
+          {"delivery", cell.fanout.delivery},
+          {"gateway", cell.fanout.gateway.empty() ? "none (collocated)" : cell.fanout.gateway},
+          {"replies", "TCP, one connection per subscriber process"},
+          {"address", cell.address},
+          {"orb", std::string("omniORB ") + omniORB::versionString()}};
+}
+
+// The event the publisher pushes, built once: each push sets its number.
+CcmEvents::Update_var make_event(std::uint64_t payload_bytes) {
+  CcmEvents::Update_var event = new CcmEvents::Update_impl;
+  CcmEvents::Octets payload(static_cast<CORBA::ULong>(payload_bytes));
+  payload.length(static_cast<CORBA::ULong>(payload_bytes));
+  for (CORBA::ULong i = 0; i < payload.length(); ++i) payload[i] = pattern_byte(i);
+  event->payload(payload);
+  return event;
+}
+
+void serve_fanout(const DriverOptions& o, mwbench::ServerContext& context) {
+  const Cell cell = read_cell(o);
+  CORBA::ORB_var orb = start_orb(cell.address);
+  {
+    ReplyConnection replies(cell.address, o.timeout_s);
+    const std::unique_ptr<Fanout> fanout = make_fanout(orb.in(), cell);
+    fanout->host_subscribers(o.first_subscriber, o.subscribers, replies);
+    const std::string line = "replies=" + replies.endpoint() + ";" + fanout->subscriber_fields();
+    std::atomic<bool> stopping{false};
+    const mwbench::ScopedStopCallback stop(context, [&] {
+      replies.shut_down();
+      stopping.store(true);
+      stopping.notify_all();
+    });
+    context.record_middleware_config(config(cell));
+    context.publish_endpoint(line);
+    stopping.wait(false);
+    if (o.operation == mwbench::kFanoutOperation)
+      context.record_events_received(fanout->received());
+  }
+  orb->destroy();
+}
+
+void measure_fanout(const DriverOptions& o, mwbench::Measurement& m) {
+  const Cell cell = read_cell(o);
+  CORBA::ORB_var orb = start_orb(cell.address);
+  {
+    const CcmEvents::Update_var event = make_event(o.payload_bytes);
+    std::uint64_t next = 0;
+    bool failed = false;  // the rest of a batch after a failure does nothing
+    if (o.role == mwbench::Role::collocated) {
+      TallyReplies replies(o.subscribers, m);
+      const std::unique_ptr<Fanout> fanout = make_fanout(orb.in(), cell);
+      fanout->host_subscribers(0, o.subscribers, replies);
+      fanout->connect_publisher({});
+      m.record_middleware_config(config(cell));
+      m.run([&] {
+        if (failed) return;
+        event->number(++next);
+        replies.tally().expect(next);
+        fanout->push(event.in());
+        replies.check_complete();
+        failed = replies.tally().missing() != 0;
+      });
+      if (o.operation == mwbench::kFanoutOperation) {
+        m.record_events_published(replies.tally().published());
+        m.record_events_received(fanout->received());
+      }
+    } else {
+      const std::vector<std::string> lines = m.read_endpoints();
+      std::vector<std::string> reply_endpoints;
+      for (const auto& line : lines)
+        reply_endpoints.push_back(mwbench::common::endpoint_field(line, "replies"));
+      ReplyReader reader(reply_endpoints);
+      const std::unique_ptr<Fanout> fanout = make_fanout(orb.in(), cell);
+      fanout->connect_publisher(lines);
+      reader.handshake(
+          o.subscribers,
+          [&] {
+            event->number(0);
+            fanout->push(event.in());
+          },
+          o.timeout_s);
+      m.record_middleware_config(config(cell));
+      mwbench::ReplyTally tally(o.subscribers);
+      const int timeout_ms = static_cast<int>(o.timeout_s * 1000);
+      m.run([&] {
+        if (failed) return;
+        event->number(++next);
+        tally.expect(next);
+        fanout->push(event.in());
+        reader.await(tally, m, timeout_ms);
+        failed = tally.missing() != 0;
+      });
+      if (o.operation == mwbench::kFanoutOperation) m.record_events_published(tally.published());
+    }
+  }
+  orb->destroy();
+}
+
+class CcmEventsDriver final : public mwbench::Driver {
+ public:
+  mwbench::Description describe() const override {
+    mwbench::Description d;
+    d.driver = "ccmevents";
+    d.middleware = "mwccm (omniORB)";
+    d.middleware_version = omniORB::versionString();
+    d.operations = {{"roundtrip", false}, {mwbench::kFanoutOperation, true}};
+    d.modes = {{"remote", {"iiop", "udp", "multicast"}}, {"collocated", {"inproc"}}};
+    d.options = {
+        {"layer",
+         "component (default): mwccm components, the container delivers; object: plain objects "
+         "use the same channel (or CORBA consumers) directly"},
+        {"delivery",
+         "channel (default): through event channels, between processes by the --transport "
+         "gateway; direct: one call per subscriber (remote: --transport iiop)"},
+        {"verify",
+         "every subscriber checks each event's number (none lost, repeated or out of order) "
+         "and payload: 0 (default) or 1"},
+        {"address",
+         "the IPv4 address a process's ORB, replies and channel receivers bind (default "
+         "127.0.0.1)"},
+        {"multicast_group", "GROUP:PORT of the multicast gateway (default 239.255.77.77:45077)"},
+        {"multicast_interface",
+         "the address of the interface multicast is joined on and sent from (default: address)"},
+    };
+    d.max_threads = 1;
+    d.max_servants = 1;
+    // A thread per subscriber process and a CORBA object or sink per
+    // subscriber: 64 covers the study's sweep (1 to 16) with room.
+    d.max_subscribers = 64;
+    return d;
+  }
+
+  // A CORBA exception is no std::exception: said as one, naming it.
+  void serve(const DriverOptions& o, mwbench::ServerContext& context) override {
+    try {
+      serve_fanout(o, context);
+    } catch (const CORBA::Exception&) {
+      throw std::runtime_error(mwccm::current_exception_message());
+    }
+  }
+  void measure(const DriverOptions& o, mwbench::Measurement& m) override {
+    try {
+      measure_fanout(o, m);
+    } catch (const CORBA::Exception&) {
+      throw std::runtime_error(mwccm::current_exception_message());
+    }
+  }
+};
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  CcmEventsDriver driver;
+  return mwbench::run_driver(argc, argv, driver);
+}

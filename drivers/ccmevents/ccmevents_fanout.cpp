@@ -1,0 +1,30 @@
+#include "ccmevents_fanout.hpp"
+
+#include <sstream>
+#include <stdexcept>
+
+#include "common/endpoint_field.hpp"
+
+namespace ccmevents {
+
+namespace {
+std::string required_field(const std::string& line, const char* key) {
+  std::string value = mwbench::common::endpoint_field(line, key);
+  if (value.empty()) {
+    throw std::runtime_error(std::string("the subscriber endpoint has no ") + key +
+                             "= (a subscriber process of another delivery?): " + line);
+  }
+  return value;
+}
+}  // namespace
+
+std::vector<std::string> consumer_references(const std::string& line) {
+  std::vector<std::string> references;
+  std::istringstream list(required_field(line, "consumers"));
+  for (std::string reference; std::getline(list, reference, ',');) references.push_back(reference);
+  return references;
+}
+
+std::string channel_endpoint(const std::string& line) { return required_field(line, "channel"); }
+
+}  // namespace ccmevents

@@ -1,0 +1,108 @@
+// How subscribers' replies reach the publisher, the same for every layer and
+// strategy, so that those differ by the delivery of events alone.
+//
+// Collocated, a subscriber is called on the publishing thread (a channel's
+// local delivery, omniORB's collocated call) and counts its reply into the
+// publisher's tally at once. A subscriber process replies over one TCP
+// connection that the publisher opens to it (loopback by default), as the
+// raw fan-out baseline (rawtcp) replies over its connections: 16 bytes,
+// native byte order (both ends run on this machine):
+//   int32 subscriber, uint32 intact (1, or 0 for a payload found wrong),
+//   uint64 event number (0 answers a handshake probe).
+#pragma once
+
+#include <poll.h>
+
+#include <condition_variable>
+#include <cstdint>
+#include <functional>
+#include <mutex>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "ccmevents_subscriber.hpp"
+#include "mwbench/fanout.hpp"
+#include "mwbench/measurement.hpp"
+
+namespace ccmevents {
+
+struct WireReply {
+  std::int32_t subscriber;
+  std::uint32_t intact;
+  std::uint64_t event;
+};
+static_assert(sizeof(WireReply) == 16);
+
+// Collocated: the replies to the event in flight, counted as they come.
+class TallyReplies final : public ReplySink {
+ public:
+  TallyReplies(int subscribers, mwbench::Measurement& m) : tally_(subscribers), m_(m) {}
+  void reply(std::int32_t subscriber, std::uint64_t event, bool intact) override;
+  mwbench::ReplyTally& tally() noexcept { return tally_; }
+  // After the push: fails the call, naming them, if replies are missing.
+  void check_complete();
+
+ private:
+  mwbench::ReplyTally tally_;
+  mwbench::Measurement& m_;
+  bool failed_ = false;
+};
+
+// A subscriber process's end: listens on `address`, takes the publisher's
+// one connection on a thread of its own, and writes every reply to it.
+class ReplyConnection final : public ReplySink {
+ public:
+  ReplyConnection(const std::string& address, double timeout_s);
+  ~ReplyConnection() override;
+  ReplyConnection(const ReplyConnection&) = delete;
+  ReplyConnection& operator=(const ReplyConnection&) = delete;
+
+  std::string endpoint() const;  // "ADDRESS:PORT"
+  // A reply before the publisher has connected waits for it, up to the
+  // timeout; a reply that cannot be written is dropped (the publisher's
+  // own timeout names the subscriber).
+  void reply(std::int32_t subscriber, std::uint64_t event, bool intact) override;
+  void shut_down() noexcept;  // wakes the accepting thread (the stop callback)
+
+ private:
+  void accept_publisher();
+
+  int listener_ = -1;
+  std::string endpoint_;
+  std::chrono::milliseconds timeout_;
+  std::mutex mutex_;  // guards connection_, shut_; serializes writes
+  std::condition_variable connected_;
+  int connection_ = -1;
+  bool shut_ = false;
+  std::thread acceptor_;
+};
+
+// The publisher's end: one connection to each subscriber process.
+class ReplyReader {
+ public:
+  explicit ReplyReader(const std::vector<std::string>& endpoints);  // "ADDRESS:PORT" each
+  ~ReplyReader();
+  ReplyReader(const ReplyReader&) = delete;
+  ReplyReader& operator=(const ReplyReader&) = delete;
+
+  // Calls `probe` (publish an event numbered 0) until each of `subscribers`
+  // has answered one, again every 100 ms (a datagram may be lost), within
+  // `timeout_s`; std::runtime_error naming the silent subscribers after it.
+  void handshake(int subscribers, const std::function<void()>& probe, double timeout_s);
+  // Reads replies until the tally's event is complete or a reply is wrong
+  // (m.fail); no reply for `timeout_ms` fails the call, naming who is missing.
+  void await(mwbench::ReplyTally& tally, mwbench::Measurement& m, int timeout_ms);
+
+ private:
+  // Waits up to `timeout_ms` for replies; hands each to `take` until it
+  // returns true. False on timeout; throws when a subscriber process closes
+  // its connection. Allocates nothing (it runs on the measured path).
+  template <class Take>
+  bool read(int timeout_ms, Take&& take);
+
+  std::vector<int> connections_;
+  std::vector<pollfd> watched_;  // one per connection, built once
+};
+
+}  // namespace ccmevents
