@@ -129,11 +129,12 @@ class ComponentFanout final : public Fanout {
               Components::EventConsumerBase::_narrow(object.in());
           assembly_.subscribe_to(source, sink.in(), far);
         }
-      } else if (routed.insert(channel_endpoint(lines[process])).second) {
+      } else {
         // One route per receiving endpoint, however many subscribers are
         // behind it: a process's, or a multicast group's for every process.
-        const auto endpoint = mwccm::parse_endpoint(channel_endpoint(lines[process]));
-        assembly_.route_channel(source, mwccm::make_gateway(orb_.in(), endpoint), far);
+        const auto endpoint = gateway_endpoint(lines[process], settings_);
+        if (routed.insert(endpoint.text()).second)
+          assembly_.route_channel(source, mwccm::make_gateway(orb_.in(), endpoint), far);
       }
     }
     assembly_.activate();

@@ -15,6 +15,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <mwccm/channel_gateways.hpp>
 #include <mwccm/channel_receivers.hpp>
 #include <string>
 #include <vector>
@@ -59,5 +60,8 @@ std::unique_ptr<Fanout> make_object_fanout(CORBA::ORB_ptr orb, const FanoutSetti
 std::vector<std::string> consumer_references(const std::string& line);
 // The receiver's endpoint in an endpoint's "channel=" field.
 std::string channel_endpoint(const std::string& line);
+// What the publisher's gateway sends to: that endpoint, a multicast group
+// sent from this process's own interface (the receiver named its own).
+mwccm::ChannelEndpoint gateway_endpoint(const std::string& line, const FanoutSettings& settings);
 
 }  // namespace ccmevents

@@ -138,8 +138,8 @@ class ObjectFanout final : public Fanout {
     // One route per receiving endpoint: a process's, or a multicast group's.
     std::set<std::string> routed;
     for (const auto& line : lines) {
-      if (!routed.insert(channel_endpoint(line)).second) continue;
-      const auto endpoint = mwccm::parse_endpoint(channel_endpoint(line));
+      const auto endpoint = gateway_endpoint(line, settings_);
+      if (!routed.insert(endpoint.text()).second) continue;
       channel_.route(*supplier_, next_route_++, mwccm::make_gateway(orb_.in(), endpoint));
     }
   }

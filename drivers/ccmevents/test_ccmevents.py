@@ -7,10 +7,21 @@ pytest.
 """
 
 import json
+import signal
 import subprocess
+import time
 
 import pytest
-from driver_processes import Driver, assert_every_event_delivered, cell, read_result, run_fanout
+from driver_processes import (
+    HANG_S,
+    Driver,
+    assert_every_event_delivered,
+    cell,
+    read_result,
+    run_fanout,
+)
+
+from mwbench import namespaces
 
 CCMEVENTS = Driver("ccmevents")
 pytestmark = CCMEVENTS.built_or_skipped()
@@ -70,3 +81,44 @@ def test_an_unknown_layer_is_refused(tmp_path):
     proc, _ = CCMEVENTS.run("collocated", tmp_path, *cell("fanout", "inproc", 0),
                             "--option", "layer=aspect")
     assert proc.returncode == 2 and "layer=aspect" in proc.stderr
+
+
+@pytest.mark.skipif(namespaces.unavailable() is not None, reason=str(namespaces.unavailable()))
+@pytest.mark.parametrize("transport", ["udp", "multicast"])
+def test_subscribers_on_two_other_hosts_get_every_event_once(tmp_path, transport):
+    # Hosts are network namespaces (198.18.0.0/24): the publisher's gateway sends
+    # from its own interface, once per host (udp) or once for both (multicast).
+    common = [*cell("fanout", transport, 512), *options("component", "channel"),
+              "--samples", "200", "--warmup", "20"]
+    with namespaces.hosts(3) as (publisher, *others):
+        servers, endpoints = [], []
+        for number, host in enumerate(others):
+            endpoint, output = tmp_path / f"endpoint-{number}", tmp_path / f"server-{number}"
+            servers.append((host.start(
+                [CCMEVENTS.program, "--role", "server", *common, "--subscribers", "1",
+                 "--first-subscriber", str(number), "--endpoint-file", endpoint,
+                 "--output", output, "--option", f"address={host.address}"],
+                stderr=subprocess.PIPE, text=True), output))
+            wait_for_file(endpoint, servers[-1][0])
+            endpoints += ["--endpoint-file", endpoint]
+        client = publisher.run(
+            [CCMEVENTS.program, "--role", "client", *common, "--subscribers", "2", *endpoints,
+             "--output", tmp_path / "client", "--option", f"address={publisher.address}"],
+            capture_output=True, text=True, timeout=HANG_S)
+        assert client.returncode == 0, client.stderr
+        for server, _ in servers:
+            server.send_signal(signal.SIGTERM)
+            assert server.wait(timeout=HANG_S) == 0, server.stderr.read()
+    header, _ = read_result(tmp_path / "client")
+    assert_every_event_delivered(header, [read_result(output)[0] for _, output in servers])
+
+
+def wait_for_file(path, process):
+    deadline = time.monotonic() + HANG_S
+    while not path.exists():
+        assert process.poll() is None, process.stderr.read()
+        assert time.monotonic() < deadline, f"no {path}"
+        try:
+            process.wait(timeout=0.05)
+        except subprocess.TimeoutExpired:
+            pass

@@ -1,5 +1,6 @@
-"""Hosts for tests: network namespaces joined by a switch, so that processes of
-one test talk over a real link, as on separate machines, and reach nothing else.
+"""Hosts on this machine for tests and benchmarks: network namespaces joined by a
+switch, so that processes talk over a real link, as on separate machines, and
+reach nothing else.
 
     with namespaces.hosts(2) as (a, b):     # a.address 198.18.0.1, b.address 198.18.0.2
         node = a.start([program, ...])      # `ip netns exec` a: the process runs there
@@ -103,7 +104,7 @@ class Host:
 @contextmanager
 def hosts(count=2):
     """`count` Hosts on one switch, 198.18.0.1 onwards; removed on leaving."""
-    tag = f"mwccm-{os.getpid()}-{next(_sequence)}"
+    tag = f"mwbench-{os.getpid()}-{next(_sequence)}"
     switch = f"{tag}-switch"
     made, joined = [], []
     try:
