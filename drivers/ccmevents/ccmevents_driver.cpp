@@ -104,7 +104,7 @@ void serve_fanout(const DriverOptions& o, mwbench::ServerContext& context) {
   const Cell cell = read_cell(o);
   CORBA::ORB_var orb = start_orb(cell.address);
   {
-    ReplyConnection replies(cell.address, o.timeout_s);
+    ReplyConnection replies(cell.address, o.timeout_s, o.subscribers);
     const std::unique_ptr<Fanout> fanout = make_fanout(orb.in(), cell);
     fanout->host_subscribers(o.first_subscriber, o.subscribers, replies);
     const std::string line = "replies=" + replies.endpoint() + ";" + fanout->subscriber_fields();

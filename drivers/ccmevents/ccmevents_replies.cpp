@@ -18,6 +18,8 @@ namespace ccmevents {
 
 namespace {
 
+constexpr std::size_t kReadAtOnce = 256;  // replies one recv() may take
+
 [[noreturn]] void throw_errno(const std::string& what) {
   throw std::runtime_error(what + ": " + std::strerror(errno));
 }
@@ -58,8 +60,10 @@ void TallyReplies::check_complete() {
 
 // ---- ReplyConnection ------------------------------------------------------------
 
-ReplyConnection::ReplyConnection(const std::string& address, double timeout_s)
-    : timeout_(static_cast<std::int64_t>(timeout_s * 1000)) {
+ReplyConnection::ReplyConnection(const std::string& address, double timeout_s, int hosted)
+    : hosted_(static_cast<std::size_t>(hosted)),
+      timeout_(static_cast<std::int64_t>(timeout_s * 1000)) {
+  pending_.reserve(hosted_);  // no allocation when replying
   sockaddr_in at = parse_address(address);
   listener_ = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
   if (listener_ < 0) throw_errno("socket");
@@ -117,8 +121,20 @@ void ReplyConnection::reply(std::int32_t subscriber, std::uint64_t event, bool i
   std::unique_lock lock(mutex_);
   if (!connected_.wait_for(lock, timeout_, [this] { return connection_ >= 0 || shut_; })) return;
   if (shut_) return;
-  // Under the lock: 16 bytes of one reply are never interleaved with another's.
-  (void)::send(connection_, &wire, sizeof wire, MSG_NOSIGNAL);
+  if (event == 0) {  // a probe's answer: at once, alone
+    (void)::send(connection_, &wire, sizeof wire, MSG_NOSIGNAL);
+    return;
+  }
+  // A reply to another event while some of this one's are missing: the
+  // publisher will name who is missing; these go now.
+  if (!pending_.empty() && pending_.front().event != event) send_pending();
+  pending_.push_back(wire);
+  if (pending_.size() == hosted_) send_pending();
+}
+
+void ReplyConnection::send_pending() {
+  (void)::send(connection_, pending_.data(), pending_.size() * sizeof(WireReply), MSG_NOSIGNAL);
+  pending_.clear();
 }
 
 // ---- ReplyReader ----------------------------------------------------------------
@@ -133,6 +149,7 @@ ReplyReader::ReplyReader(const std::vector<std::string>& endpoints) {
       throw_errno("connect to the replies of " + endpoint);
     no_delay(fd);
     watched_.push_back({fd, POLLIN, 0});
+    received_.push_back({std::vector<WireReply>(kReadAtOnce), 0, 0});
   }
 }
 
@@ -142,20 +159,36 @@ ReplyReader::~ReplyReader() {
 
 template <class Take>
 bool ReplyReader::read(int timeout_ms, Take&& take) {
-  std::vector<pollfd>& watched = watched_;
+  // Replies already received and not taken first: a call that ended with
+  // the last reply of its event left what came with it.
+  for (Received& in : received_) {
+    while (in.taken < in.bytes / sizeof(WireReply)) {
+      if (take(in.replies[in.taken++])) return true;
+    }
+  }
   for (;;) {
-    const int ready = ::poll(watched.data(), watched.size(), timeout_ms);
+    const int ready = ::poll(watched_.data(), watched_.size(), timeout_ms);
     if (ready < 0 && errno == EINTR) continue;
     if (ready < 0) throw_errno("poll");
     if (ready == 0) return false;
-    for (std::size_t i = 0; i < watched.size(); ++i) {
-      if (watched[i].revents == 0) continue;
-      WireReply wire;
-      const ssize_t n = ::recv(watched[i].fd, &wire, sizeof wire, MSG_WAITALL);
-      if (n != static_cast<ssize_t>(sizeof wire))
+    for (std::size_t i = 0; i < watched_.size(); ++i) {
+      if (watched_[i].revents == 0) continue;
+      Received& in = received_[i];
+      // Keep the start of a split reply, drop what was taken.
+      const std::size_t kept = in.bytes - in.taken * sizeof(WireReply);
+      auto* bytes = reinterpret_cast<char*>(in.replies.data());
+      std::memmove(bytes, bytes + in.taken * sizeof(WireReply), kept);
+      in.bytes = kept;
+      in.taken = 0;
+      const ssize_t n =
+          ::recv(watched_[i].fd, bytes + kept, in.replies.size() * sizeof(WireReply) - kept, 0);
+      if (n <= 0)
         throw std::runtime_error("subscriber process " + std::to_string(i) +
                                  " closed its reply connection");
-      if (take(wire)) return true;
+      in.bytes += static_cast<std::size_t>(n);
+      while (in.taken < in.bytes / sizeof(WireReply)) {
+        if (take(in.replies[in.taken++])) return true;
+      }
     }
   }
 }

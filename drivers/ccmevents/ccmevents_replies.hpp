@@ -5,14 +5,20 @@
 // local delivery, omniORB's collocated call) and counts its reply into the
 // publisher's tally at once. A subscriber process replies over one TCP
 // connection that the publisher opens to it (loopback by default), as the
-// raw fan-out baseline (rawtcp) replies over its connections: 16 bytes,
-// native byte order (both ends run on this machine):
+// raw fan-out baseline (rawtcp) replies over its connections: 16 bytes a
+// reply, native byte order (both ends run on this machine):
 //   int32 subscriber, uint32 intact (1, or 0 for a payload found wrong),
 //   uint64 event number (0 answers a handshake probe).
+// A subscriber process sends the replies of its K subscribers to one event
+// together, once the K-th is in: the publisher still waits for the last
+// subscriber's, but the replies cost one message per process rather than K,
+// so that they hide no less of what a delivery strategy saves (a channel
+// sends one message per process too). A probe's answer goes at once.
 #pragma once
 
 #include <poll.h>
 
+#include <chrono>
 #include <condition_variable>
 #include <cstdint>
 #include <functional>
@@ -53,7 +59,8 @@ class TallyReplies final : public ReplySink {
 // one connection on a thread of its own, and writes every reply to it.
 class ReplyConnection final : public ReplySink {
  public:
-  ReplyConnection(const std::string& address, double timeout_s);
+  // `hosted`: the subscribers of this process, whose replies go together.
+  ReplyConnection(const std::string& address, double timeout_s, int hosted);
   ~ReplyConnection() override;
   ReplyConnection(const ReplyConnection&) = delete;
   ReplyConnection& operator=(const ReplyConnection&) = delete;
@@ -67,8 +74,11 @@ class ReplyConnection final : public ReplySink {
 
  private:
   void accept_publisher();
+  void send_pending();  // with mutex_ held
 
   int listener_ = -1;
+  std::vector<WireReply> pending_;  // replies to one event, not sent yet
+  std::size_t hosted_;
   std::string endpoint_;
   std::chrono::milliseconds timeout_;
   std::mutex mutex_;  // guards connection_, shut_; serializes writes
@@ -101,8 +111,16 @@ class ReplyReader {
   template <class Take>
   bool read(int timeout_ms, Take&& take);
 
+  // What arrived on one connection and is not taken yet: whole replies, and
+  // the start of one a segment split.
+  struct Received {
+    std::vector<WireReply> replies;
+    std::size_t bytes = 0;
+    std::size_t taken = 0;  // replies handed to `take`
+  };
   std::vector<int> connections_;
   std::vector<pollfd> watched_;  // one per connection, built once
+  std::vector<Received> received_;
 };
 
 }  // namespace ccmevents
