@@ -120,7 +120,8 @@ BASIC_SP = REPO / "components" / "basic_sp"
 
 @pytest.mark.parametrize(
     "plan", ["one_process", "one_process_rt", "one_process_plain", "one_process_channel",
-             "two_processes", "two_processes_channel", "four_processes_two_nodes"]
+             "two_processes", "two_processes_channel", "four_processes_two_nodes",
+             "one_process_dds", "two_processes_dds"]
 )
 def test_basic_sp_plans_are_valid_and_both_formats_agree(plan, tmp_path):
     """The shipped .cdp of each Basic SP plan is what convert writes from its
