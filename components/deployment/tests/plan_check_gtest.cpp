@@ -259,14 +259,16 @@ TEST_F(PlanCheck, NamesAnUnknownDeliveryOrGatewayAndADeliveryOfCalls) {
 
 TEST_F(PlanCheck, AcceptsDdsConnectionsWithTheirTopicsAndQos) {
   Requirement dds{properties::kEventDelivery, properties::kDds, {}, {"added", 4}};
-  dds.properties.push_back({properties::kTopic, make_value(ValueKind::String, "BasicSP/ready"), {}});
+  dds.properties.push_back(
+      {properties::kTopic, make_value(ValueKind::String, "BasicSP/ready"), {}});
   dds.properties.push_back(
       {properties::kReliability, make_value(ValueKind::String, "best_effort"), {}});
   dds.properties.push_back({properties::kHistoryDepth, make_value(ValueKind::ULong, "16"), {}});
   connection("airframe_ready").deploy_requirements.push_back(dds);
   // The default topic, "gps/ready", is a DDS topic name.
-  connection("gps_ready").deploy_requirements.push_back(
-      {properties::kEventDelivery, properties::kDds, {}, {"added", 5}});
+  connection("gps_ready")
+      .deploy_requirements.push_back(
+          {properties::kEventDelivery, properties::kDds, {}, {"added", 5}});
   instance("HUD").config_properties.push_back(
       {std::string(properties::kEventFilterPrefix) + "airframe_ready",
        make_value(ValueKind::String, "disjunction: source=airframe.ready"),
@@ -279,9 +281,10 @@ TEST_F(PlanCheck, NamesABadDdsValueAndAPropertyOfAnotherStrategy) {
   dds.properties.push_back(
       {properties::kReliability, make_value(ValueKind::String, "sometimes"), {"added", 5}});
   connection("tick").deploy_requirements.push_back(dds);
-  expect_problem("connection 'tick': reliability 'sometimes' is not one mwccm knows (reliable, "
-                 "best_effort)",
-                 dds.properties[0].where);
+  expect_problem(
+      "connection 'tick': reliability 'sometimes' is not one mwccm knows (reliable, "
+      "best_effort)",
+      dds.properties[0].where);
   for (const char* depth : {"0", "many", "2000000"}) {
     connection("tick").deploy_requirements.back().properties[0] = {
         properties::kHistoryDepth, make_value(ValueKind::String, depth), {"added", 6}};
