@@ -258,6 +258,7 @@ TEST_F(PlanCheck, NamesAnUnknownDeliveryOrGatewayAndADeliveryOfCalls) {
 }
 
 TEST_F(PlanCheck, AcceptsDdsConnectionsWithTheirTopicsAndQos) {
+  if (!MWCCM_WITH_DDS) GTEST_SKIP() << "this mwccm was built without Cyclone DDS";
   Requirement dds{properties::kEventDelivery, properties::kDds, {}, {"added", 4}};
   dds.properties.push_back(
       {properties::kTopic, make_value(ValueKind::String, "BasicSP/ready"), {}});
@@ -277,6 +278,7 @@ TEST_F(PlanCheck, AcceptsDdsConnectionsWithTheirTopicsAndQos) {
 }
 
 TEST_F(PlanCheck, NamesABadDdsValueAndAPropertyOfAnotherStrategy) {
+  if (!MWCCM_WITH_DDS) GTEST_SKIP() << "this mwccm was built without Cyclone DDS";
   Requirement dds{properties::kEventDelivery, properties::kDds, {}, {"added", 4}};
   dds.properties.push_back(
       {properties::kReliability, make_value(ValueKind::String, "sometimes"), {"added", 5}});
@@ -312,6 +314,7 @@ TEST_F(PlanCheck, NamesABadDdsValueAndAPropertyOfAnotherStrategy) {
 }
 
 TEST_F(PlanCheck, NamesADdsTopicOfTwoSourcesOrOfTwoQos) {
+  if (!MWCCM_WITH_DDS) GTEST_SKIP() << "this mwccm was built without Cyclone DDS";
   const auto on = [](const char* topic, const char* reliability) {
     return Requirement{properties::kEventDelivery,
                        properties::kDds,
@@ -332,6 +335,15 @@ TEST_F(PlanCheck, NamesADdsTopicOfTwoSourcesOrOfTwoQos) {
   EXPECT_TRUE(std::any_of(found.begin(), found.end(), [](const std::string& problem) {
     return problem.find("carries the events of") != std::string::npos;
   })) << ::testing::PrintToString(found);
+}
+
+TEST_F(PlanCheck, RefusesDdsWhenBuiltWithoutCycloneDds) {
+  if (MWCCM_WITH_DDS) GTEST_SKIP() << "this mwccm has Cyclone DDS";
+  Requirement dds{properties::kEventDelivery, properties::kDds, {}, {"added", 4}};
+  connection("tick").deploy_requirements.push_back(dds);
+  expect_problem(
+      "connection 'tick': mwccm.EventDelivery 'dds': this mwccm was built without Cyclone DDS",
+      dds.where);
 }
 
 TEST_F(PlanCheck, NamesABadDdsDomain) {
