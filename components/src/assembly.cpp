@@ -266,7 +266,7 @@ void Assembly::subscribe_plain(const PortEnd& source, const PortEnd& sink) {
 
 std::string Assembly::accept_channel(const std::string& supplier, const PortEnd& sink,
                                      const EventFilter& filter, const std::string& gateway,
-                                     const ReceiverSettings& settings) {
+                                     const ReceiverSettings& settings, const DdsTopic& topic) {
   ObservedStep observed(Step::Connection, sink.component + "." + sink.port);
   const std::string step =
       "feed " + describe("sink", sink) + " with '" + supplier + "' through its container's channel";
@@ -277,7 +277,7 @@ std::string Assembly::accept_channel(const std::string& supplier, const PortEnd&
     const std::uint64_t route = next_cookie_id();
     container.channel().accept(supplier, event_type_of(port->type_id()), route, port, filter);
     inbound_.push_back({sink.component, supplier, route});
-    return container.receivers().endpoint(gateway, settings);
+    return container.receivers().endpoint(gateway, settings, topic);
   });
 }
 

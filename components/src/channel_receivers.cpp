@@ -160,8 +160,21 @@ ChannelReceivers::ChannelReceivers(EventChannel& channel, CORBA::ORB_ptr orb,
 
 ChannelReceivers::~ChannelReceivers() = default;
 
-std::string ChannelReceivers::endpoint(const std::string& kind, const ReceiverSettings& settings) {
+std::string ChannelReceivers::endpoint(const std::string& kind, const ReceiverSettings& settings,
+                                       const DdsTopic& topic) {
   std::lock_guard lock(mutex_);
+  if (kind == "dds") {
+    auto& reader = dds_readers_[topic.name];
+    if (!reader) {
+      try {
+        reader = make_dds_reader(channel_, settings.dds, topic);
+      } catch (...) {
+        dds_readers_.erase(topic.name);
+        throw;
+      }
+    }
+    return "dds:" + topic.name + "@" + channel_.name();
+  }
   auto& receiver = receivers_[kind];
   if (!receiver) {
     if (kind == "iiop") {
@@ -177,6 +190,11 @@ std::string ChannelReceivers::endpoint(const std::string& kind, const ReceiverSe
     }
   }
   return receiver->endpoint();
+}
+
+void ChannelReceivers::wait_for_dds_writers(std::chrono::milliseconds timeout) {
+  std::lock_guard lock(mutex_);
+  for (const auto& [topic, reader] : dds_readers_) reader->wait_for_writers(1, timeout);
 }
 
 }  // namespace mwccm

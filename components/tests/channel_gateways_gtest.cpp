@@ -3,50 +3,18 @@
 // channel; datagrams round-trip and junk is refused; a multicast group on
 // an interface this host does not have is refused naming the interface.
 #include <chrono>
-#include <condition_variable>
 #include <mutex>
 #include <mwccm/channel_gateways.hpp>
 #include <mwccm/channel_receivers.hpp>
 #include <stdexcept>
 
+#include "numbers_sink.hpp"
 #include "probe_fixture.hpp"
 
 namespace mwccm_test {
 namespace {
 
 using mwccm::EventChannel;
-
-// A sink that records the numbers it is pushed, on whatever thread the
-// receiver delivers on, and lets a test wait until it has `count` of them.
-class Numbers final : public mwccm::LocalConsumer<Probe::Tick*> {
- public:
-  void push(Probe::Tick* tick) override {
-    {
-      std::lock_guard lock(mutex_);
-      seen_.push_back(tick->number());
-    }
-    grown_.notify_all();
-  }
-  // The numbers, once there are `count` (or after a minute: a hang).
-  std::vector<CORBA::ULongLong> wait_for(std::size_t count) {
-    std::unique_lock lock(mutex_);
-    grown_.wait_for(lock, std::chrono::minutes(1), [&] { return seen_.size() >= count; });
-    return seen_;
-  }
-
- private:
-  std::mutex mutex_;
-  std::condition_variable grown_;
-  std::vector<CORBA::ULongLong> seen_;
-};
-
-std::shared_ptr<mwccm::ProvidedPort> sink(Numbers*& numbers) {
-  auto consumer = std::make_unique<Numbers>();
-  numbers = consumer.get();
-  return std::make_shared<mwccm::ProvidedPort>(
-      "echoes", Components::CONSUMER, "IDL:Probe/TickConsumer:1.0", CORBA::Object::_nil(),
-      std::move(consumer), []() -> PortableServer::ServantBase* { return nullptr; });
-}
 
 class ChannelGateways : public ProbeFixture {
  protected:

@@ -71,12 +71,6 @@ FanoutParticipant::FanoutParticipant(std::uint32_t domain, std::vector<std::stri
 
 FanoutParticipant::~FanoutParticipant() { dds_delete(participant_); }
 
-ReplyReaderQos::ReplyReaderQos() : qos_(dds_create_qos()) {
-  dds_qset_reliability(qos_, DDS_RELIABILITY_RELIABLE, DDS_MSECS(100));
-  dds_qset_history(qos_, DDS_HISTORY_KEEP_ALL, 0);
-  dds_qset_durability(qos_, DDS_DURABILITY_VOLATILE);
-}
-
 OwnedEvent::OwnedEvent(std::size_t capacity) : buffer_(capacity) {
   sample_.payload._buffer = buffer_.data();
   sample_.payload._maximum = static_cast<std::uint32_t>(capacity);

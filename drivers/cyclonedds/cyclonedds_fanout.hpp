@@ -72,16 +72,9 @@ class FanoutParticipant {
 // The QoS of the publisher's reply reader: as EndpointQos, but KEEP_ALL, so
 // that the replies of N writers to one keyless topic wait side by side (a
 // late answer to a handshake probe never displaces a reply).
-class ReplyReaderQos {
+class ReplyReaderQos : public mwbench::dds::Qos {
  public:
-  ReplyReaderQos();
-  ~ReplyReaderQos() { dds_delete_qos(qos_); }
-  ReplyReaderQos(const ReplyReaderQos&) = delete;
-  ReplyReaderQos& operator=(const ReplyReaderQos&) = delete;
-  const dds_qos_t* get() const noexcept { return qos_; }
-
- private:
-  dds_qos_t* qos_;
+  ReplyReaderQos() : Qos({.reliable = true, .history_depth = 0}) {}
 };
 
 // An event whose payload buffer is allocated here, as OwnedSample.

@@ -20,11 +20,6 @@ constexpr std::uint32_t kDomains = 100;
 
 }  // namespace
 
-dds_return_t check(dds_return_t ret, const char* what) {
-  if (ret < 0) throw std::runtime_error(std::string(what) + ": " + dds_strretcode(ret));
-  return ret;
-}
-
 Endpoint Endpoint::for_process() {
   const auto pid = static_cast<std::uint32_t>(::getpid());
   const std::string suffix = std::to_string(pid);
@@ -82,14 +77,6 @@ Participant::Participant(const Endpoint& endpoint) : endpoint_(endpoint) {
 }
 
 Participant::~Participant() { dds_delete(participant_); }
-
-EndpointQos::EndpointQos() : qos_(dds_create_qos()) {
-  // max_blocking_time only matters when a writer's history is full, which
-  // KEEP_LAST never is.
-  dds_qset_reliability(qos_, DDS_RELIABILITY_RELIABLE, DDS_MSECS(100));
-  dds_qset_history(qos_, DDS_HISTORY_KEEP_LAST, 1);
-  dds_qset_durability(qos_, DDS_DURABILITY_VOLATILE);
-}
 
 nlohmann::json middleware_config(const std::string& uri, const Endpoint& endpoint, Wait wait) {
   return {

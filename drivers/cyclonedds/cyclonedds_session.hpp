@@ -18,6 +18,8 @@
 #include "common/endpoint_field.hpp"
 #include "common/wait_strategy.hpp"
 #include "dds/dds.h"
+#include "mwbench/dds/check.hpp"
+#include "mwbench/dds/qos.hpp"
 
 namespace cyclonedds {
 
@@ -26,8 +28,9 @@ using mwbench::common::parse_wait;
 using mwbench::common::to_string;
 using mwbench::common::Wait;
 
-// Throws std::runtime_error("<what>: <Cyclone's reason>") when `ret` < 0.
-dds_return_t check(dds_return_t ret, const char* what);
+// Throws std::runtime_error("<what>: <Cyclone's reason>") when `ret` < 0
+// (dds_common/, shared with mwccm's `dds` delivery).
+using mwbench::dds::check;
 
 // The value of `key=` in an endpoint text "k1=v1;k2=v2" (drivers/common).
 using mwbench::common::endpoint_field;
@@ -73,16 +76,9 @@ class Participant {
 
 // The QoS of every reader and writer of the driver: reliable, KEEP_LAST 1,
 // volatile (README, "What is measured").
-class EndpointQos {
+class EndpointQos : public mwbench::dds::Qos {
  public:
-  EndpointQos();
-  ~EndpointQos() { dds_delete_qos(qos_); }
-  EndpointQos(const EndpointQos&) = delete;
-  EndpointQos& operator=(const EndpointQos&) = delete;
-  const dds_qos_t* get() const noexcept { return qos_; }
-
- private:
-  dds_qos_t* qos_;
+  EndpointQos() : Qos({.reliable = true, .history_depth = 1}) {}
 };
 
 // How the middleware was configured, for the result header.

@@ -24,6 +24,9 @@ DRIVER = BUILD / "drivers" / "deploy" / "mwbench-driver-deploy"
 STARTED = ("mwccm-node", "mwccm-component-server", "basic_sp_", "basic-sp-plain")
 
 pytestmark = Driver("deploy").built_or_skipped()
+# The Basic SP plans through DDS exist when mwccm was built with Cyclone DDS.
+WITH_DDS = (BUILD / "components" / "basic_sp" / "basic_sp_one_process_dds").exists()
+needs_dds = pytest.mark.skipif(not WITH_DDS, reason="this mwccm was built without Cyclone DDS")
 
 
 def running_programs():
@@ -165,6 +168,9 @@ def test_a_plan_that_fails_to_deploy_fails_the_run_naming_the_instance(tmp_path)
     ("dynamic", "basic_sp_one_process_plain"),
     ("static", "basic_sp_one_process_channel"),
     ("dynamic", "basic_sp_two_processes_channel"),  # a UDP gateway between the processes
+    pytest.param("static", "basic_sp_one_process_dds", marks=needs_dds),
+    pytest.param("dynamic", "basic_sp_one_process_dds", marks=needs_dds),
+    pytest.param("dynamic", "basic_sp_two_processes_dds", marks=needs_dds),  # DDS on loopback
     ("static", "basic_sp_plain_chain"),
 ])
 def test_tick_to_display_reports_the_latencies_the_hud_recorded(tmp_path, mode, plan):
@@ -188,18 +194,20 @@ def test_the_plain_chain_has_no_assembly(tmp_path):
 
 
 def test_the_delivery_strategy_is_the_plans_not_the_binarys(tmp_path):
-    """One component library, byte for byte, delivers Basic SP's events directly or
-    through the containers' channels (one process, and two linked by UDP): the plans
-    differ, name the same artifact, and the HUD displays ticks either way."""
+    """One component library, byte for byte, delivers Basic SP's events directly,
+    through the containers' channels (one process, and two linked by UDP) or through
+    DDS (one process and two): the plans differ, name the same artifact, and the HUD
+    displays ticks either way."""
     library = BUILD / "components" / "basic_sp" / "libmwccm_basic_sp_module.so"
     digest = hashlib.sha256(library.read_bytes()).hexdigest()
     plans = REPO / "components" / "basic_sp" / "plans"
     artifact = re.compile(r'nl\.remedy\.it\.DnCX11\.Artifact \S+ "([^"]+)"')
-    named = {artifact.findall((plans / f"{p}.config").read_text())[0]
-             for p in ("one_process", "one_process_channel", "two_processes_channel")}
+    strategies = ["one_process", "one_process_channel", "two_processes_channel"]
+    if WITH_DDS:
+        strategies += ["one_process_dds", "two_processes_dds"]
+    named = {artifact.findall((plans / f"{p}.config").read_text())[0] for p in strategies}
     assert named == {library.name}
-    for plan in ("basic_sp_one_process", "basic_sp_one_process_channel",
-                 "basic_sp_two_processes_channel"):
+    for plan in (f"basic_sp_{p}" for p in strategies):
         output = tmp_path / f"{plan}.result"
         done = subprocess.run(
             [DRIVER, "--role", "collocated", "--operation", "tick_to_display", "--transport",

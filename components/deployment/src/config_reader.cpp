@@ -359,8 +359,9 @@ class ConfigReader {
 
   // Properties after a link, the connection's deployRequirements as a .cdp
   // writes them: mwccm.ConnectionType "Local_Interface", mwccm.EventDelivery
-  // "channel" and, after it, mwccm.EventDelivery.gateway "udp" (the check
-  // judges the values).
+  // "channel" and, after it, its properties: mwccm.EventDelivery.gateway
+  // "udp", mwccm.EventDelivery.topic "t" and so on (the check judges the
+  // names and values).
   void read_connection_properties(Connection& connection) {
     while (const ConfigToken* token = peek()) {
       if (token->text != keys::kProperty || !is_key(*token)) break;
@@ -374,16 +375,17 @@ class ConfigReader {
       } else if (property.name == properties::kEventDelivery) {
         connection.deploy_requirements.push_back(
             {properties::kEventDelivery, property.value.text, {}, property.where});
-      } else if (property.name == properties::kEventGateway &&
+      } else if (property.name.rfind(properties::kEventDeliveryPrefix, 0) == 0 &&
                  !connection.deploy_requirements.empty() &&
                  connection.deploy_requirements.back().name == properties::kEventDelivery) {
-        property.name = properties::kGateway;
+        property.name.erase(0, std::string(properties::kEventDeliveryPrefix).size());
         connection.deploy_requirements.back().properties.push_back(std::move(property));
       } else {
         fail(key, "a connection property mwccm reads is " +
                       std::string(properties::kConnectionType) + " \"" +
                       properties::kLocalInterface + "\", " + properties::kEventDelivery +
-                      " or, after it, " + properties::kEventGateway + "; not " + property.name);
+                      " or, after it, its properties " + properties::kEventDeliveryPrefix +
+                      "NAME; not " + property.name);
       }
     }
   }

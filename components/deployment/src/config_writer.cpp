@@ -179,12 +179,12 @@ class ConfigWriter {
       out_ << "      " << keys::kProperty << ' ' << requirement.name << ' '
            << quoted(requirement.resource_type) << '\n';
       for (const auto& property : requirement.properties) {
-        if (property.name != properties::kGateway) {
+        if (requirement.name != properties::kEventDelivery) {
           refuse(property.where,
                  "deployRequirement property '" + property.name + "' has no .config form");
         }
-        out_ << "      " << keys::kProperty << ' ' << properties::kEventGateway << ' '
-             << quoted(property.value.text) << '\n';
+        out_ << "      " << keys::kProperty << ' ' << properties::kEventDeliveryPrefix
+             << property.name << ' ' << quoted(property.value.text) << '\n';
       }
     }
   }

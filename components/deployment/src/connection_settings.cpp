@@ -8,6 +8,7 @@ ConnectionSettings connection_settings(const Plan& plan, const Connection& conne
   ConnectionSettings settings;
   settings.delivery = properties::kDirect;
   settings.gateway = "iiop";
+  settings.reliability = properties::kReliable;
   for (const auto& requirement : connection.deploy_requirements) {
     if (requirement.name == properties::kConnectionType &&
         requirement.resource_type == properties::kLocalInterface) {
@@ -17,9 +18,17 @@ ConnectionSettings connection_settings(const Plan& plan, const Connection& conne
     settings.delivery = requirement.resource_type;
     for (const auto& property : requirement.properties) {
       if (property.name == properties::kGateway) settings.gateway = property.value.text;
+      if (property.name == properties::kTopic) settings.topic = property.value.text;
+      if (property.name == properties::kReliability) settings.reliability = property.value.text;
+      if (property.name == properties::kHistoryDepth) settings.history_depth = property.value.text;
     }
   }
   for (const auto& endpoint : connection.internal_endpoints) {
+    const Instance* source = plan.find_instance(endpoint.instance_id);
+    const bool publishes =
+        endpoint.kind == PortKind::EventEmitter || endpoint.kind == PortKind::EventPublisher;
+    if (publishes && source != nullptr && settings.topic.empty())
+      settings.topic = source->name + "/" + endpoint.port_name;
     if (endpoint.kind != PortKind::EventConsumer) continue;
     const Instance* consumer = plan.find_instance(endpoint.instance_id);
     if (consumer == nullptr) continue;

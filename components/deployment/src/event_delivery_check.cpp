@@ -2,7 +2,9 @@
 #include "event_delivery_check.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <iterator>
+#include <map>
 #include <mwccm/deployment/connection_settings.hpp>
 #include <mwccm/deployment/plan_properties.hpp>
 #include <mwccm/event_filter.hpp>
@@ -71,24 +73,96 @@ class DeliveryChecker {
       problem(delivery->where, head + "is " + properties::kLocalInterface + " (plain C++) and " +
                                    "delivered through a " + settings.delivery + ": choose one");
     }
-    for (const auto& property : delivery->properties) {
-      if (property.name != properties::kGateway) {
-        problem(property.where, head + properties::kEventDelivery + " has no property '" +
-                                    property.name + "' (it has: " + properties::kGateway + ")");
-      } else if (!one_of(property.value.text, properties::kGateways)) {
-        problem(property.where, head + "gateway '" + property.value.text +
-                                    "' is not one mwccm knows (" + listed(properties::kGateways) +
-                                    ")");
-      } else if (settings.delivery == properties::kDirect) {
-        problem(property.where, head + "a gateway links channels; this connection is direct");
-      }
+    if (settings.delivery == properties::kDds && !MWCCM_WITH_DDS) {
+      problem(delivery->where, head + properties::kEventDelivery + " '" + properties::kDds +
+                                   "': this mwccm was built without Cyclone DDS (configure it "
+                                   "again with cyclonedds-dev and cyclonedds-tools installed)");
     }
-    if (settings.delivery == properties::kChannel) {
+    for (const auto& property : delivery->properties) check_property(head, settings, property);
+    if (settings.delivery == properties::kDds) check_topic(connection, settings, *delivery);
+    if (settings.delivery == properties::kChannel || settings.delivery == properties::kDds) {
       for (const auto& endpoint : connection.internal_endpoints) {
         if (endpoint.kind == PortKind::EventConsumer)
           channel_sinks_.insert(endpoint.instance_id + "\n" + endpoint.port_name);
       }
     }
+  }
+
+  // A property of the delivery: the gateway of a channel, the topic and QoS
+  // of a dds connection, each with a value mwccm knows.
+  void check_property(const std::string& head, const ConnectionSettings& settings,
+                      const Property& property) {
+    const std::string& value = property.value.text;
+    const bool dds_property = one_of(property.name, properties::kDdsProperties);
+    if (property.name != properties::kGateway && !dds_property) {
+      problem(property.where, head + properties::kEventDelivery + " has no property '" +
+                                  property.name + "' (it has: " + properties::kGateway + ", " +
+                                  listed(properties::kDdsProperties) + ")");
+    } else if (property.name == properties::kGateway && !one_of(value, properties::kGateways)) {
+      problem(property.where, head + "gateway '" + value + "' is not one mwccm knows (" +
+                                  listed(properties::kGateways) + ")");
+    } else if (property.name == properties::kGateway && settings.delivery != properties::kChannel) {
+      problem(property.where,
+              head + "a gateway links channels; this connection is " + settings.delivery);
+    } else if (dds_property && settings.delivery != properties::kDds) {
+      problem(property.where, head + "'" + property.name + "' is a property of a " +
+                                  properties::kDds + " connection; this one is " +
+                                  settings.delivery);
+    } else if (property.name == properties::kReliability &&
+               !one_of(value, properties::kReliabilities)) {
+      problem(property.where, head + "reliability '" + value + "' is not one mwccm knows (" +
+                                  listed(properties::kReliabilities) + ")");
+    } else if (property.name == properties::kHistoryDepth && !is_depth(value)) {
+      problem(property.where, head + "history_depth '" + value +
+                                  "' is not a depth from 1 to 1000000 (leave it out for "
+                                  "KEEP_ALL, the default)");
+    }
+  }
+
+  // The topic: a name DDS takes, carrying one source's events with one QoS.
+  void check_topic(const Connection& connection, const ConnectionSettings& settings,
+                   const Requirement& delivery) {
+    const std::string head = "connection '" + connection.name + "': ";
+    if (!is_topic_name(settings.topic)) {
+      problem(delivery.where, head + "DDS topic '" + settings.topic +
+                                  "' is not a topic name (letters, digits, '_' and '/', not "
+                                  "starting with a digit); name one with " +
+                                  properties::kEventDelivery + " property " + properties::kTopic);
+      return;
+    }
+    std::string source;
+    for (const auto& endpoint : connection.internal_endpoints) {
+      const Instance* instance = plan_.find_instance(endpoint.instance_id);
+      if (endpoint.kind != PortKind::EventConsumer && instance != nullptr)
+        source = instance->name + "." + endpoint.port_name;
+    }
+    const auto [known, made] =
+        topics_.emplace(settings.topic, Topic{source, settings, connection.name});
+    if (made) return;
+    const Topic& first = known->second;
+    if (first.source != source) {
+      problem(delivery.where, head + "DDS topic '" + settings.topic + "' carries the events of " +
+                                  first.source + " already (connection '" + first.connection +
+                                  "'): a topic carries one source's events");
+    } else if (first.settings.reliability != settings.reliability ||
+               first.settings.history_depth != settings.history_depth) {
+      problem(delivery.where, head + "DDS topic '" + settings.topic +
+                                  "' has another QoS in connection '" + first.connection +
+                                  "': a topic has one reliability and one history_depth");
+    }
+  }
+
+  static bool is_topic_name(const std::string& name) {
+    return !name.empty() && std::isdigit(static_cast<unsigned char>(name.front())) == 0 &&
+           std::all_of(name.begin(), name.end(), [](char c) {
+             return std::isalnum(static_cast<unsigned char>(c)) != 0 || c == '_' || c == '/';
+           });
+  }
+
+  static bool is_depth(const std::string& text) {
+    return !text.empty() && text.size() <= 7 &&
+           text.find_first_not_of("0123456789") == std::string::npos && std::stoul(text) >= 1 &&
+           std::stoul(text) <= 1000000;
   }
 
   // Each mwccm.EventFilter.<sink>: a string, of a sink of the component,
@@ -120,7 +194,7 @@ class DeliveryChecker {
         problem(property.where, where + ": a filter applies in a channel, and no connection to '" +
                                     instance.name + "." + sink + "' is delivered through one (" +
                                     properties::kEventDelivery + " \"" + properties::kChannel +
-                                    "\")");
+                                    "\" or \"" + properties::kDds + "\")");
       }
     }
   }
@@ -129,6 +203,12 @@ class DeliveryChecker {
   const InterfaceOf& interface_of_;
   std::vector<PlanProblem>& problems_;
   std::set<std::string> channel_sinks_;  // "instance id\nsink" delivered through a channel
+  struct Topic {
+    std::string source;  // "instance.port"
+    ConnectionSettings settings;
+    std::string connection;
+  };
+  std::map<std::string, Topic> topics_;  // the dds connections' topics, by name
 };
 
 }  // namespace

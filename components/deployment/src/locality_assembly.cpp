@@ -1,4 +1,6 @@
 // Assembling a locality's part of a plan in process (locality_assembly.hpp).
+#include <unistd.h>
+
 #include <mwccm/channel_gateways.hpp>
 #include <mwccm/deployment/locality_assembly.hpp>
 #include <mwccm/errors.hpp>
@@ -16,15 +18,28 @@ mwccm::PortEnd port_end(const MwccmDeployment::PortEnd& end) {
   return {end.instance.in(), end.port.in()};
 }
 
-// Where this process's channels receive, from its plan's settings.
-mwccm::ReceiverSettings receiver_settings(const MwccmDeployment::ServerSettings& settings) {
+// Where this process's channels receive, from its plan's settings; its DDS
+// participant is on the channel's address, in the launch's partition.
+mwccm::ReceiverSettings receiver_settings(const MwccmDeployment::LocalityPlan& plan) {
+  const MwccmDeployment::ServerSettings& settings = plan.settings;
   mwccm::ReceiverSettings receive;
   if (*settings.channel_address.in() != '\0') receive.address = settings.channel_address.in();
   if (*settings.multicast_group.in() != '\0')
     receive.multicast_group = settings.multicast_group.in();
   if (*settings.multicast_interface.in() != '\0')
     receive.multicast_interface = settings.multicast_interface.in();
+  receive.dds.address = receive.address;
+  if (settings.dds_domain >= 0) receive.dds.id = static_cast<std::uint32_t>(settings.dds_domain);
+  receive.dds.partition = plan.launch.in();
   return receive;
+}
+
+mwccm::DdsTopic dds_topic(const MwccmDeployment::DdsTopic& topic) {
+  return {topic.name.in(), topic.reliable != 0, topic.history_depth};
+}
+
+bool is_dds(const MwccmDeployment::ConnectionPlan& connection) {
+  return connection.events && std::string(connection.delivery.in()) == "dds";
 }
 
 // The consumer's filter; the plan's check parsed it already.
@@ -33,6 +48,12 @@ mwccm::EventFilter filter_of(const char* filter) {
 }
 
 }  // namespace
+
+std::string launch_name() {
+  const auto now = std::chrono::steady_clock::now().time_since_epoch();
+  return "mwccm_" + std::to_string(::getpid()) + "_" +
+         std::to_string(std::chrono::duration_cast<std::chrono::nanoseconds>(now).count());
+}
 
 LocalityAssembly::LocalityAssembly(CORBA::ORB_ptr orb, mwccm::ComponentServer& server)
     : orb_(CORBA::ORB::_duplicate(orb)), server_(server), assembly_(orb), timer_("") {}
@@ -91,6 +112,8 @@ MwccmDeployment::ProvidedReferences* LocalityAssembly::start_launch(
     for (CORBA::ULong i = 0; i < plan.connections.length(); ++i) {
       const MwccmDeployment::ConnectionPlan& connection = plan.connections[i];
       subject = end_name(connection.user);
+      // Every writer before finish_launch, so that every reader can match one there.
+      if (is_dds(connection)) dds_writer(connection.topic);
       if (here.count(connection.provider.instance.in()) != 0) connect_here(connection);
     }
     // Owned until returned: a step below that throws frees it.
@@ -112,10 +135,11 @@ MwccmDeployment::ProvidedReferences* LocalityAssembly::start_launch(
       subject = end_name(inbound.sink);
       MwccmDeployment::ProvidedReference& entry = provided[plan.provided.length() + i];
       entry.end = inbound.sink;
+      dds_reading_ = dds_reading_ || std::string(inbound.gateway.in()) == "dds";
       entry.channel = assembly_
                           .accept_channel(end_name(inbound.supplier), port_end(inbound.sink),
                                           filter_of(inbound.filter.in()), inbound.gateway.in(),
-                                          receiver_settings(plan.settings))
+                                          receiver_settings(plan), dds_topic(inbound.topic))
                           .c_str();
     }
     return provided._retn();
@@ -136,6 +160,10 @@ void LocalityAssembly::connect_here(const MwccmDeployment::ConnectionPlan& conne
     assembly_.subscribe_plain(user, provider);
   } else if (connection.events && std::string(connection.delivery.in()) == "channel") {
     assembly_.subscribe_channel(user, provider, filter_of(connection.filter.in()));
+  } else if (is_dds(connection)) {
+    // Through DDS here too, as a connector delivers: this container's reader.
+    accept_dds(connection.user, connection.provider, connection.filter.in(), connection.topic);
+    route_dds(connection, *dds_readers_[connection.topic.name.in()].begin());
   } else if (connection.events) {
     assembly_.subscribe(user, provider);
   } else if (connection.plain_cxx) {
@@ -147,7 +175,8 @@ void LocalityAssembly::connect_here(const MwccmDeployment::ConnectionPlan& conne
 
 void LocalityAssembly::connect_there(const MwccmDeployment::ConnectionPlan& connection,
                                      const MwccmDeployment::ProvidedReferences& references) {
-  if (connection.events && std::string(connection.delivery.in()) == "channel") {
+  if (connection.events &&
+      (std::string(connection.delivery.in()) == "channel" || is_dds(connection))) {
     route_through_channel(connection, references);
     return;
   }
@@ -186,12 +215,54 @@ void LocalityAssembly::route_through_channel(
   }
   if (endpoint_text.empty())
     throw mwccm::Error("no process published a channel for " + end_name(connection.provider));
+  if (is_dds(connection)) {
+    route_dds(connection, endpoint_text);
+    return;
+  }
   mwccm::ChannelEndpoint endpoint = mwccm::parse_endpoint(endpoint_text);
   if (endpoint.kind == "multicast")
-    endpoint.interface = receiver_settings(plan_.settings).multicast_interface;
+    endpoint.interface = receiver_settings(plan_).multicast_interface;
   auto& gateway = gateways_[endpoint.text()];
   if (!gateway) gateway = mwccm::make_gateway(orb_.in(), endpoint);
   assembly_.route_channel(port_end(connection.user), gateway, port_end(connection.provider));
+}
+
+mwccm::DdsWriter& LocalityAssembly::dds_writer(const MwccmDeployment::DdsTopic& topic) {
+  auto& writer = dds_writers_[topic.name.in()];
+  if (!writer) writer = mwccm::make_dds_writer(receiver_settings(plan_).dds, dds_topic(topic));
+  return *writer;
+}
+
+void LocalityAssembly::accept_dds(const MwccmDeployment::PortEnd& supplier,
+                                  const MwccmDeployment::PortEnd& sink, const char* filter,
+                                  const MwccmDeployment::DdsTopic& topic) {
+  dds_reading_ = true;
+  const std::string endpoint =
+      assembly_.accept_channel(end_name(supplier), port_end(sink), filter_of(filter), "dds",
+                               receiver_settings(plan_), dds_topic(topic));
+  dds_readers_[topic.name.in()].insert(endpoint);
+}
+
+// The channel sends the source's events to the topic's writer once, however
+// many readers (containers) take them: the channel dedups routes by gateway.
+void LocalityAssembly::route_dds(const MwccmDeployment::ConnectionPlan& connection,
+                                 const std::string& endpoint) {
+  dds_readers_[connection.topic.name.in()].insert(endpoint);
+  assembly_.route_channel(port_end(connection.user), dds_writers_.at(connection.topic.name.in()),
+                          port_end(connection.provider));
+}
+
+// A writer's readers are the containers that published a reader endpoint
+// for its topic; a reader's writer is the one process of its topic's source.
+// Both sides wait, since a match on one side does not yet mean one on the
+// other (Cyclone drops what a reader gets from a writer it has not matched).
+void LocalityAssembly::wait_for_dds_matches() {
+  for (const auto& [topic, writer] : dds_writers_)
+    writer->wait_for_readers(dds_readers_[topic].size(), kDdsMatchTimeout);
+  if (dds_reading_) {
+    mwccm::Container* container = server_.find_local_container(plan_.name.in());
+    if (container != nullptr) container->receivers().wait_for_dds_writers(kDdsMatchTimeout);
+  }
 }
 
 void LocalityAssembly::finish_launch(const MwccmDeployment::ProvidedReferences& references,
@@ -207,6 +278,8 @@ void LocalityAssembly::finish_launch(const MwccmDeployment::ProvidedReferences& 
       subject = end_name(connection.user);
       if (here.count(connection.provider.instance.in()) == 0) connect_there(connection, references);
     }
+    subject = plan_.name.in();
+    wait_for_dds_matches();
   } catch (...) {
     fail("finish_launch", subject);
   }
@@ -227,6 +300,9 @@ void LocalityAssembly::teardown() {
   StepTimer::Timed timed(timer_);
   try {
     assembly_.remove();
+    dds_writers_.clear();  // the routes are gone: the last writer deletes the participant
+    dds_readers_.clear();
+    dds_reading_ = false;
     for (const auto& target : registrations_) mwccm::unregister_reference(orb_.in(), target);
     registrations_.clear();
     launched_ = false;

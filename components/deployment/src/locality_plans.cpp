@@ -3,6 +3,7 @@
 #include <mwccm/deployment/any_value.hpp>
 #include <mwccm/deployment/connection_settings.hpp>
 #include <mwccm/deployment/localities.hpp>
+#include <mwccm/deployment/locality_assembly.hpp>
 #include <mwccm/deployment/locality_plans.hpp>
 #include <mwccm/deployment/plan_properties.hpp>
 #include <set>
@@ -34,6 +35,7 @@ MwccmDeployment::ServerSettings settings_of(const Instance* server) {
   settings.channel_address = "";
   settings.multicast_group = "";
   settings.multicast_interface = "";
+  settings.dds_domain = -1;
   if (server == nullptr) return settings;
   for (const auto& property : server->config_properties) {
     if (property.name == properties::kPriority) settings.priority = std::stol(property.value.text);
@@ -47,6 +49,8 @@ MwccmDeployment::ServerSettings settings_of(const Instance* server) {
       settings.multicast_group = property.value.text.c_str();
     if (property.name == properties::kMulticastInterface)
       settings.multicast_interface = property.value.text.c_str();
+    if (property.name == properties::kDdsDomain)
+      settings.dds_domain = std::stol(property.value.text);
   }
   return settings;
 }
@@ -78,6 +82,16 @@ MwccmDeployment::InstancePlan instance_plan(CORBA::ORB_ptr orb, const Plan& plan
   return result;
 }
 
+MwccmDeployment::DdsTopic dds_topic(const ConnectionSettings& settings) {
+  MwccmDeployment::DdsTopic topic;
+  topic.name = settings.topic.c_str();
+  topic.reliable = settings.reliability == properties::kReliable;
+  topic.history_depth = settings.history_depth.empty()
+                            ? 0
+                            : static_cast<CORBA::ULong>(std::stoul(settings.history_depth));
+  return topic;
+}
+
 }  // namespace
 
 std::vector<MwccmDeployment::LocalityPlan> make_locality_plans(CORBA::ORB_ptr orb,
@@ -89,11 +103,13 @@ std::vector<MwccmDeployment::LocalityPlan> make_locality_plans(CORBA::ORB_ptr or
   }
   std::vector<MwccmDeployment::LocalityPlan> result(localities.size());
   std::vector<std::set<std::pair<std::string, std::string>>> provided(localities.size());
+  const std::string launch = launch_name();
   for (std::size_t i = 0; i < localities.size(); ++i) {
     MwccmDeployment::LocalityPlan& locality = result[i];
     locality.name = localities[i].name.c_str();
     locality.node = localities[i].node.c_str();
     locality.settings = settings_of(localities[i].server);
+    locality.launch = launch.c_str();
     for (const Instance* instance : localities[i].components) {
       append(locality.instances, instance_plan(orb, plan, *instance));
     }
@@ -112,6 +128,7 @@ std::vector<MwccmDeployment::LocalityPlan> make_locality_plans(CORBA::ORB_ptr or
     wired.delivery = settings.delivery.c_str();
     wired.gateway = settings.gateway.c_str();
     wired.filter = settings.filter.c_str();
+    wired.topic = dds_topic(settings);
     const std::size_t here = locality_of.at(user->instance_id);
     if (provider == nullptr) {
       wired.provider = port_end("", connection.external_references.front().port_name);
@@ -121,13 +138,15 @@ std::vector<MwccmDeployment::LocalityPlan> make_locality_plans(CORBA::ORB_ptr or
       wired.provider = port_end(provider_name, provider->port_name);
       wired.external = "";
       const std::size_t there = locality_of.at(provider->instance_id);
-      if (there != here && settings.delivery == properties::kChannel) {
+      const bool dds = settings.delivery == properties::kDds;
+      if (there != here && (settings.delivery == properties::kChannel || dds)) {
         // The sink's channel is fed by this one; it publishes its endpoint.
         MwccmDeployment::ChannelInbound inbound;
         inbound.supplier = wired.user;
         inbound.sink = wired.provider;
-        inbound.gateway = wired.gateway;
+        inbound.gateway = dds ? properties::kDds : wired.gateway.in();
         inbound.filter = wired.filter;
+        inbound.topic = wired.topic;
         append(result[there].inbound, inbound);
       } else if (there != here &&
                  provided[there].emplace(provider_name, provider->port_name).second) {

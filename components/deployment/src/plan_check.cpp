@@ -232,6 +232,12 @@ class Checker {
                property.name == properties::kMulticastInterface) {
       if (!is_ipv4(property.value.text))
         problem(property.where, where + " is a tk_string IPv4 address, such as \"198.18.0.2\"");
+    } else if (property.name == properties::kDdsDomain) {
+      // Cyclone's well-known ports, 7400 + 250 × domain + ..., end below 65536.
+      if (!is_integer(property.value.kind) || std::stoll(property.value.text) < 0 ||
+          std::stoll(property.value.text) > 232) {
+        problem(property.where, where + " is an integer DDS domain id from 0 to 232");
+      }
     } else if (property.name == properties::kMulticastGroup) {
       if (!is_multicast_group(property.value.text)) {
         problem(property.where, where +
@@ -242,7 +248,8 @@ class Checker {
       problem(property.where, where + " is not one mwccm knows (" + properties::kPriority + ", " +
                                   properties::kCpuAffinity + ", " + properties::kOrbThreads + ", " +
                                   properties::kChannelAddress + ", " + properties::kMulticastGroup +
-                                  ", " + properties::kMulticastInterface + ")");
+                                  ", " + properties::kMulticastInterface + ", " +
+                                  properties::kDdsDomain + ")");
     }
   }
 

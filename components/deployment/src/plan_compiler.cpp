@@ -224,7 +224,9 @@ class TablesWriter {
            << literal(provider_port) << ", " << (events ? "true" : "false") << ", "
            << (settings.plain_cxx ? "true" : "false") << ", " << literal(external) << ", "
            << literal(settings.delivery) << ", " << literal(settings.gateway) << ", "
-           << literal(settings.filter) << "},\n";
+           << literal(settings.filter) << ", " << literal(settings.topic) << ", "
+           << (settings.reliability == properties::kReliable ? "true" : "false") << ", "
+           << (settings.history_depth.empty() ? "0" : settings.history_depth) << "},\n";
     }
     out_ << "};\n\n";
   }

@@ -1,5 +1,6 @@
 // A compiled plan's tables as a locality plan (static_plan.hpp).
 #include <mwccm/deployment/any_value.hpp>
+#include <mwccm/deployment/locality_assembly.hpp>
 #include <mwccm/deployment/static_plan.hpp>
 #include <stdexcept>
 
@@ -63,6 +64,8 @@ MwccmDeployment::LocalityPlan locality_plan(CORBA::ORB_ptr orb, const Plan& plan
   result.settings.priority = plan.priority;
   result.settings.cpu_affinity = plan.cpu_affinity;
   result.settings.orb_threads = plan.orb_threads;
+  result.settings.dds_domain = -1;  // the default: a compiled plan is one process
+  result.launch = launch_name().c_str();
   result.instances.length(static_cast<CORBA::ULong>(plan.instances.size()));
   for (CORBA::ULong i = 0; i < result.instances.length(); ++i) {
     const Instance& from = plan.instances[i];
@@ -95,6 +98,9 @@ MwccmDeployment::LocalityPlan locality_plan(CORBA::ORB_ptr orb, const Plan& plan
     to.delivery = from.delivery;
     to.gateway = from.gateway;
     to.filter = from.filter;
+    to.topic.name = from.topic;
+    to.topic.reliable = from.reliable;
+    to.topic.history_depth = from.history_depth;
   }
   return result;  // nothing is provided to other processes: there are none
 }

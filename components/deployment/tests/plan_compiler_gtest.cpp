@@ -55,7 +55,7 @@ TEST_F(PlanCompiler, TablesHoldEveryHomeInstanceValueAndConnection) {
   EXPECT_FALSE(contains(text, "{\"mwccm.InstanceIOR\""));
   EXPECT_TRUE(contains(text,
                        "\"rate_gen\", \"tick\", \"gps\", \"tick\", true, false, \"\", "
-                       "\"direct\", \"iiop\", \"\"},"));
+                       "\"direct\", \"iiop\", \"\", \"rate_gen/tick\", true, 0},"));
   // The Local_Interface connection is marked plain C++.
   EXPECT_TRUE(contains(text, "\"hud\", \"airframe\", \"airframe\", \"position\", false, true"));
   EXPECT_TRUE(contains(text, "int main(int argc, char** argv)"));

@@ -116,11 +116,17 @@ def test_generated_interfaces_and_a_built_artifact_check_a_plan(tmp_path):
 
 
 BASIC_SP = REPO / "components" / "basic_sp"
+# Plans that deliver through DDS check only in an mwccm built with Cyclone DDS.
+needs_dds = pytest.mark.skipif(
+    not (BUILD / "components" / "basic_sp" / "basic_sp_one_process_dds").exists(),
+    reason="this mwccm was built without Cyclone DDS")
 
 
 @pytest.mark.parametrize(
     "plan", ["one_process", "one_process_rt", "one_process_plain", "one_process_channel",
-             "two_processes", "two_processes_channel", "four_processes_two_nodes"]
+             "two_processes", "two_processes_channel", "four_processes_two_nodes",
+             pytest.param("one_process_dds", marks=needs_dds),
+             pytest.param("two_processes_dds", marks=needs_dds)]
 )
 def test_basic_sp_plans_are_valid_and_both_formats_agree(plan, tmp_path):
     """The shipped .cdp of each Basic SP plan is what convert writes from its

@@ -81,12 +81,13 @@ class Assembly {
   // Across processes (docs/events.md section 4). The sink's side: its
   // container's channel feeds it with the events of `supplier`
   // ("instance.port", in another process), filtered, received through the
-  // receiver of `gateway` ("iiop", "udp", "multicast"), whose endpoint this
-  // returns; remove() undoes it first. The source's side: its container's
-  // channel sends its events through `gateway` (made from that endpoint).
+  // receiver of `gateway` ("iiop", "udp", "multicast", or "dds": the reader
+  // of `topic`), whose endpoint this returns; remove() undoes it first. The
+  // source's side: its container's channel sends its events through
+  // `gateway` (made from that endpoint, or the writer of the topic).
   std::string accept_channel(const std::string& supplier, const PortEnd& sink,
                              const EventFilter& filter, const std::string& gateway,
-                             const ReceiverSettings& settings);
+                             const ReceiverSettings& settings, const DdsTopic& topic = {});
   void route_channel(const PortEnd& source, std::shared_ptr<Gateway> gateway,
                      const PortEnd& provider);
   // configuration_complete on every component not yet configured, then

@@ -9,9 +9,11 @@
 
 #include <omniORB4/CORBA.h>
 
+#include <chrono>
 #include <map>
 #include <memory>
 #include <mutex>
+#include <mwccm/dds_channel.hpp>
 #include <mwccm/event_channel.hpp>
 #include <string>
 
@@ -23,6 +25,7 @@ struct ReceiverSettings {
   std::string address = "127.0.0.1";  // the UDP socket's
   std::string multicast_group = "239.255.77.77:45077";
   std::string multicast_interface = "127.0.0.1";  // the address of the interface to join on
+  DdsDomain dds;  // its DDS participant's (`dds` delivery; dds_channel.hpp)
 };
 
 class ChannelReceivers {
@@ -36,7 +39,13 @@ class ChannelReceivers {
   // The endpoint of the receiver of that kind ("iiop", "udp", "multicast"),
   // made on first use. std::runtime_error naming the address, group or
   // interface it could not use (multicast on an interface without it).
-  std::string endpoint(const std::string& kind, const ReceiverSettings& settings);
+  // Kind "dds": the reader of `topic` (one per topic), whose endpoint is
+  // "dds:TOPIC@CHANNEL", a name for counting the readers a writer waits for.
+  std::string endpoint(const std::string& kind, const ReceiverSettings& settings,
+                       const DdsTopic& topic = {});
+  // Returns once every DDS reader matches a writer (a topic has one);
+  // std::runtime_error naming the topic after `timeout`.
+  void wait_for_dds_writers(std::chrono::milliseconds timeout);
 
   class Receiver {
    public:
@@ -49,7 +58,8 @@ class ChannelReceivers {
   CORBA::ORB_var orb_;
   PortableServer::POA_var poa_;
   std::mutex mutex_;
-  std::map<std::string, std::unique_ptr<Receiver>> receivers_;  // by kind
+  std::map<std::string, std::unique_ptr<Receiver>> receivers_;     // by kind
+  std::map<std::string, std::unique_ptr<DdsReader>> dds_readers_;  // by topic
 };
 
 }  // namespace mwccm

@@ -10,14 +10,25 @@
 #include <omniORB4/CORBA.h>
 
 #include <MwccmDeployment.hh>
+#include <chrono>
 #include <map>
 #include <memory>
 #include <mwccm/assembly.hpp>
 #include <mwccm/component_server.hpp>
+#include <mwccm/dds_channel.hpp>
 #include <mwccm/deployment/step_timer.hpp>
+#include <set>
 #include <string>
 
 namespace mwccm::deployment {
+
+// How long finish_launch waits for the DDS readers and writers of the
+// plan's `dds` connections to match (docs/deployment.md section 10).
+inline constexpr std::chrono::seconds kDdsMatchTimeout{10};
+
+// A name no other launch has (this process's id and the time): the
+// partition of a launch's DDS topics (LocalityPlan::launch).
+std::string launch_name();
 
 class LocalityAssembly {
  public:
@@ -27,8 +38,10 @@ class LocalityAssembly {
   // registrations, and the connections whose provider is here; returns the
   // ends other processes connect to.
   MwccmDeployment::ProvidedReferences* start_launch(const MwccmDeployment::LocalityPlan& plan);
-  // Connects to the other processes' ends (and external references); then,
-  // with `start`, activates.
+  // Connects to the other processes' ends (and external references), waits
+  // until every DDS writer and reader of the plan matches its peers (so that
+  // no event is published before its readers take it); then, with `start`,
+  // activates.
   void finish_launch(const MwccmDeployment::ProvidedReferences& references, bool start);
   void start();  // configuration_complete, then ccm_activate, every component
   void teardown();
@@ -42,6 +55,13 @@ class LocalityAssembly {
                      const MwccmDeployment::ProvidedReferences& references);
   void route_through_channel(const MwccmDeployment::ConnectionPlan& connection,
                              const MwccmDeployment::ProvidedReferences& references);
+  // The `dds` connections: this process's writer of a topic (made once,
+  // shared by every route), a reader here, a route through the writer.
+  mwccm::DdsWriter& dds_writer(const MwccmDeployment::DdsTopic& topic);
+  void accept_dds(const MwccmDeployment::PortEnd& supplier, const MwccmDeployment::PortEnd& sink,
+                  const char* filter, const MwccmDeployment::DdsTopic& topic);
+  void route_dds(const MwccmDeployment::ConnectionPlan& connection, const std::string& endpoint);
+  void wait_for_dds_matches();
 
   CORBA::ORB_var orb_;
   mwccm::ComponentServer& server_;
@@ -50,7 +70,10 @@ class LocalityAssembly {
   StepTimer timer_;
   std::map<std::string, std::string> homes_;  // entry point → home id
   std::vector<std::string> registrations_;    // targets to unregister at teardown
-  std::map<std::string, std::shared_ptr<mwccm::Gateway>> gateways_;  // by endpoint
+  std::map<std::string, std::shared_ptr<mwccm::Gateway>> gateways_;       // by endpoint
+  std::map<std::string, std::shared_ptr<mwccm::DdsWriter>> dds_writers_;  // by topic
+  std::map<std::string, std::set<std::string>> dds_readers_;  // reader endpoints, by topic
+  bool dds_reading_ = false;  // some reader of this process feeds a sink here
   bool launched_ = false;
 };
 

@@ -27,6 +27,8 @@ inline constexpr const char* kOrbThreads = "mwccm.Process.ORBThreads";    // ORB
 inline constexpr const char* kChannelAddress = "mwccm.Channel.Address";  // the UDP receiver's
 inline constexpr const char* kMulticastGroup = "mwccm.Channel.MulticastGroup";  // "GROUP:PORT"
 inline constexpr const char* kMulticastInterface = "mwccm.Channel.MulticastInterface";
+// ... and the DDS domain of its participant (`dds` delivery), 0..232.
+inline constexpr const char* kDdsDomain = "mwccm.Channel.DdsDomain";
 
 // connection deployRequirement: connect as plain C++ objects, without CORBA,
 // when both ends are in one process (section 7). As DDS4CCM plans write it.
@@ -35,17 +37,27 @@ inline constexpr const char* kLocalInterface = "Local_Interface";
 
 // connection deployRequirement: how the container delivers the events of
 // the source to the sink (docs/events.md section 1): its resourceType is one
-// of kDeliveries ("direct", the default, and "channel"); its property
-// kGateway, one of kGateways ("iiop", the default, "udp", "multicast"),
-// says how a channel reaches a sink in another process.
+// of kDeliveries ("direct", the default, "channel" and "dds"). A channel's
+// property kGateway, one of kGateways ("iiop", the default, "udp",
+// "multicast"), says how it reaches a sink in another process; a dds
+// connection's properties are its topic and QoS (kDdsProperties).
 inline constexpr const char* kEventDelivery = "mwccm.EventDelivery";
 inline constexpr const char* kDirect = "direct";
 inline constexpr const char* kChannel = "channel";
-inline constexpr const char* kDeliveries[] = {kDirect, kChannel};
+inline constexpr const char* kDds = "dds";
+inline constexpr const char* kDeliveries[] = {kDirect, kChannel, kDds};
 inline constexpr const char* kGateway = "gateway";
 inline constexpr const char* kGateways[] = {"iiop", "udp", "multicast"};
-// .config's name for the gateway, after a link (a .config connection has
-// properties, not requirements with properties of their own).
+inline constexpr const char* kTopic = "topic";  // default: "INSTANCE/PORT" of the source
+inline constexpr const char* kReliability = "reliability";
+inline constexpr const char* kReliable = "reliable";  // the default
+inline constexpr const char* kReliabilities[] = {kReliable, "best_effort"};
+inline constexpr const char* kHistoryDepth = "history_depth";  // KEEP_LAST N; absent: KEEP_ALL
+inline constexpr const char* kDdsProperties[] = {kTopic, kReliability, kHistoryDepth};
+// .config's names for those properties, after a link (a .config connection
+// has properties, not requirements with properties of their own): the
+// property's name after this prefix, as mwccm.EventDelivery.gateway.
+inline constexpr const char* kEventDeliveryPrefix = "mwccm.EventDelivery.";
 inline constexpr const char* kEventGateway = "mwccm.EventDelivery.gateway";
 
 // instance configProperty mwccm.EventFilter.<sink>: the sink's filter

@@ -54,6 +54,9 @@ struct Connection {
   const char* delivery;  // connection_settings.hpp
   const char* gateway;
   const char* filter;
+  const char* topic;  // delivery "dds": the topic and its QoS
+  bool reliable;
+  unsigned history_depth;  // 0: KEEP_ALL
 };
 
 struct Plan {
