@@ -96,12 +96,7 @@ class ComponentFanout final : public Fanout {
         fields += (fields.back() == '=' ? "" : ",") + std::string(ior.in());
       }
     } else {
-      std::string endpoint;
-      for (const auto& subscriber : subscribers_) {
-        endpoint = assembly_.accept_channel(kSupplier, {subscriber.name, "events"}, {},
-                                            settings_.gateway, settings_.receiver);
-      }
-      fields = "channel=" + endpoint;
+      fields = "channel=" + accept_here();
     }
     assembly_.activate();
     return fields;
@@ -110,8 +105,10 @@ class ComponentFanout final : public Fanout {
   void connect_publisher(const std::vector<std::string>& lines) override {
     assembly_.create_component("publisher-home", kPublisher);
     const mwccm::PortEnd source{kPublisher, "events"};
-    std::set<std::string> routed;  // channel endpoints
-    if (lines.empty()) {           // collocated: every subscriber is in this container
+    if (settings_.delivery == "dds") {
+      remote_readers_ = lines.size();
+      connect_topic(source, lines.empty());
+    } else if (lines.empty()) {  // collocated: every subscriber is in this container
       for (const auto& subscriber : subscribers_) {
         if (settings_.delivery == "direct") {
           assembly_.subscribe(source, {subscriber.name, "events"});
@@ -119,22 +116,24 @@ class ComponentFanout final : public Fanout {
           assembly_.subscribe_channel(source, {subscriber.name, "events"}, {});
         }
       }
-    }
-    for (std::size_t process = 0; process < lines.size(); ++process) {
-      const mwccm::PortEnd far{"subscriber process " + std::to_string(process), "events"};
-      if (settings_.delivery == "direct") {
+    } else if (settings_.delivery == "direct") {
+      for (std::size_t process = 0; process < lines.size(); ++process) {
         for (const auto& ior : consumer_references(lines[process])) {
           CORBA::Object_var object = orb_->string_to_object(ior.c_str());
           Components::EventConsumerBase_var sink =
               Components::EventConsumerBase::_narrow(object.in());
-          assembly_.subscribe_to(source, sink.in(), far);
+          assembly_.subscribe_to(source, sink.in(), far_end(process));
         }
-      } else {
-        // One route per receiving endpoint, however many subscribers are
-        // behind it: a process's, or a multicast group's for every process.
+      }
+    } else {
+      // One route per receiving endpoint, however many subscribers are
+      // behind it: a process's, or a multicast group's for every process.
+      std::set<std::string> routed;
+      for (std::size_t process = 0; process < lines.size(); ++process) {
         const auto endpoint = gateway_endpoint(lines[process], settings_);
         if (routed.insert(endpoint.text()).second)
-          assembly_.route_channel(source, mwccm::make_gateway(orb_.in(), endpoint), far);
+          assembly_.route_channel(source, mwccm::make_gateway(orb_.in(), endpoint),
+                                  far_end(process));
       }
     }
     assembly_.activate();
@@ -156,6 +155,35 @@ class ComponentFanout final : public Fanout {
     SubscriberExecutor* executor;  // borrowed: lives as long as its component
   };
 
+  static mwccm::PortEnd far_end(std::size_t process) {
+    return {"subscriber process " + std::to_string(process), "events"};
+  }
+
+  // This container's channel feeds every subscriber here with the
+  // publisher's events, received through the gateway's receiver (or the
+  // topic's reader), whose endpoint this returns.
+  std::string accept_here() {
+    const std::string gateway = settings_.delivery == "dds" ? "dds" : settings_.gateway;
+    std::string endpoint;
+    for (const auto& subscriber : subscribers_) {
+      endpoint = assembly_.accept_channel(kSupplier, {subscriber.name, "events"}, {}, gateway,
+                                          settings_.receiver, settings_.topic);
+    }
+    return endpoint;
+  }
+
+  // dds: the channel routes the source to the topic's one writer, whatever
+  // the number of readers (a container each: this one's, collocated, or one
+  // per subscriber process); returns once they match.
+  void connect_topic(const mwccm::PortEnd& source, bool collocated) {
+    if (collocated) accept_here();
+    writer_ = mwccm::make_dds_writer(settings_.receiver.dds, settings_.topic);
+    assembly_.route_channel(source, writer_, {"the readers of its topic", "events"});
+    writer_->wait_for_readers(collocated ? 1 : remote_readers_, kDdsMatchTimeout);
+    if (collocated)
+      server_->find_local_container(kContainer)->receivers().wait_for_dds_writers(kDdsMatchTimeout);
+  }
+
   template <class Executor>
   Executor& executor(const std::string& name) {
     mwccm::Container* container = server_->find_local_container(kContainer);
@@ -172,6 +200,8 @@ class ComponentFanout final : public Fanout {
   mwccm::Assembly assembly_;
   std::vector<Hosted> subscribers_;
   PublisherExecutor* publisher_ = nullptr;
+  std::shared_ptr<mwccm::DdsWriter> writer_;  // dds
+  std::size_t remote_readers_ = 0;            // dds: the subscriber processes
 };
 
 }  // namespace

@@ -11,6 +11,8 @@
 //                         ChannelLink call per subscriber process
 //   remote udp            channel: one datagram per subscriber process
 //   remote multicast      channel: one datagram for every process
+//   remote dds            dds: the publisher's topic (collocated too: dds
+//                         delivers through each container's reader)
 //
 // The replies go back the same way for every layer and delivery
 // (ccmevents_replies.hpp). The operation roundtrip is the fan-out to one
@@ -18,6 +20,7 @@
 #include <omniORB4/CORBA.h>
 
 #include <atomic>
+#include <mwccm/dds_channel.hpp>
 #include <mwccm/errors.hpp>
 #include <nlohmann/json.hpp>
 #include <optional>
@@ -28,6 +31,9 @@
 #include "ccmevents_replies.hpp"
 #include "common/endpoint_field.hpp"
 #include "mwbench/driver.hpp"
+#ifdef MWBENCH_WILDCARD_BIND
+#include "mwbench/dds/wildcard_bind.hpp"
+#endif
 
 namespace {
 
@@ -47,14 +53,22 @@ Cell read_cell(const DriverOptions& o) {
   cell.layer = o.option("layer", "component");
   if (cell.layer != "component" && cell.layer != "object")
     throw mwbench::UsageError("--option layer=" + cell.layer + ": component or object");
-  cell.fanout.delivery = o.option("delivery", "channel");
-  if (cell.fanout.delivery != "direct" && cell.fanout.delivery != "channel")
-    throw mwbench::UsageError("--option delivery=" + cell.fanout.delivery + ": direct or channel");
+  // By default, the transport dds means the delivery dds; any other, a channel.
+  const std::string delivery = cell.fanout.delivery =
+      o.option("delivery", o.transport == "dds" ? "dds" : "channel");
+  if (delivery != "direct" && delivery != "channel" && delivery != "dds")
+    throw mwbench::UsageError("--option delivery=" + delivery + ": direct, channel or dds");
+  if (delivery == "dds" && !mwccm::dds_available())
+    throw mwbench::UsageError("--option delivery=dds: this mwccm was built without Cyclone DDS");
   if (o.mode == "remote") {
-    if (cell.fanout.delivery == "direct" && o.transport != "iiop") {
-      throw mwbench::UsageError("--transport " + o.transport +
-                                ": delivery=direct calls every subscriber over iiop");
+    // The transport a delivery goes by: direct, IIOP; dds, DDS; channel, its gateway.
+    const std::string needed = delivery == "direct" ? "iiop" : delivery == "dds" ? "dds" : "";
+    if (!needed.empty() && o.transport != needed) {
+      throw mwbench::UsageError("--transport " + o.transport + ": delivery=" + delivery +
+                                " goes by " + needed);
     }
+    if (needed.empty() && o.transport == "dds")
+      throw mwbench::UsageError("--transport dds: give delivery=dds");
     cell.fanout.gateway = o.transport;
   }
   cell.fanout.verify = o.option_flag("verify", false);
@@ -64,11 +78,20 @@ Cell read_cell(const DriverOptions& o) {
   cell.fanout.receiver.multicast_interface = o.option("multicast_interface", cell.address);
   cell.fanout.receiver.multicast_group =
       o.option("multicast_group", cell.fanout.receiver.multicast_group);
+  // dds: a topic in a partition of its own, so that another fan-out's events
+  // on this host (another partition) never reach this one's readers.
+  cell.fanout.receiver.dds.address = cell.address;
+  cell.fanout.receiver.dds.partition = o.option("dds_partition", "ccmevents");
+  cell.fanout.topic.name = "ccmevents/updates";
   return cell;
 }
 
-// One ORB per process, listening on the cell's address only.
+// One ORB per process, listening on the cell's address only; so do
+// Cyclone's receive sockets, which it binds to the wildcard address.
 CORBA::ORB_ptr start_orb(const std::string& address) {
+#ifdef MWBENCH_WILDCARD_BIND
+  mwbench::dds::bind_wildcard_to(address);
+#endif
   std::string endpoint = "giop:tcp:" + address + ":";
   char name[] = "mwbench-driver-ccmevents", option[] = "-ORBendPoint";
   int argc = 3;
@@ -130,7 +153,26 @@ void measure_fanout(const DriverOptions& o, mwbench::Measurement& m) {
     const CcmEvents::Update_var event = make_event(o.payload_bytes);
     std::uint64_t next = 0;
     bool failed = false;  // the rest of a batch after a failure does nothing
-    if (o.role == mwbench::Role::collocated) {
+    if (o.role == mwbench::Role::collocated && cell.fanout.delivery == "dds") {
+      // Delivered on the reader's thread: the publisher waits for the last reply.
+      WaitingReplies replies(o.subscribers, m);
+      const std::unique_ptr<Fanout> fanout = make_fanout(orb.in(), cell);
+      fanout->host_subscribers(0, o.subscribers, replies);
+      fanout->connect_publisher({});
+      m.record_middleware_config(config(cell));
+      const int timeout_ms = static_cast<int>(o.timeout_s * 1000);
+      m.run([&] {
+        if (failed) return;
+        replies.expect(++next);
+        event->number(next);
+        fanout->push(event.in());
+        failed = !replies.await(timeout_ms);
+      });
+      if (o.operation == mwbench::kFanoutOperation) {
+        m.record_events_published(replies.published());
+        m.record_events_received(fanout->received());
+      }
+    } else if (o.role == mwbench::Role::collocated) {
       TallyReplies replies(o.subscribers, m);
       const std::unique_ptr<Fanout> fanout = make_fanout(orb.in(), cell);
       fanout->host_subscribers(0, o.subscribers, replies);
@@ -189,13 +231,19 @@ class CcmEventsDriver final : public mwbench::Driver {
     d.middleware_version = omniORB::versionString();
     d.operations = {{"roundtrip", false}, {mwbench::kFanoutOperation, true}};
     d.modes = {{"remote", {"iiop", "udp", "multicast"}}, {"collocated", {"inproc"}}};
+    if (mwccm::dds_available()) d.modes["remote"].push_back("dds");
     d.options = {
         {"layer",
          "component (default): mwccm components, the container delivers; object: plain objects "
          "use the same channel (or CORBA consumers) directly"},
         {"delivery",
-         "channel (default): through event channels, between processes by the --transport "
-         "gateway; direct: one call per subscriber (remote: --transport iiop)"},
+         "channel (default; dds with --transport dds): through event channels, between "
+         "processes by the --transport "
+         "gateway; direct: one call per subscriber (remote: --transport iiop); dds: a Cyclone "
+         "DDS topic, read by every subscriber's container, even collocated (--transport dds)"},
+        {"dds_partition",
+         "delivery=dds: the DDS partition of the fan-out's topic (default ccmevents); "
+         "fan-outs run at once on one host need different ones"},
         {"verify",
          "every subscriber checks each event's number (none lost, repeated or out of order) "
          "and payload: 0 (default) or 1"},

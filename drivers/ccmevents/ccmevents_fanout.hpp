@@ -9,14 +9,20 @@
 //   publisher process           connect_publisher(every subscriber process's endpoint)
 //   collocated                  host_subscribers, connect_publisher({})
 //   then, on the measured path  push(event)
+//
+// With `dds`, every subscriber, even one in the publisher's process, is fed
+// by its channel's DDS reader of the publisher's topic, on that reader's
+// thread; the publisher's channel routes its events to the topic's writer.
 #pragma once
 
 #include <omniORB4/CORBA.h>
 
+#include <chrono>
 #include <cstdint>
 #include <memory>
 #include <mwccm/channel_gateways.hpp>
 #include <mwccm/channel_receivers.hpp>
+#include <mwccm/dds_channel.hpp>
 #include <string>
 #include <vector>
 
@@ -25,12 +31,16 @@
 namespace ccmevents {
 
 struct FanoutSettings {
-  std::string delivery;  // direct | channel
+  std::string delivery;  // direct | channel | dds
   std::string gateway;   // a channel between processes: iiop | udp | multicast
   bool verify = false;
   std::uint32_t payload_bytes = 0;
-  mwccm::ReceiverSettings receiver;  // where a subscriber process's channel receives
+  mwccm::ReceiverSettings receiver;  // where a process's channel receives (and its DDS domain)
+  mwccm::DdsTopic topic;             // dds: the publisher's topic
 };
+
+// How long a DDS writer waits for the readers of the fan-out (and they for it).
+inline constexpr std::chrono::seconds kDdsMatchTimeout{10};
 
 // The publisher's source, as an event channel names its supplier.
 inline constexpr const char* kSupplier = "publisher.events";

@@ -110,9 +110,7 @@ class ObjectFanout final : public Fanout {
       }
       return fields;
     }
-    for (const auto& subscriber : subscribers_)
-      channel_.accept(kSupplier, kEventType, next_route_++, subscriber->sink, {});
-    return "channel=" + receivers_->endpoint(settings_.gateway, settings_.receiver);
+    return "channel=" + accept_here();
   }
 
   void connect_publisher(const std::vector<std::string>& lines) override {
@@ -133,6 +131,14 @@ class ObjectFanout final : public Fanout {
       return;
     }
     supplier_ = &channel_.supplier(kSupplier, kEventType, mwccm::event_codec<CcmEvents::Update*>());
+    if (settings_.delivery == "dds") {   // the topic's one writer, whatever the readers
+      if (lines.empty()) accept_here();  // collocated, through DDS all the same
+      writer_ = mwccm::make_dds_writer(settings_.receiver.dds, settings_.topic);
+      channel_.route(*supplier_, next_route_++, writer_);
+      writer_->wait_for_readers(lines.empty() ? 1 : lines.size(), kDdsMatchTimeout);
+      if (lines.empty()) receivers_->wait_for_dds_writers(kDdsMatchTimeout);
+      return;
+    }
     for (const auto& subscriber : subscribers_)
       channel_.subscribe(*supplier_, next_route_++, subscriber->sink, {});
     // One route per receiving endpoint: a process's, or a multicast group's.
@@ -142,6 +148,15 @@ class ObjectFanout final : public Fanout {
       if (!routed.insert(endpoint.text()).second) continue;
       channel_.route(*supplier_, next_route_++, mwccm::make_gateway(orb_.in(), endpoint));
     }
+  }
+
+  // The channel feeds every subscriber here with the publisher's events,
+  // received through the gateway's receiver (or the topic's reader).
+  std::string accept_here() {
+    for (const auto& subscriber : subscribers_)
+      channel_.accept(kSupplier, kEventType, next_route_++, subscriber->sink, {});
+    const std::string gateway = settings_.delivery == "dds" ? "dds" : settings_.gateway;
+    return receivers_->endpoint(gateway, settings_.receiver, settings_.topic);
   }
 
   void push(CcmEvents::Update* event) override {
@@ -166,6 +181,7 @@ class ObjectFanout final : public Fanout {
   std::vector<ConsumerServant*> servants_;
   std::vector<CcmEvents::UpdateConsumer_var> consumers_;
   mwccm::EventChannel::Supplier* supplier_ = nullptr;
+  std::shared_ptr<mwccm::DdsWriter> writer_;  // dds
   std::uint64_t next_route_ = 1;
 };
 

@@ -58,6 +58,34 @@ void TallyReplies::check_complete() {
   }
 }
 
+// ---- WaitingReplies -------------------------------------------------------------
+
+void WaitingReplies::expect(std::uint64_t event) {
+  std::lock_guard lock(mutex_);
+  tally_.expect(event);
+  over_ = false;
+}
+
+void WaitingReplies::reply(std::int32_t subscriber, std::uint64_t event, bool intact) {
+  if (event == 0) return;
+  {
+    std::lock_guard lock(mutex_);
+    if (over_ || !mwbench::common::settle_reply(tally_, m_, subscriber, event, intact)) return;
+    over_ = true;
+  }
+  complete_.notify_one();
+}
+
+bool WaitingReplies::await(int timeout_ms) {
+  std::unique_lock lock(mutex_);
+  if (complete_.wait_for(lock, std::chrono::milliseconds(timeout_ms), [this] { return over_; }))
+    return tally_.missing() == 0;
+  over_ = true;  // late replies to this event are not counted
+  m_.fail("fanout: no reply for " + std::to_string(timeout_ms) +
+          " ms: " + tally_.describe_missing());
+  return false;
+}
+
 // ---- ReplyConnection ------------------------------------------------------------
 
 ReplyConnection::ReplyConnection(const std::string& address, double timeout_s, int hosted)

@@ -55,6 +55,26 @@ class TallyReplies final : public ReplySink {
   bool failed_ = false;
 };
 
+// Collocated, delivered on another thread (a DDS reader's): the publisher
+// waits, after its push, for the last reply.
+class WaitingReplies final : public ReplySink {
+ public:
+  WaitingReplies(int subscribers, mwbench::Measurement& m) : tally_(subscribers), m_(m) {}
+  void reply(std::int32_t subscriber, std::uint64_t event, bool intact) override;
+  void expect(std::uint64_t event);
+  // Until the event in flight is complete; no reply for `timeout_ms` fails the
+  // call naming who is missing. False if the call failed.
+  bool await(int timeout_ms);
+  std::uint64_t published() const noexcept { return tally_.published(); }
+
+ private:
+  mwbench::ReplyTally tally_;
+  mwbench::Measurement& m_;
+  std::mutex mutex_;  // guards tally_, over_
+  std::condition_variable complete_;
+  bool over_ = false;  // the event in flight is complete, or a reply was wrong
+};
+
 // A subscriber process's end: listens on `address`, takes the publisher's
 // one connection on a thread of its own, and writes every reply to it.
 class ReplyConnection final : public ReplySink {

@@ -37,12 +37,12 @@ def test_describe():
     done = subprocess.run([str(CCMEVENTS.program), "--describe"], capture_output=True,
                           text=True, check=True)
     d = json.loads(done.stdout)
-    assert d["modes"] == {"remote": ["iiop", "udp", "multicast"], "collocated": ["inproc"]}
+    assert d["modes"] == {"remote": ["iiop", "udp", "multicast", "dds"], "collocated": ["inproc"]}
     assert d["operations"] == {"roundtrip": {"payload": False}, "fanout": {"payload": True}}
     assert {"layer", "delivery", "verify", "address"} <= set(d["options"])
 
 
-@pytest.mark.parametrize("delivery", ["direct", "channel"])
+@pytest.mark.parametrize("delivery", ["direct", "channel", "dds"])
 @pytest.mark.parametrize("layer", LAYERS)
 def test_collocated_every_subscriber_gets_every_event_once(tmp_path, layer, delivery):
     proc, output = CCMEVENTS.run("collocated", tmp_path, *cell("fanout", "inproc", 256),
@@ -56,7 +56,8 @@ def test_collocated_every_subscriber_gets_every_event_once(tmp_path, layer, deli
 
 
 @pytest.mark.parametrize(("delivery", "transport"), [
-    ("direct", "iiop"), ("channel", "iiop"), ("channel", "udp"), ("channel", "multicast")])
+    ("direct", "iiop"), ("channel", "iiop"), ("channel", "udp"), ("channel", "multicast"),
+    ("dds", "dds")])
 @pytest.mark.parametrize("layer", LAYERS)
 def test_across_processes_every_subscriber_gets_every_event_once(tmp_path, layer, delivery,
                                                                 transport):
@@ -69,12 +70,21 @@ def test_across_processes_every_subscriber_gets_every_event_once(tmp_path, layer
     assert header["middleware_config"]["gateway"] == transport
 
 
+def test_dds_goes_by_the_dds_transport_and_only_it(tmp_path):
+    for transport, delivery in (("udp", "dds"), ("dds", "channel")):
+        proc, _ = CCMEVENTS.run("client", tmp_path, *cell("fanout", transport, 0),
+                                "--endpoint-file", str(tmp_path / "none"),
+                                "--option", f"delivery={delivery}")
+        assert proc.returncode == 2, proc.stderr
+        assert f"--transport {transport}" in proc.stderr
+
+
 def test_direct_delivery_between_processes_needs_iiop(tmp_path):
     proc, _ = CCMEVENTS.run("client", tmp_path, *cell("fanout", "udp", 0),
                             "--endpoint-file", str(tmp_path / "none"),
                             "--option", "delivery=direct")
     assert proc.returncode == 2
-    assert "delivery=direct calls every subscriber over iiop" in proc.stderr
+    assert "delivery=direct goes by iiop" in proc.stderr
 
 
 def test_an_unknown_layer_is_refused(tmp_path):

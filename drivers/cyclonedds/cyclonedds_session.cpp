@@ -8,6 +8,7 @@
 #include <string_view>
 
 #include "dds/version.h"
+#include "mwbench/dds/wildcard_bind.hpp"
 
 namespace cyclonedds {
 
@@ -46,6 +47,9 @@ std::string Endpoint::to_string() const {
 }
 
 std::string use_loopback_config() {
+  // And Cyclone's receive sockets, which it binds to the wildcard address,
+  // on loopback too (mwbench/dds/wildcard_bind.hpp).
+  mwbench::dds::bind_wildcard_to("127.0.0.1");
   const std::filesystem::path file =
       std::filesystem::read_symlink("/proc/self/exe").parent_path() / "cyclonedds-loopback.xml";
   if (!std::filesystem::exists(file)) {
