@@ -53,8 +53,8 @@ def layer_ratios(figures: dict) -> list[str]:
         if layer == "component" and other:
             ratios[(delivery, transport, n, payload)] = latency / other[0]
     lines = []
-    for delivery in ("direct", "channel"):
-        for where in ("inproc", "iiop", "udp"):
+    for delivery in ("direct", "channel", "dds"):
+        for where in ("inproc", "iiop", "udp", "dds"):
             found = {k: r for k, r in ratios.items() if k[0] == delivery and k[1] == where}
             if found:
                 worst = max(found, key=found.get)
@@ -83,10 +83,10 @@ def federation_gain(figures: dict) -> list[str]:
     for (driver, layer, delivery, transport, n, payload), (_, rate) in sorted(
             figures.items(), key=lambda item: str(item[0])):
         direct = figures.get((driver, layer, "direct", "iiop", n, payload))
-        if delivery != "channel" or transport == "inproc" or not direct or n < 2:
+        if delivery == "direct" or transport == "inproc" or not direct or n < 2:
             continue
         gain = rate / direct[1]
-        lines.append(f"- {layer} channel {transport}, N={n}, {payload} B: {rate:,.0f} events/s "
+        lines.append(f"- {layer} {delivery} {transport}, N={n}, {payload} B: {rate:,.0f} events/s "
                      f"against direct {direct[1]:,.0f}: {gain:.1f}x (target >= {0.8 * n:.1f})")
     return lines
 

@@ -129,9 +129,9 @@ FACTORS: tuple[Factor, ...] = (
     Factor("assembly", "assembly", Literal["static", "dynamic"], (None,), "TEXT",
            _after("assembly"), crossed=True, driver_option="assembly"),
     # Who delivers a component's events (the container-managed pub/sub study, the ccmevents
-    # driver): one call per subscriber, or the containers' event channels; and whether
-    # components or plain objects use that delivery.
-    Factor("delivery", "delivery", Literal["direct", "channel"], (None,), "TEXT",
+    # driver): one call per subscriber, the containers' event channels, or a DDS topic;
+    # and whether components or plain objects use that delivery.
+    Factor("delivery", "delivery", Literal["direct", "channel", "dds"], (None,), "TEXT",
            _after("delivery"), crossed=True, driver_option="delivery"),
     Factor("layer", "layer", Literal["component", "object"], (None,), "TEXT", _after("layer"),
            crossed=True, driver_option="layer"),

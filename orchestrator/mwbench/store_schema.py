@@ -41,7 +41,7 @@ Version 6 (deployment: the deploy driver's phases) adds:
   for every cell that does not set it, as every cell stored before.
 
 Version 7 (container-managed events: the ccmevents driver) adds to `cells`
-`delivery` (`direct` or `channel`) and `layer` (`component` or `object`),
+`delivery` (`direct`, `channel` or `dds`) and `layer` (`component` or `object`),
 NULL for every cell that does not set them, as every cell stored before.
 """
 
