@@ -46,6 +46,42 @@ def table(figures: dict) -> list[str]:
     return lines
 
 
+def by_payload(figures: dict) -> list[str]:
+    """(a): collocated, one subscriber, median µs against payload."""
+    rows = defaultdict(dict)
+    for (driver, layer, delivery, transport, n, payload), (latency, _) in figures.items():
+        if transport == "inproc" and n == 1:
+            rows[(layer, delivery)][payload] = latency
+    payloads = sorted({p for row in rows.values() for p in row})
+    lines = ["| layer, delivery | " + " | ".join(f"{p} B" for p in payloads) + " |",
+             "| --- |" + " ---: |" * len(payloads)]
+    for (layer, delivery), row in sorted(rows.items()):
+        lines.append(f"| {layer}, {delivery} | " +
+                     " | ".join(f"{row[p]:,.2f}" if p in row else "" for p in payloads) + " |")
+    return lines
+
+
+def by_subscribers(figures: dict, remote: bool) -> list[str]:
+    """(b) collocated or (c) across processes: median µs against N, and events/s at N=16."""
+    rows = defaultdict(dict)
+    for (driver, layer, delivery, transport, n, payload), values in figures.items():
+        if (transport != "inproc") == remote:
+            name = f"{driver}" if driver != "ccmevents" else f"{layer}, {delivery}"
+            rows[(name, transport, payload)][n] = values
+    counts = sorted({n for row in rows.values() for n in row})
+    lines = ["| configuration | transport | payload B | " +
+             " | ".join(f"N={n}" for n in counts) + " | events/s at 16 |",
+             "| --- | --- | ---: |" + " ---: |" * (len(counts) + 1)]
+    for (name, transport, payload), row in sorted(rows.items()):
+        if len(row) < 2:
+            continue  # one N only: case (a)'s
+        rate = f"{row[16][1]:,.0f}" if 16 in row else ""
+        lines.append(f"| {name} | {transport} | {payload} | " +
+                     " | ".join(f"{row[n][0]:,.2f}" if n in row else "" for n in counts) +
+                     f" | {rate} |")
+    return lines
+
+
 def layer_ratios(figures: dict) -> list[str]:
     ratios = {}
     for (driver, layer, delivery, transport, n, payload), (latency, _) in figures.items():
@@ -95,10 +131,18 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("db")
     parser.add_argument("--run", type=int, help="the run (default: the latest)")
+    parser.add_argument("--all", action="store_true", help="every configuration, one per row")
     args = parser.parse_args()
     store = Store.open_existing(args.db)
     figures = configurations(store, args.run or store.latest_run_id())
-    print("\n".join(table(figures)))
+    if args.all:
+        print("\n".join(table(figures)))
+    print("\n### (a) collocated, one subscriber, median µs against payload\n")
+    print("\n".join(by_payload(figures)))
+    print("\n### (b) collocated, median µs against N\n")
+    print("\n".join(by_subscribers(figures, remote=False)))
+    print("\n### (c, d) N subscribers in one other process, median µs against N\n")
+    print("\n".join(by_subscribers(figures, remote=True)))
     print("\n### the component layer against plain objects\n")
     print("\n".join(layer_ratios(figures)))
     print("\n### a shared copy: 64 KiB to 16 subscribers against one\n")
