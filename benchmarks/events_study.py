@@ -49,7 +49,7 @@ def table(figures: dict) -> list[str]:
 def by_payload(figures: dict) -> list[str]:
     """(a): collocated, one subscriber, median µs against payload."""
     rows = defaultdict(dict)
-    for (driver, layer, delivery, transport, n, payload), (latency, _) in figures.items():
+    for (_, layer, delivery, transport, n, payload), (latency, _) in figures.items():
         if transport == "inproc" and n == 1:
             rows[(layer, delivery)][payload] = latency
     payloads = sorted({p for row in rows.values() for p in row})
