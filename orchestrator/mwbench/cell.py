@@ -1,31 +1,39 @@
 """Running one cell: its processes (cell_processes.py), then the verdict (judge.py).
 
 Around them, what the cell holds for its whole duration: a scratch directory,
-the idle hold, and a daemon the driver declares (daemon.py: iceoryx's RouDi),
-which runs from before the server starts until after both ends have stopped,
-one per cell. Every failure becomes a `failed` record with the reason and the
-tail of the processes' error output, never an exception that would stop the
-run; a stop signal (interruption.py) propagates, after the children have been
-stopped.
+and on each host it uses (hosts/topology.py) a Place, with the idle hold
+there (hosts/launcher.py); and a daemon the driver declares (daemon.py:
+iceoryx's RouDi), which runs from before the server starts until after both
+ends have stopped, one per cell, on the host of the measuring process. Every
+failure becomes a `failed` record with the reason and the tail of the
+processes' error output, never an exception that would stop the run; a host
+that cannot do its part fails the cell, naming the host. A stop signal
+(interruption.py) propagates, after the children have been stopped.
 """
 
 import time
 import traceback
+from contextlib import ExitStack
 
 from .background import BackgroundLoad
 from .cell_processes import run_collocated, run_remote
 from .daemon import Daemon
 from .drivers import DriverInfo
+from .hosts.inventory import LOCAL, local_host
+from .hosts.launcher import HostFailure, LocalLauncher
+from .hosts.topology import Topology
 from .judge import judge
 from .ledger import scratch_directory
 from .matrix import Cell
-from .placement import IdleHold, assign_cpus
+from .placement import assign_cpus
 from .processes import ChildFailure
 from .resultfile import ResultFileError
 from .store import CellRecord
 
 
-def run_cell(cell: Cell, driver: DriverInfo) -> CellRecord:
+def run_cell(cell: Cell, driver: DriverInfo, launchers: dict | None = None) -> CellRecord:
+    """Run one cell on the hosts of `launchers` (by name; default: this machine only)."""
+    launchers = launchers or {LOCAL: LocalLauncher(local_host())}
     cpus = assign_cpus(cell["placement"])
     remote = cell["mode"] == "remote"
     record = CellRecord(
@@ -37,22 +45,23 @@ def run_cell(cell: Cell, driver: DriverInfo) -> CellRecord:
         notes=list(cell.notes),
     )
     started = time.monotonic()
-    with scratch_directory() as scratch, IdleHold(cell["idle_hold"]) as hold:
-        record.idle_hold_held = hold.held
-        if hold.problem:
-            record.notes.append(hold.problem)
+    with scratch_directory() as scratch, ExitStack() as places_held:
         load = BackgroundLoad(cell["background"], cell.timeout_s, scratch)
-        daemon = Daemon(driver.daemon, scratch)
+        daemon = None
         try:
+            places = _open_places(cell, launchers, scratch, places_held, record)
+            client_place = places[Topology.of(cell["hosts"]).client]
+            daemon = Daemon(driver.daemon, scratch, client_place)
             daemon.start()
             if remote:
-                measured, server_header = run_remote(cell, driver, scratch, cpus, load)
+                measured, server_header = run_remote(cell, driver, scratch, cpus, load, places)
             else:
-                measured = run_collocated(cell, driver, scratch, cpus.client_cpu, load)
+                measured = run_collocated(cell, driver, scratch, cpus.client_cpu, load,
+                                          client_place)
                 server_header = None
             daemon.check("during the cell, so the drivers lost it")
             judge(record, cell, measured, server_header)
-        except (ChildFailure, ResultFileError) as failure:
+        except (ChildFailure, ResultFileError, HostFailure) as failure:
             record.error = str(failure)
             if cell.memory_limit_mb:
                 record.error += (f"\n(the driver processes were capped at {cell.memory_limit_mb}"
@@ -63,8 +72,25 @@ def run_cell(cell: Cell, driver: DriverInfo) -> CellRecord:
                             + traceback.format_exc(limit=-6))
         finally:
             load.stop()
-            daemon.stop()
+            if daemon is not None:
+                daemon.stop()
         record.load_generator = load.record
-        record.daemon = daemon.record
+        record.daemon = daemon.record if daemon is not None else None
     record.duration_s = time.monotonic() - started
     return record
+
+
+def _open_places(cell: Cell, launchers: dict, scratch, stack: ExitStack,
+                 record: CellRecord) -> dict:
+    """A Place on every host the cell uses, held by `stack` until the cell ends; the idle
+    hold is recorded as held only if every host holds it."""
+    fanout = cell["subscribers"] is not None
+    processes = cell.subscriber_process_count if fanout else 1
+    names = Topology.of(cell["hosts"]).hosts(cell["mode"], fanout, processes)
+    places = {}
+    for name in names:
+        places[name] = stack.enter_context(
+            launchers[name].place(cell["idle_hold"], scratch, scratch))
+    record.idle_hold_held = all(place.hold_held for place in places.values())
+    record.notes += [place.hold_problem for place in places.values() if place.hold_problem]
+    return places

@@ -1,13 +1,17 @@
 """Starting the processes of one cell and collecting what they wrote.
 
 Remote cells run a server and a client process; collocated cells run one
-process. A remote fan-out cell (operation `fanout`, driver contract section 5)
-runs one subscriber process, or one per subscriber, in place of the server. A
-background load (background.py), when the cell asks for one, runs from after
-the server's endpoint is published until the client has ended. Every child is
-stopped and reaped before these functions return, whatever happened; a child
-that fails raises ChildFailure with the tail of the error output, a result file
-that cannot be trusted ResultFileError. judge.py says what the results mean.
+process. Each runs at its Place (hosts/launcher.py): this machine, or another
+host, whose program, files and `--bind` address it uses. A server's endpoint
+file is copied to the client's host when they differ, and every result file is
+brought back here before it is read. A remote fan-out cell (operation `fanout`,
+driver contract section 5) runs one subscriber process, or one per subscriber,
+in place of the server. A background load (background.py), when the cell asks
+for one, runs from after the server's endpoint is published until the client has
+ended. Every child is stopped and reaped before these functions return, whatever
+happened; a child that fails raises ChildFailure with the tail of the error
+output, a result file that cannot be trusted ResultFileError. judge.py says what
+the results mean.
 """
 
 from pathlib import Path
@@ -15,7 +19,10 @@ from pathlib import Path
 from .background import BackgroundLoad
 from .drivers import DriverInfo
 from .factors import FACTORS, driver_options
+from .hosts.inventory import LOOPBACK
+from .hosts.topology import Topology
 from .matrix import Cell
+from .paths import build_dir
 from .processes import Child, ChildFailure
 from .resultfile import ResultFile, ResultFileError, read_result_file
 
@@ -24,12 +31,17 @@ CLIENT_CONNECT_TIMEOUT_S = 10.0
 
 
 def driver_arguments(cell: Cell, driver: DriverInfo, role: str, cpu: int | None,
-                     endpoint_files: list[Path], output: Path, fanout: list[str]) -> list[str]:
-    """The argument list of one driver process (docs/driver-contract.md, section 2): the
+                     endpoint_files: list[Path], output: Path, fanout: list[str],
+                     place=None) -> list[str]:
+    """The argument list of one driver process (docs/driver-contract.md, section 2) at
+    `place` (its program and bind address there; default: this machine's build): the
     cell's levels of every factor that has a driver argument (factors.py), then the
     settings, the files and the fan-out's share, then the driver options: the spec's and
     the factors passed as one (`driver_option`)."""
-    argv = [str(driver.program), "--role", role]
+    program = place.program(program_in_build(driver)) if place else driver.program
+    argv = [str(program), "--role", role]
+    if place is not None and place.host.bind != LOOPBACK:
+        argv += ["--bind", place.host.bind]
     for factor in FACTORS:
         level = cell[factor.name]
         if factor.argument and level is not None and level != factor.unset:
@@ -49,22 +61,28 @@ def driver_arguments(cell: Cell, driver: DriverInfo, role: str, cpu: int | None,
     return argv
 
 
+def program_in_build(driver: DriverInfo) -> Path:
+    """The driver's program relative to the build directory, as on every host."""
+    return driver.program.relative_to(build_dir())
+
+
 def _subscribers(count: int) -> list[str]:
     return ["--subscribers", str(count)]
 
 
 def run_collocated(cell: Cell, driver: DriverInfo, scratch: Path, cpu: int | None,
-                    load: BackgroundLoad) -> ResultFile:
+                   load: BackgroundLoad, place) -> ResultFile:
+    place.check_program(program_in_build(driver))
     load.start()
     fanout = _subscribers(cell["subscribers"]) if cell["subscribers"] is not None else []
-    output = scratch / "collocated.result"
-    child = Child("collocated",
-                  driver_arguments(cell, driver, "collocated", cpu, [], output, fanout), scratch)
+    output = place.scratch / "collocated.result"
+    child = place.start("collocated", driver_arguments(cell, driver, "collocated", cpu, [],
+                                                       output, fanout, place), scratch)
     try:
         _expect_success(child, child.wait(cell.timeout_s))
         load.check("during the measurement")
         load.stop()
-        return read_result_file(output, cell.samples_asked)
+        return read_result_file(place.fetch(output, scratch), cell.samples_asked)
     finally:
         child.kill()
 
@@ -74,52 +92,69 @@ class _Server:
     processes, with its endpoint and result files."""
 
     def __init__(self, cell: Cell, driver: DriverInfo, scratch: Path, cpu: int | None,
-                 index: int | None):
+                 index: int | None, place):
+        self.place = place
         suffix = "" if index is None else f"-{index}"
-        self.endpoint = scratch / f"endpoint{suffix}"
-        self.output = scratch / f"server{suffix}.result"
+        self.endpoint = place.scratch / f"endpoint{suffix}"
+        self.output = place.scratch / f"server{suffix}.result"
         fanout = []
         if cell["subscribers"] is not None:
             share = cell["subscribers"] // cell.subscriber_process_count
             fanout = _subscribers(share) + ["--first-subscriber", str((index or 0) * share)]
-        role = "server" if index is None else f"subscribers-{index}"
+        self.role = "server" if index is None else f"subscribers-{index}"
         argv = driver_arguments(cell, driver, "server", cpu, [self.endpoint], self.output,
-                                fanout)
-        self.child = Child(role, argv, scratch)
+                                fanout, place)
+        self.child = place.start(self.role, argv, scratch)
+
+    def endpoint_at(self, client_place) -> Path:
+        """Its endpoint file on the client's host: copied there if the hosts differ."""
+        if client_place.host.name == self.place.host.name:
+            return self.endpoint
+        copy = client_place.scratch / self.endpoint.name
+        client_place.write(copy, self.place.read(self.endpoint))
+        return copy
 
 
 def run_remote(cell: Cell, driver: DriverInfo, scratch: Path, cpus,
-                load: BackgroundLoad) -> tuple[ResultFile, dict]:
+               load: BackgroundLoad, places: dict) -> tuple[ResultFile, dict]:
     count = cell.subscriber_process_count if cell["subscribers"] is not None else None
     indices = [None] if count is None else list(range(count))
+    topology = Topology.of(cell["hosts"])
+    client_place = places[topology.client]
+    for place in places.values():
+        place.check_program(program_in_build(driver))
     servers: list[_Server] = []
     client = None
     try:
         for index in indices:
-            servers.append(_Server(cell, driver, scratch, cpus.server_cpu, index))
+            place = places[topology.server_host(index)]
+            servers.append(_Server(cell, driver, scratch, cpus.server_cpu, index, place))
         for server in servers:
             _with_tail(server.child, lambda s=server: s.child.wait_for_file(
-                s.endpoint, SERVER_START_TIMEOUT_S))
+                s.endpoint, SERVER_START_TIMEOUT_S, s.place.exists))
+        endpoints = [server.endpoint_at(client_place) for server in servers]
         load.start()
         fanout = _subscribers(cell["subscribers"]) if cell["subscribers"] is not None else []
-        client = Child("client", driver_arguments(cell, driver, "client", cpus.client_cpu,
-                                       [server.endpoint for server in servers],
-                                       scratch / "client.result", fanout), scratch)
+        output = client_place.scratch / "client.result"
+        client = client_place.start("client", driver_arguments(
+            cell, driver, "client", cpus.client_cpu, endpoints, output, fanout, client_place),
+            scratch)
         children = [server.child for server in servers]
         try:
             status = client.wait(cell.timeout_s)
         except ChildFailure as failure:
-            raise ChildFailure(_tails(f"{failure} ({_state(children)})", client,
+            raise ChildFailure(_tails(f"{failure} ({_state(children, places)})", client,
                                       *children)) from None
         if status != 0:
-            raise ChildFailure(_tails(f"{client.describe_exit()} ({_state(children)})",
-                                      client, *children))
+            raise ChildFailure(_tails(f"{client.describe_exit()} "
+                                      f"({_state(children, places)})", client, *children))
         load.check("during the measurement")
         load.stop()
-        measured = read_result_file(scratch / "client.result", cell.samples_asked)
+        measured = read_result_file(client_place.fetch(output, scratch), cell.samples_asked)
         for child in children:
             child.stop()
-        headers = [_server_header(server.child, server.output) for server in servers]
+        headers = [_server_header(server.child, server.place.fetch(server.output, scratch))
+                   for server in servers]
         return measured, headers[0] if count is None else combine_subscriber_headers(headers)
     finally:
         if client is not None:
@@ -128,7 +163,7 @@ def run_remote(cell: Cell, driver: DriverInfo, scratch: Path, cpus,
             server.child.stop()
 
 
-def _server_header(server: Child, path: Path) -> dict | None:
+def _server_header(server, path: Path) -> dict | None:
     """The server's own result (its CPU and resource use); its absence is not fatal."""
     if server.process.returncode != 0:
         return None
@@ -165,13 +200,17 @@ def combine_subscriber_headers(headers: list[dict | None]) -> dict | None:
     return combined
 
 
-def _state(servers: list[Child]) -> str:
-    """What the servers were doing when the client failed: the likely culprits."""
+def _state(servers: list[Child], places: dict) -> str:
+    """What the servers were doing when the client failed, and which hosts no longer
+    answer: the likely culprits."""
+    lost = [problem for place in places.values() if (problem := place.problem())]
     if len(servers) == 1:
         server = servers[0]
-        return server.describe_exit() if server.exited() else "server still running"
-    ended = [server.describe_exit() for server in servers if server.exited()]
-    return "; ".join(ended) if ended else f"all {len(servers)} subscriber processes still running"
+        state = [server.describe_exit() if server.exited() else "server still running"]
+    else:
+        state = [server.describe_exit() for server in servers if server.exited()] or \
+            [f"all {len(servers)} subscriber processes still running"]
+    return "; ".join(state + lost)
 
 
 def _expect_success(child: Child, status: int) -> None:

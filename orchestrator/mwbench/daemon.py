@@ -28,7 +28,7 @@ import time
 from functools import cache
 from pathlib import Path
 
-from . import interruption, ledger
+from . import interruption, ledger, paths
 from .processes import Child, ChildFailure
 
 START_TIMEOUT_S = 10.0
@@ -39,11 +39,14 @@ LEFTOVER_DIRS = ("/dev/shm/", "/tmp/")
 
 
 class Daemon:
-    """The daemon of one cell; `start` and `stop` are no-ops when the driver needs none."""
+    """The daemon of one cell, at the Place of the processes that use it (this machine's
+    by default; hosts/launcher.py); `start` and `stop` are no-ops when the driver needs
+    none."""
 
-    def __init__(self, spec: dict | None, scratch: Path):
+    def __init__(self, spec: dict | None, scratch: Path, place=None):
         self.spec = spec
         self.scratch = scratch
+        self.place = place
         self.child: Child | None = None
         self.record: dict | None = None  # {"program", "argv", "version"} once started
 
@@ -51,21 +54,25 @@ class Daemon:
         if not self.spec:
             return
         name = self.spec["program"]
-        program = shutil.which(name)
+        here = self.place is None or self.place.is_local
+        program = shutil.which(name) if here else name  # elsewhere: that host's PATH
         if program is None:
             raise ChildFailure(f"{name} not found (Debian package {self.spec.get('package')})")
         ready = self.spec["ready_socket"]
-        if answers(ready):
+        if self._answers(ready):
             raise ChildFailure(_not_ours(name, ready))
-        remove_leftovers(self.spec)
+        self._remove_leftovers()
         if (record := ledger.active()) is not None:
             record.daemon_started(self.spec)
-        argv = [program, *self.spec.get("args", [])]
-        self.record = {"program": name, "argv": argv,
-                       "version": version(program, tuple(self.spec.get("version_args", [])))}
-        self.child = Child("daemon", argv, self.scratch)
+        argv = [program, *map(self._on_host, self.spec.get("args", []))]
+        self.record = {"program": name, "argv": argv, "version": version(
+            program, tuple(self.spec.get("version_args", []))) if here else None}
+        if self.place is None:
+            self.child = Child("daemon", argv, self.scratch)
+        else:
+            self.child = self.place.start("daemon", argv, self.scratch)
         deadline = time.monotonic() + START_TIMEOUT_S
-        while not answers(ready):
+        while not self._answers(ready):
             if self.child.exited():
                 raise ChildFailure(self._failed(f"{name} {self._exit()} before its socket "
                                                 f"{ready} answered"))
@@ -80,11 +87,26 @@ class Daemon:
         if self.child is not None and self.child.exited():
             raise ChildFailure(self._failed(f"{self.spec['program']} {self._exit()} {when}"))
 
+    def _answers(self, ready: str) -> bool:
+        return self.place.socket_answers(ready) if self.place else answers(ready)
+
+    def _remove_leftovers(self) -> list[str]:
+        return self.place.remove_leftovers(self.spec) if self.place else \
+            remove_leftovers(self.spec)
+
+    def _on_host(self, argument: str) -> str:
+        """An argument naming a file of this machine's build, as the host's build names it
+        (RouDi's configuration)."""
+        build = str(paths.build_dir()) + "/"
+        if self.place is None or not argument.startswith(build):
+            return argument
+        return str(self.place.program(Path(argument.removeprefix(build))))
+
     def stop(self) -> None:
         if self.child is not None:
             self.child.stop(STOP_GRACE_S)
             try:
-                remove_leftovers(self.spec)
+                self._remove_leftovers()
             except ChildFailure as problem:  # the next cell's start tries again, and says so
                 if self.record is not None:
                     self.record["cleanup_problem"] = str(problem)

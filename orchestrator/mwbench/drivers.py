@@ -40,6 +40,7 @@ class DriverInfo:
     max_servants: int | None = None  # bound on --servants; None: no bound
     max_subscribers: int | None = None  # bound on --subscribers of fanout; None: no bound
     daemon: dict | None = None  # the daemon each cell needs (daemon.py); None: none
+    host_local: tuple[str, ...] = ()  # transports that cannot cross hosts (Unix sockets)
 
     def transports(self, mode: str) -> list[str]:
         return list(self.modes.get(mode, []))
@@ -58,6 +59,7 @@ class _Description(BaseModel):
     max_threads: Bound = None
     max_servants: Bound = None
     max_subscribers: Bound = None
+    host_local: list[str] = []
 
 
 def known_driver_names() -> list[str]:
@@ -133,6 +135,7 @@ def describe(name: str) -> DriverInfo:
         max_servants=data.get("max_servants"),
         max_subscribers=data.get("max_subscribers"),
         daemon=daemon,
+        host_local=tuple(data.get("host_local", ())),
     )
 
 

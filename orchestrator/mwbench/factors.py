@@ -30,6 +30,8 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BeforeValidator, Field
 
+from .hosts import topology
+
 BACKGROUND_NONE = "none"
 FANOUT_OPERATION = "fanout"  # the operation whose meaning the driver contract fixes
 _BACKGROUND = re.compile(r"cpu:([1-9][0-9]*)")
@@ -140,6 +142,10 @@ FACTORS: tuple[Factor, ...] = (
            (BACKGROUND_NONE,), "TEXT NOT NULL DEFAULT 'none'",
            lambda b: None if b in (None, BACKGROUND_NONE) else f"background {b}",
            crossed=True, baseline=True, unset=BACKGROUND_NONE),
+    # Which host each process runs on (hosts/topology.py): None, every process here.
+    Factor("hosts", "hosts", Annotated[str, BeforeValidator(topology.canonical)], (None,),
+           "TEXT", lambda level: None if level is None else f"on {level}", crossed=True,
+           baseline=True),
     Factor("repetition", None, int, (), "INTEGER NOT NULL", lambda r: f"rep {r}",
            baseline=True),
 )

@@ -19,7 +19,9 @@ from typing import Any
 
 from .crowding import busy_threads, crowding_note
 from .drivers import DriverInfo
-from .factors import FACTORS, FANOUT_OPERATION, NAMES, describe
+from .factors import BACKGROUND_NONE, FACTORS, FANOUT_OPERATION, NAMES, describe
+from .hosts.inventory import LOCAL, Host, local_host
+from .hosts.topology import Topology
 from .spec import Spec, effective_settings
 
 COLLOCATED_TRANSPORT = "inproc"
@@ -96,8 +98,10 @@ class Matrix:
     skipped: list[Skipped] = field(default_factory=list)
 
 
-def expand(spec: Spec, drivers: dict[str, DriverInfo]) -> Matrix:
-    """All cells of the spec, in the order they will run.
+def expand(spec: Spec, drivers: dict[str, DriverInfo],
+           inventory: dict[str, Host] | None = None) -> Matrix:
+    """All cells of the spec, in the order they will run, on the hosts of `inventory`
+    (hosts/inventory.py; by default only `local`).
 
     Repetitions are the outermost loop: the whole matrix runs once, then
     again, so a slow drift of the machine (another tenant, thermal state)
@@ -105,8 +109,10 @@ def expand(spec: Spec, drivers: dict[str, DriverInfo]) -> Matrix:
     """
     matrix = Matrix()
     repetitions: dict[str, int] = {}
+    inventory = inventory or {LOCAL: local_host()}
     for experiment in spec.experiments:
         _check_names(experiment, effective_settings(spec, experiment), drivers)
+        _check_hosts(experiment, effective_settings(spec, experiment), inventory)
     _check_size(spec, drivers)
     for experiment in spec.experiments:
         settings = effective_settings(spec, experiment)
@@ -212,6 +218,30 @@ def _check_names(experiment, settings: dict, drivers: dict[str, DriverInfo]) -> 
                               f"experiment accept: {', '.join(option_keys)}")
 
 
+def _check_hosts(experiment, settings: dict, inventory: dict[str, Host]) -> None:
+    """Every host a level of `hosts` names is in the inventory, and a host that another
+    one must reach binds an address it can reach (not loopback)."""
+    where = f"experiment '{experiment.name}'"
+    for level in settings["hosts"]:
+        topology = Topology.of(level)
+        # A level that names subscribers puts the fan-out's servers there, not on `server`.
+        servers = topology.subscribers if "subscribers=" in (level or "") else [topology.server]
+        named = list(dict.fromkeys([topology.client, *servers]))
+        for name in named:
+            if name not in inventory:
+                raise MatrixError(f"{where}: hosts {level}: no host {name!r} in the inventory "
+                                  f"(its hosts: {', '.join(inventory)}); name the inventory "
+                                  "with `inventory:` in the spec or `mwbench run --inventory`")
+        if len(named) < 2:
+            continue
+        for name in named:
+            if inventory[name].bind.startswith("127."):
+                raise MatrixError(
+                    f"{where}: hosts {level}: host {name} binds {inventory[name].bind}, "
+                    "which the other hosts cannot reach: set its `bind:` in the inventory "
+                    "to an address of the network between them")
+
+
 def _expand_driver(experiment, settings: dict, driver: DriverInfo, matrix: Matrix) -> None:
     def skip(levels: dict, reason: str) -> None:
         what = " ".join(describe(levels, SKIP_NAMES))
@@ -278,11 +308,33 @@ def _cannot_run(levels: dict, driver: DriverInfo) -> str | None:
         return "a collocated cell runs in one thread: no second CPU to use"
     if levels["placement"] == "cross-cpu" and (os.cpu_count() or 1) < 2:
         return "cross-cpu needs two CPUs"
+    if reason := _cannot_place(levels, driver):
+        return reason
     for factor in AS_DRIVER_OPTION:
         if levels[factor.name] is not None and factor.driver_option not in driver.options:
             return (f"{driver.name} has no option {factor.driver_option} (its --describe "
                     f"options: {', '.join(driver.options) or 'none'}), so it cannot be "
                     f"given {factor.spec_key} {levels[factor.name]}")
+    return None
+
+
+def _cannot_place(levels: dict, driver: DriverInfo) -> str | None:
+    """Why the level of `hosts` cannot hold this combination, or None."""
+    if levels["hosts"] is None:
+        return None
+    topology = Topology.of(levels["hosts"])
+    fanout = levels["subscribers"] is not None
+    processes = (levels["subscribers"] if levels["subscriber_processes"] == "each" else 1) \
+        if fanout else 1
+    used = topology.hosts(levels["mode"], fanout, processes)
+    if len(used) > 1 and levels["transport"] in driver.host_local:
+        return (f"{driver.name}'s transport {levels['transport']} cannot cross hosts "
+                "(host_local in its --describe)")
+    if fanout and len(set(topology.subscribers)) > processes:
+        return (f"{len(set(topology.subscribers))} subscriber hosts need as many subscriber "
+                f"processes; this cell has {processes} (subscriber_processes: each)")
+    if levels["background"] not in (None, BACKGROUND_NONE) and used != [LOCAL]:
+        return "a background load runs on this machine only, not on other hosts"
     return None
 
 

@@ -30,14 +30,17 @@ class ChildFailure(Exception):
 
 
 class Child:
-    def __init__(self, role: str, argv: list[str], log_dir: Path):
+    def __init__(self, role: str, argv: list[str], log_dir: Path, stdin_pipe: bool = False):
+        """`stdin_pipe`: give it a pipe as standard input (`say`), else /dev/null; its end
+        is the child's sign that mwbench is gone (an SSH session's, remote_child.py)."""
         self.role = role
         self.argv = argv
         self.stdout_path = log_dir / f"{role}.stdout"
         self.stderr_path = log_dir / f"{role}.stderr"
+        stdin = subprocess.PIPE if stdin_pipe else subprocess.DEVNULL
         with open(self.stdout_path, "wb") as out, open(self.stderr_path, "wb") as err:
             self.process = subprocess.Popen(
-                argv, stdin=subprocess.DEVNULL, stdout=out, stderr=err, start_new_session=True
+                argv, stdin=stdin, stdout=out, stderr=err, start_new_session=True
             )
         if (record := ledger.active()) is not None:
             record.started(self.process.pid, role, argv[0])
@@ -64,10 +67,28 @@ class Child:
             return f"{self.role} was killed by signal {signal.Signals(-code).name}"
         return f"{self.role} exited with status {code}"
 
-    def wait_for_file(self, path: Path, timeout_s: float) -> None:
-        """Wait until `path` exists, failing early if this child exits first."""
+    def say(self, line: str) -> bool:
+        """Write a line to the child's standard input pipe; False if it is closed."""
+        try:
+            self.process.stdin.write(f"{line}\n".encode())
+            self.process.stdin.flush()
+        except (OSError, ValueError):  # the child is gone, or the pipe closed here
+            return False
+        return True
+
+    def close_stdin(self) -> None:
+        if self.process.stdin is not None and not self.process.stdin.closed:
+            try:
+                self.process.stdin.close()
+            except OSError:
+                pass  # a child that has gone has read all it will
+
+    def wait_for_file(self, path: Path, timeout_s: float, exists=None) -> None:
+        """Wait until `path` exists (`exists(path)` says, Path.exists by default), failing
+        early if this child exits first."""
         deadline = time.monotonic() + timeout_s
-        while not path.exists():
+        exists = exists or Path.exists
+        while not exists(path):
             if self.exited():
                 raise ChildFailure(f"{self.describe_exit()} before publishing its endpoint")
             if time.monotonic() > deadline:
@@ -123,8 +144,10 @@ class Child:
 
     def _reaped(self, status: int | None) -> bool:
         """Whether the child has ended; its group leaves the ledger once it has."""
-        if status is not None and (record := ledger.active()) is not None:
-            record.reaped(self.process.pid)
+        if status is not None:
+            self.close_stdin()
+            if (record := ledger.active()) is not None:
+                record.reaped(self.process.pid)
         return status is not None
 
     def _signal(self, signum: int) -> None:

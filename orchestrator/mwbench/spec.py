@@ -78,6 +78,9 @@ class Spec(BaseModel):
 
     suite: str = Field(pattern=NAME_PATTERN)
     description: str | None = None
+    # The host inventory (hosts/inventory.py), relative to the spec; `mwbench run
+    # --inventory` overrides it. Without either, the only host is `local`.
+    inventory: str | None = None
     defaults: Settings = Settings()
     experiments: list[Experiment] = Field(min_length=1)
 

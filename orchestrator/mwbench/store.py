@@ -162,16 +162,18 @@ class Store:
     # --- runs -------------------------------------------------------------
 
     def begin_run(self, suite: str, spec_path: str, spec_text: str, environment: dict,
-                  mwbench_version: str) -> int:
-        """A new run, `running`, owned by this process (its pid, start time and boot)."""
+                  mwbench_version: str, hosts: dict | None = None) -> int:
+        """A new run, `running`, owned by this process (its pid, start time and boot);
+        `hosts`: the disclosure of the other hosts it uses (hosts/disclosure.py)."""
         pid = os.getpid()
         with self._db:
             cursor = self._db.execute(
                 "INSERT INTO runs (suite, spec_path, spec_text, environment, mwbench_version,"
-                " started_utc, status, pid, pid_start_ticks, boot_id)"
-                " VALUES (?, ?, ?, ?, ?, ?, 'running', ?, ?, ?)",
+                " started_utc, status, pid, pid_start_ticks, boot_id, hosts)"
+                " VALUES (?, ?, ?, ?, ?, ?, 'running', ?, ?, ?, ?)",
                 (suite, spec_path, spec_text, json.dumps(environment), mwbench_version,
-                 utc_now(), pid, start_ticks(pid), boot_id()),
+                 utc_now(), pid, start_ticks(pid), boot_id(),
+                 None if hosts is None else json.dumps(hosts)),
             )
         return int(cursor.lastrowid)
 

@@ -43,13 +43,18 @@ Version 6 (deployment: the deploy driver's phases) adds:
 Version 7 (container-managed events: the ccmevents driver) adds to `cells`
 `delivery` (`direct`, `channel` or `dds`) and `layer` (`component` or `object`),
 NULL for every cell that does not set them, as every cell stored before.
+
+Version 8 (several hosts) adds to `cells` `hosts`, which host each process ran
+on ("client=host-1 server=host-2"; NULL: all on the machine of the run), and
+to `runs` `hosts`, JSON: for each host of the inventory a run used, how it was
+reached, its build and bind address, and its `mwbench env` (or why none).
 """
 
 import sqlite3
 
 from .factors import BY_NAME, NAMES
 
-SCHEMA_VERSION = 7
+SCHEMA_VERSION = 8
 
 # The factors that identify a cell within a run, one column each (factors.py declares
 # them; a new one needs a migration below that adds its column).
@@ -158,6 +163,7 @@ MIGRATIONS: dict[int, tuple[str, ...]] = {
     ),
     5: (NAMED_SERIES_TABLE, add_factor_column("assembly")),
     6: (add_factor_column("delivery"), add_factor_column("layer")),
+    7: (add_factor_column("hosts"), "ALTER TABLE runs ADD COLUMN hosts TEXT"),
 }
 
 

@@ -27,7 +27,7 @@ FACTORS = dict(experiment="ping", driver="rawtcp", transport="tcp", mode="remote
                operation="roundtrip", payload_bytes=0, placement="same-cpu", idle_hold=True,
                priority=0, servants=None, threads=None, subscribers=None,
                subscriber_processes=None, options=None, background="none", assembly=None,
-               delivery=None, layer=None,
+               delivery=None, layer=None, hosts=None,
                repetition=1)
 
 

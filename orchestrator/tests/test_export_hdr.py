@@ -83,7 +83,7 @@ def test_tags_are_parseable_unique_and_free_of_separators():
     odd = {**FACTORS, "options": ODD_OPTIONS, "transport": "-", "servants": 4,
            "threads": 2, "priority": 99, "idle_hold": False, "payload_bytes": None,
            "background": "cpu:2", "assembly": "static", "delivery": "channel",
-           "layer": "object"}
+           "layer": "object", "hosts": "client=host-1 subscribers=host-2,host-3"}
     fanout = {**FACTORS, "operation": "fanout", "subscribers": 16,
               "subscriber_processes": "each"}
     for factors in (FACTORS, odd, fanout):
@@ -93,7 +93,8 @@ def test_tags_are_parseable_unique_and_free_of_separators():
     assert cell_tag(1, FACTORS) == "run1/ping/rawtcp/remote/tcp/roundtrip/0B/same-cpu/hold/-/rep1"
     assert cell_tag(1, FACTORS) != cell_tag(1, {**FACTORS, "repetition": 2})
     assert cell_tag(1, odd).endswith(
-        "/assembly=static/delivery=channel/layer=object/background=cpu%3A2")
+        "/assembly=static/delivery=channel/layer=object/background=cpu%3A2"
+        "/hosts=client%3Dhost-1%20subscribers%3Dhost-2%2Chost-3")
 
 
 def test_cells_with_equal_factors_get_distinct_tags(tmp_path):

@@ -126,8 +126,9 @@ def test_a_version_5_database_gains_named_series_and_the_newer_factors(tmp_path)
     connection.execute("BEGIN IMMEDIATE")
     store_schema.create(connection)  # at SCHEMA_VERSION: taken back to version 5 below
     connection.execute("DROP TABLE named_series")
-    for column in ("assembly", "delivery", "layer"):  # versions 6 and 7 added them
+    for column in ("assembly", "delivery", "layer", "hosts"):  # versions 6 to 8 added them
         connection.execute(f"ALTER TABLE cells DROP COLUMN {column}")
+    connection.execute("ALTER TABLE runs DROP COLUMN hosts")
     connection.execute("UPDATE schema_info SET version = 5")
     connection.execute("INSERT INTO runs (suite, spec_path, spec_text, environment, "
                        "mwbench_version, started_utc, status) VALUES ('s', 'p', 't', '{}', "
@@ -141,6 +142,7 @@ def test_a_version_5_database_gains_named_series_and_the_newer_factors(tmp_path)
     (old,) = store.cells(1)
     assert old["assembly"] is None  # no cell before version 6 set it
     assert old["delivery"] is None and old["layer"] is None  # nor before version 7
+    assert old["hosts"] is None  # nor before version 8: every process on the run's machine
     assert len(store.named_series(old["id"])) == 0
     store.close()
     Store.create_or_open(tmp_path / "fresh.db").close()

@@ -4,7 +4,7 @@ import sys
 
 import click
 
-from . import clean, compare, env, estimate, export, list, report, run
+from . import clean, compare, env, estimate, export, list, report, run, testhosts
 
 EXIT_USAGE = 2
 
@@ -54,9 +54,11 @@ def main() -> None:
                                        # combined-factor estimate from a run's sweeps
       mwbench export --format csv      # every cell of the latest run
       mwbench clean                    # stop and remove what a killed run left
+      mwbench testhosts 3 -- mwbench run suites/hosts.yaml
+                                       # the same, across 3 hosts over SSH (test hosts)
     """
 
 
 for verb in (env.command, list.command, run.command, report.command, compare.command,
-             estimate.command, export.command, clean.command):
+             estimate.command, export.command, clean.command, testhosts.command):
     main.add_command(verb)

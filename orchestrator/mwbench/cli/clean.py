@@ -4,6 +4,7 @@ import sys
 
 import click
 
+from .. import namespaces
 from ..ledger import other_runs, state_dir
 from ..leftovers import LeftoverError, clean_dead_runs
 
@@ -21,6 +22,8 @@ def command(dry_run: bool) -> None:
     files. Every run keeps a ledger of them in mwbench's state directory;
     this verb reads the ledgers of dead runs, kills what is left of their
     process groups, removes their files, and marks their runs `abandoned`.
+    It also removes the test hosts (network namespaces, `mwbench testhosts`)
+    of processes that died without removing them.
     `mwbench run` does the same before its first cell. Live runs are listed
     and left alone.
 
@@ -40,6 +43,8 @@ def command(dry_run: bool) -> None:
     except LeftoverError as error:
         click.echo(f"mwbench clean: could not remove everything:\n{error}", err=True)
         sys.exit(EXIT_NOT_REMOVED)
+    if not dry_run and namespaces.unavailable() is None:
+        found += [f"test host {name}, whose maker is gone" for name in namespaces.remove_dead()]
     verb = "would remove" if dry_run else "removed"
     for line in found:
         click.echo(f"{verb}: {line}")

@@ -6,6 +6,7 @@ from pathlib import Path
 import click
 
 from .. import paths
+from ..hosts.inventory import InventoryError
 from ..interruption import Interrupted, stop_on_signals
 from ..leftovers import LeftoverError
 from ..matrix import MatrixError
@@ -23,7 +24,11 @@ EXIT_BAD_INPUT = 2
 @click.command("run")
 @click.argument("spec", type=click.Path(path_type=Path))
 @db_option("SQLite database to add the run to (default results/mwbench.db).")
-def command(spec: Path, db: Path | None) -> None:
+@click.option("--inventory", type=click.Path(path_type=Path), default=None,
+              envvar="MWBENCH_INVENTORY", show_envvar=True,
+              help="Host inventory (YAML) naming the hosts of the factor `hosts`; "
+                   "overrides the spec's `inventory:`.")
+def command(spec: Path, db: Path | None, inventory: Path | None) -> None:
     """Run the experiments of SPEC (a YAML file) and store every cell.
 
     Exits 0 when every cell succeeded, 1 when a cell failed (the others still
@@ -40,12 +45,13 @@ def command(spec: Path, db: Path | None) -> None:
     Examples:
       mwbench run suites/quick.yaml
       mwbench run my-spec.yaml --db results/laptop.db
+      mwbench run suites/hosts.yaml --inventory lab.yaml
     """
     console = make_console()
     with stop_on_signals():
         try:
-            outcome = run_suite(spec, db or paths.default_db(), console)
-        except (SpecError, MatrixError, StoreError, LeftoverError) as error:
+            outcome = run_suite(spec, db or paths.default_db(), console, inventory)
+        except (SpecError, InventoryError, MatrixError, StoreError, LeftoverError) as error:
             where = f"{spec}: " if isinstance(error, MatrixError) else ""
             click.echo(f"mwbench run: {where}{error}", err=True)
             sys.exit(EXIT_BAD_INPUT)

@@ -102,7 +102,7 @@ def placement_text(factors: dict) -> str:
 
 # The factors most cells leave unset or at their default, shown only when set.
 EXTRA_FACTORS = ("priority", "servants", "threads", "subscribers", "subscriber_processes",
-                 "assembly", "options", "background")
+                 "assembly", "options", "background", "hosts")
 
 
 def extra_factors(factors: dict) -> list[str]:

@@ -8,7 +8,7 @@ fixed order, separated by "/":
     run<id>/<experiment>/<driver>/<mode>/<transport>/<operation>/<payload>B/
     <placement>/<hold|nohold>/<options>/rep<n>[/prio=<n>][/servants=<n>][/threads=<n>]
     [/subscribers=<n>][/subscriber_processes=<one|each>][/assembly=<static|dynamic>]
-    [/background=<value>]
+    [/delivery=<...>][/layer=<...>][/background=<value>][/hosts=<roles>]
 
 for example `run3/ping/rawtcp/remote/tcp/roundtrip/0B/same-cpu/hold/-/rep1`.
 Options are `key=value` joined by "+", "-" when there are none. A factor the

@@ -79,6 +79,7 @@ class Run:
     finished_utc: str | None
     experiments: list[Experiment]
     cells: list[dict]
+    hosts: dict | None = None  # the other hosts' disclosure (hosts/disclosure.py)
 
     @property
     def failed_cells(self) -> list[dict]:
@@ -125,6 +126,7 @@ def load_run(store: Store, run_id: int) -> Run:
         spec_text=row["spec_text"], environment=json.loads(row["environment"]),
         status=Store.status(row), started_utc=row["started_utc"],
         finished_utc=row["finished_utc"], experiments=list(experiments.values()), cells=cells,
+        hosts=json.loads(row["hosts"]) if row["hosts"] else None,
     )
 
 

@@ -9,6 +9,7 @@ other processes busy on the machine, failed cells, calls slowed on purpose).
 
 from .. import machine_load
 from ..crowding import busy_threads
+from ..hosts.disclosure import differences
 from .data import Run
 
 
@@ -41,7 +42,25 @@ def facts(run: Run) -> list[tuple[str, str]]:
         ("mwbench", f"{env.get('mwbench_version')}, commit {commit}"),
         ("python", f"{python.get('version')}; " + ", ".join(
             f"{name} {version}" for name, version in python.get("packages", {}).items())),
+        *host_facts(run.hosts),
     ]
+
+
+def host_facts(hosts: dict | None) -> list[tuple[str, str]]:
+    """One line per host of a run across hosts: how it was reached, and what it is."""
+    lines = []
+    for name, entry in (hosts or {}).items():
+        env = entry.get("environment")
+        if env is None:
+            lines.append((f"host {name}", f"{entry['reach']}: not disclosed ({entry['error']})"))
+            continue
+        machine, git = env.get("machine", {}), env.get("git", {})
+        lines.append((f"host {name}", (
+            f"{entry['reach']}, drivers bound to {entry['bind']}; {machine.get('hostname')}: "
+            f"{machine.get('cpu_model')}, {machine.get('cpu_count')} CPUs, kernel "
+            f"{env.get('kernel', {}).get('release')}, mwbench {env.get('mwbench_version')} "
+            f"commit {git.get('commit') or 'unknown'}, build {entry['build']}")))
+    return lines
 
 
 def warnings(run: Run) -> list[str]:
@@ -75,6 +94,13 @@ def warnings(run: Run) -> list[str]:
         found.append("Other processes were using CPU when the run started, and compete with "
                      "the cells that run on the same CPUs (same-cpu placement pins both ends "
                      "to CPU 0): " + "; ".join(busy) + ".")
+    for line in differences(run.hosts):
+        found.append(f"Figures across hosts compare unlike machines: {line}.")
+    undisclosed = [name for name, entry in (run.hosts or {}).items() if not entry.get(
+        "environment")]
+    if undisclosed:
+        found.append(f"Hosts {', '.join(undisclosed)} could not be asked what they are "
+                     "(`mwbench env`); their cells' figures lack that disclosure.")
     failed = run.failed_cells
     if failed and len(failed) == len(cells):
         found.append(f"Every cell of this run failed ({len(failed)}): there is nothing to plot. "

@@ -1,0 +1,63 @@
+"""`mwbench testhosts N -- COMMAND`: a command run with N test hosts up, then removed."""
+
+import os
+import subprocess
+import sys
+
+import click
+
+from .. import testhosts
+
+EXIT_UNAVAILABLE = 1
+
+
+@click.command("testhosts", context_settings={"ignore_unknown_options": True})
+@click.argument("count", type=click.IntRange(1, 250))
+@click.argument("command", nargs=-1, required=True, type=click.UNPROCESSED)
+@click.option("--rate", default=None, metavar="RATE",
+              help="Limit each host's link both ways with tc tbf, e.g. 100mbit, 1gbit.")
+def command(count: int, command: tuple[str, ...], rate: str | None) -> None:
+    """Run COMMAND with COUNT test hosts: network namespaces that this machine
+    reaches over real SSH, as a lab's hosts.
+
+    Each host is a network namespace with an address in 198.19.0.0/16 (the
+    benchmarking range of RFC 2544, routed nowhere), joined to the others and
+    to this machine by a software switch, and running an OpenSSH server that
+    accepts one key, made for the occasion. COMMAND runs with
+    MWBENCH_INVENTORY set to their inventory (hosts host-1 to host-COUNT), which
+    `mwbench run` reads when given no --inventory. When COMMAND ends, however it
+    ends, the servers, namespaces, links and keys are removed; `mwbench clean`
+    removes those of a testhosts that was killed outright. Needs root.
+
+    netem (delay, loss) is not in every kernel: where it is missing, --rate
+    (tc tbf) is the only link condition.
+
+    Exits with COMMAND's status.
+
+    \b
+    Examples:
+      mwbench testhosts 3 -- mwbench run suites/hosts.yaml
+      mwbench testhosts 2 --rate 100mbit -- mwbench run suites/hosts.yaml --db lab.db
+      mwbench testhosts 2 -- sh -c 'cat "$MWBENCH_INVENTORY"'
+    """
+    if (why := testhosts.unavailable()) is not None:
+        click.echo(f"mwbench testhosts: {why}", err=True)
+        sys.exit(EXIT_UNAVAILABLE)
+    try:
+        with testhosts.ssh_hosts(count, rate=rate) as hosts:
+            click.echo(f"test hosts {', '.join(h.name for h in hosts.hosts)} up "
+                       f"({', '.join(h.address for h in hosts.hosts)}); inventory "
+                       f"{hosts.inventory}", err=True)
+            environment = {**os.environ, "MWBENCH_INVENTORY": str(hosts.inventory)}
+            try:
+                status = subprocess.run(list(command), env=environment, check=False).returncode
+            except OSError as error:
+                click.echo(f"mwbench testhosts: cannot run {command[0]}: {error.strerror}",
+                           err=True)
+                status = 127
+            except KeyboardInterrupt:
+                status = 130
+    except RuntimeError as error:  # a namespace, a link or a server that would not come up
+        click.echo(f"mwbench testhosts: {error}", err=True)
+        sys.exit(EXIT_UNAVAILABLE)
+    sys.exit(status if status >= 0 else 128 - status)

@@ -1,0 +1,141 @@
+"""The host inventory and the factor `hosts`: what a spec and an inventory may say, and
+the errors that name the file, the line and the key (no host is reached here)."""
+
+from pathlib import Path
+
+import pytest
+
+from mwbench.drivers import DriverInfo
+from mwbench.hosts.inventory import InventoryError, load_inventory
+from mwbench.hosts.topology import Topology, canonical
+from mwbench.matrix import MatrixError, expand
+from mwbench.spec import SpecError, parse_spec
+
+INVENTORY = """\
+hosts:
+  lab-a:
+    reach: ssh bench@lab-a.example:2222
+    checkout: /opt/mwbench
+    bind: 10.0.0.1
+  lab-b:
+    reach: ssh lab-b
+    checkout: /opt/mwbench
+    build: /opt/mwbench/build-release
+    bind: 10.0.0.2
+    ssh_config: lab_ssh_config
+  ns:
+    reach: netns mwbench-test-1
+"""
+
+
+def inventory(tmp_path, text=INVENTORY):
+    path = tmp_path / "hosts.yaml"
+    path.write_text(text)
+    return path
+
+
+def test_an_inventory_names_how_each_host_is_reached(tmp_path):
+    hosts = load_inventory(inventory(tmp_path))
+    assert list(hosts) == ["local", "lab-a", "lab-b", "ns"]
+    a, b = hosts["lab-a"], hosts["lab-b"]
+    assert (a.kind, a.target, a.port, a.bind) == ("ssh", "bench@lab-a.example", 2222, "10.0.0.1")
+    assert str(a.build) == "/opt/mwbench/build" and a.reach == "ssh bench@lab-a.example:2222"
+    assert str(b.build) == "/opt/mwbench/build-release"
+    assert b.ssh_config == tmp_path / "lab_ssh_config"
+    assert (hosts["ns"].kind, hosts["ns"].target) == ("netns", "mwbench-test-1")
+    assert (hosts["local"].kind, hosts["local"].bind) == ("local", "127.0.0.1")
+
+
+@pytest.mark.parametrize(("entry", "line", "says"), [
+    ("reach: ssh -oProxyCommand=evil", 3, "is not a way to reach a host"),
+    ("reach: telnet lab", 3, "is not a way to reach a host"),
+    ("reach: ssh lab:99999", 3, "port 99999"),
+    ("reach: ssh lab\n    bind: lab-a.example", 4, "is not an IPv4 address"),
+    ("reach: ssh lab\n    checkout: opt/mwbench", 4, "is not an absolute path"),
+    ("reach: ssh lab\n    colour: blue", 4, "Extra inputs are not permitted"),
+], ids=["option-as-host", "unknown-kind", "port", "bind", "relative", "unknown-key"])
+def test_a_bad_host_entry_is_refused_naming_the_line_and_key(tmp_path, entry, line, says):
+    path = inventory(tmp_path, f"hosts:\n  lab:\n    {entry}\n")
+    with pytest.raises(InventoryError) as refused:
+        load_inventory(path)
+    assert str(refused.value).startswith(f"{path}:{line}: hosts.lab."), refused.value
+    assert says in str(refused.value)
+
+
+def test_local_is_this_machine_and_cannot_be_redefined(tmp_path):
+    path = inventory(tmp_path, "hosts:\n  local:\n    reach: ssh elsewhere\n")
+    with pytest.raises(InventoryError, match=r"hosts.yaml:2: hosts.local: `local` is this"):
+        load_inventory(path)
+
+
+def test_a_level_of_hosts_is_kept_as_text_and_read_back():
+    level = canonical({"subscribers": ["b", "c"], "client": "a"})
+    assert level == "client=a subscribers=b,c"
+    assert canonical(level) == level  # the store's text is a level too
+    topology = Topology.of(level)
+    assert (topology.client, topology.server) == ("a", "local")
+    assert [topology.server_host(i) for i in range(3)] == ["b", "c", "b"]
+    assert topology.hosts("remote", fanout=True, processes=3) == ["a", "b", "c"]
+    assert Topology.of("lab").hosts("remote", fanout=False, processes=1) == ["lab"]
+    assert Topology.of(None) == Topology("local", "local", ("local",))
+
+
+@pytest.mark.parametrize(("level", "says"), [
+    ("{clients: a}", "unknown role 'clients'"),
+    ("{client: '-F/etc/x'}", "is not a host's name"),
+    ("{client: [a, b]}", "is not a host's name"),
+    ("[]", "a level of hosts is a host's name, or a mapping of roles"),
+])
+def test_a_bad_level_of_hosts_is_refused_naming_the_line(tmp_path, level, says):
+    text = (f"suite: s\nexperiments:\n  - name: e\n    drivers: [rawtcp]\n"
+            f"    operation: roundtrip\n    hosts: [{level}]\n")
+    with pytest.raises(SpecError) as refused:
+        parse_spec(text, "spec.yaml")
+    assert "spec.yaml:6: experiments[0].hosts" in str(refused.value)
+    assert says in str(refused.value)
+
+
+RAWTCP = DriverInfo("rawtcp", Path("/x"), True,
+                    operations={"roundtrip": {"payload": True}, "fanout": {"payload": True}},
+                    modes={"remote": ["tcp", "uds"]}, host_local=("uds",))
+
+
+def spec_with(hosts: str, extra: str = ""):
+    return parse_spec("suite: s\nexperiments:\n  - name: e\n    drivers: [rawtcp]\n"
+                      f"    operation: roundtrip\n    hosts: {hosts}\n{extra}", "spec.yaml")
+
+
+def test_a_host_missing_from_the_inventory_is_an_error_before_anything_runs(tmp_path):
+    hosts = load_inventory(inventory(tmp_path))
+    with pytest.raises(MatrixError, match="no host 'lab-c' in the inventory"):
+        expand(spec_with("[{client: lab-a, server: lab-c}]"), {"rawtcp": RAWTCP}, hosts)
+    with pytest.raises(MatrixError, match="no host 'lab-a'"):  # no inventory: local only
+        expand(spec_with("[lab-a]"), {"rawtcp": RAWTCP})
+
+
+def test_hosts_that_must_reach_each_other_cannot_bind_loopback(tmp_path):
+    hosts = load_inventory(inventory(tmp_path))
+    with pytest.raises(MatrixError, match="host local binds 127.0.0.1, which the other"):
+        expand(spec_with("[{client: local, server: lab-a}]"), {"rawtcp": RAWTCP}, hosts)
+
+
+def test_a_transport_that_cannot_cross_hosts_is_skipped_across_them(tmp_path):
+    hosts = load_inventory(inventory(tmp_path))
+    matrix = expand(spec_with("[lab-a, {client: lab-a, server: lab-b}]"),
+                    {"rawtcp": RAWTCP}, hosts)
+    cells = [(cell["transport"], cell["hosts"]) for cell in matrix.cells]
+    assert cells == [("tcp", "lab-a"), ("tcp", "client=lab-a server=lab-b"),
+                     ("uds", "lab-a")]
+    assert [s.reason for s in matrix.skipped] == [
+        "rawtcp's transport uds cannot cross hosts (host_local in its --describe)"]
+
+
+def test_subscriber_hosts_need_a_process_each(tmp_path):
+    hosts = load_inventory(inventory(tmp_path))
+    spec = parse_spec(
+        "suite: s\nexperiments:\n  - name: e\n    drivers: [rawtcp]\n    operation: fanout\n"
+        "    transports: tcp\n    subscribers: 2\n    subscriber_processes: [one, each]\n"
+        "    hosts: {client: lab-a, subscribers: [lab-a, lab-b]}\n", "spec.yaml")
+    matrix = expand(spec, {"rawtcp": RAWTCP}, hosts)
+    assert [cell["subscriber_processes"] for cell in matrix.cells] == ["each"]
+    assert "2 subscriber hosts need as many subscriber processes" in matrix.skipped[0].reason
