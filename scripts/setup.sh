@@ -21,6 +21,11 @@ MIDDLEWARE_PACKAGES=(libgrpc++-dev protobuf-compiler-grpc libprotobuf-dev protob
                      libfastrtps-dev fastddsgen iceoryx libiceoryx-posh-dev
                      sockperf)
 PYTHON_PACKAGES=(python3 python3-venv python3-dev)
+# Cells across hosts: the SSH client reaches them; the test hosts (network namespaces,
+# `mwbench testhosts`) run Debian's SSH server and are shaped with tc (iproute2).
+# Installing openssh-server also enables its service on machines run by systemd:
+# `systemctl disable --now ssh` if this machine should not accept SSH itself.
+HOST_PACKAGES=(openssh-client openssh-server iproute2)
 # The `background: cpu:N` factor burns CPUs with stress-ng.
 LOAD_PACKAGES=(stress-ng)
 # The report's browser test; instruction counts; HdrHistogram's Java tools,
@@ -28,7 +33,8 @@ LOAD_PACKAGES=(stress-ng)
 TEST_PACKAGES=(chromium valgrind openjdk-17-jre-headless maven)
 PACKAGES=("${BUILD_PACKAGES[@]}" "${LIBRARY_PACKAGES[@]}" "${OMNIORB_PACKAGES[@]}"
           "${MIDDLEWARE_PACKAGES[@]}"
-          "${PYTHON_PACKAGES[@]}" "${LOAD_PACKAGES[@]}" "${TEST_PACKAGES[@]}")
+          "${PYTHON_PACKAGES[@]}" "${HOST_PACKAGES[@]}" "${LOAD_PACKAGES[@]}"
+          "${TEST_PACKAGES[@]}")
 
 missing=()
 for package in "${PACKAGES[@]}"; do

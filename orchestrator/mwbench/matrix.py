@@ -327,6 +327,10 @@ def _cannot_place(levels: dict, driver: DriverInfo) -> str | None:
     processes = (levels["subscribers"] if levels["subscriber_processes"] == "each" else 1) \
         if fanout else 1
     used = topology.hosts(levels["mode"], fanout, processes)
+    if len(used) > 1 and driver.operations[levels["operation"]].get("one_way"):
+        return (f"{levels['operation']} is timed one way, from a time another process took "
+                "(one_way in --describe): across hosts that needs synchronised clocks, "
+                "which mwbench does not have")
     if len(used) > 1 and levels["transport"] in driver.host_local:
         return (f"{driver.name}'s transport {levels['transport']} cannot cross hosts "
                 "(host_local in its --describe)")

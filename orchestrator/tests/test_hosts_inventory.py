@@ -139,3 +139,15 @@ def test_subscriber_hosts_need_a_process_each(tmp_path):
     matrix = expand(spec, {"rawtcp": RAWTCP}, hosts)
     assert [cell["subscriber_processes"] for cell in matrix.cells] == ["each"]
     assert "2 subscriber hosts need as many subscriber processes" in matrix.skipped[0].reason
+
+
+def test_a_one_way_figure_is_refused_across_hosts(tmp_path):
+    hosts = load_inventory(inventory(tmp_path))
+    one_way = DriverInfo("deploy", Path("/x"), True, operations={
+        "tick_to_display": {"payload": False, "one_way": True}}, modes={"remote": ["tcp"]})
+    spec = parse_spec("suite: s\nexperiments:\n  - name: e\n    drivers: [deploy]\n"
+                      "    operation: tick_to_display\n"
+                      "    hosts: [lab-a, {client: lab-a, server: lab-b}]\n", "spec.yaml")
+    matrix = expand(spec, {"deploy": one_way}, hosts)
+    assert [cell["hosts"] for cell in matrix.cells] == ["lab-a"]
+    assert "needs synchronised clocks" in matrix.skipped[0].reason
