@@ -63,12 +63,12 @@ BASE_FACTORS = dict(experiment="e", driver="omniorb", transport="tcp", mode="rem
                     operation="ping", payload_bytes=0, placement="same-cpu", idle_hold=True,
                     priority=0, servants=None, threads=None, subscribers=None,
                     subscriber_processes=None, options=None, background="none", assembly=None,
-                    repetition=1)
+                    hosts=None, repetition=1)
 _CELL_KEYS = ("role", "error", "notes", "load_generator", "measurer_header", "named_series")
 
 
 def store_cells(path: Path, cells: list[dict], environment: dict | None = None,
-                spec_text: str = "suite: known\n") -> int:
+                spec_text: str = "suite: known\n", hosts: dict | None = None) -> int:
     """A finished run of known cells; returns its id.
 
     Each cell is a dict of factor overrides plus, optionally: `role`; `error`
@@ -77,7 +77,7 @@ def store_cells(path: Path, cells: list[dict], environment: dict | None = None,
     median alone); `wall_ns` (the measured loop, for the throughput); and
     `notes`, `load_generator`, `measurer_header`, `named_series` (a
     NamedSeries). `spec_text` is stored as the run's spec (the report reads
-    `factorial:` from it).
+    `factorial:` from it); `hosts`, as the disclosure of the other hosts.
     """
     import numpy as np
 
@@ -85,7 +85,8 @@ def store_cells(path: Path, cells: list[dict], environment: dict | None = None,
     from mwbench.store import CellRecord, Store
 
     store = Store.create_or_open(path)
-    run_id = store.begin_run("known", "known.yaml", spec_text, environment or {}, "0.1.0")
+    run_id = store.begin_run("known", "known.yaml", spec_text, environment or {}, "0.1.0",
+                             hosts)
     for cell in cells:
         factors = {**BASE_FACTORS, **{k: v for k, v in cell.items() if k in BASE_FACTORS}}
         extra = {k: cell[k] for k in _CELL_KEYS if k in cell}
