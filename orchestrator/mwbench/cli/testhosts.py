@@ -1,6 +1,7 @@
 """`mwbench testhosts N -- COMMAND`: a command run with N test hosts up, then removed."""
 
 import os
+import signal
 import subprocess
 import sys
 
@@ -43,21 +44,58 @@ def command(count: int, command: tuple[str, ...], rate: str | None) -> None:
     if (why := testhosts.unavailable()) is not None:
         click.echo(f"mwbench testhosts: {why}", err=True)
         sys.exit(EXIT_UNAVAILABLE)
+    stop = _StopSignals()
     try:
-        with testhosts.ssh_hosts(count, rate=rate) as hosts:
+        with stop, testhosts.ssh_hosts(count, rate=rate) as hosts:
             click.echo(f"test hosts {', '.join(h.name for h in hosts.hosts)} up "
                        f"({', '.join(h.address for h in hosts.hosts)}); inventory "
                        f"{hosts.inventory}", err=True)
             environment = {**os.environ, "MWBENCH_INVENTORY": str(hosts.inventory)}
-            try:
-                status = subprocess.run(list(command), env=environment, check=False).returncode
-            except OSError as error:
-                click.echo(f"mwbench testhosts: cannot run {command[0]}: {error.strerror}",
-                           err=True)
-                status = 127
-            except KeyboardInterrupt:
-                status = 130
+            status = stop.run(list(command), environment)
+    except _Stopped as stopped:  # before COMMAND ran: the hosts are removed all the same
+        status = 128 + stopped.signum
     except RuntimeError as error:  # a namespace, a link or a server that would not come up
         click.echo(f"mwbench testhosts: {error}", err=True)
         sys.exit(EXIT_UNAVAILABLE)
     sys.exit(status if status >= 0 else 128 - status)
+
+
+class _Stopped(Exception):
+    def __init__(self, signum: int):
+        super().__init__(signum)
+        self.signum = signum
+
+
+class _StopSignals:
+    """Ctrl-C, SIGTERM and SIGHUP: passed on to COMMAND while it runs, so that it ends
+    and the hosts are removed after it; before it runs, they stop the set-up, whose
+    `with` removes what it made."""
+
+    SIGNALS = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
+
+    def __init__(self):
+        self.child: subprocess.Popen | None = None
+        self._previous: dict = {}
+
+    def __enter__(self):
+        self._previous = {signum: signal.signal(signum, self._taken) for signum in self.SIGNALS}
+        return self
+
+    def __exit__(self, *exc_info):
+        for signum, handler in self._previous.items():
+            signal.signal(signum, handler)
+
+    def _taken(self, signum, _frame):
+        if self.child is None:
+            raise _Stopped(signum)
+        self.child.send_signal(signum)
+
+    def run(self, command: list[str], environment: dict) -> int:
+        """COMMAND's exit status (127 if it cannot be started)."""
+        try:
+            self.child = subprocess.Popen(command, env=environment)
+        except OSError as error:
+            click.echo(f"mwbench testhosts: cannot run {command[0]}: {error.strerror}",
+                       err=True)
+            return 127
+        return self.child.wait()
