@@ -227,7 +227,7 @@ def remove_dead():
     for line in ip("netns", "list").splitlines():
         name = line.split()[0] if line.split() else ""
         maker = name.removeprefix(PREFIX).split("-")[0]
-        if not name.startswith(PREFIX) or not maker.isdigit() or _alive(int(maker)):
+        if not name.startswith(PREFIX) or not maker.isdigit() or alive(int(maker)):
             continue
         Host(name, "").kill_all()
         ip("netns", "delete", name)
@@ -235,7 +235,8 @@ def remove_dead():
     return removed
 
 
-def _alive(pid):
+def alive(pid):
+    """Whether a process with this pid exists."""
     try:
         os.kill(pid, 0)
     except ProcessLookupError:

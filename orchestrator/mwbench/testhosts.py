@@ -30,6 +30,7 @@ from pathlib import Path
 
 from . import interruption, namespaces, paths
 
+DIRECTORY_PREFIX = "mwbench-testhosts-"  # then the maker's pid: see remove_dead
 SSHD = "/usr/sbin/sshd"  # Debian's openssh-server; sshd insists on an absolute path
 READY_TIMEOUT_S = 20.0
 POLL_INTERVAL_S = 0.02
@@ -111,7 +112,7 @@ class TestHosts:
 def ssh_hosts(count: int = 2, rate: str | None = None):
     """`count` TestHosts, their servers answering; all of it removed on leaving. `rate`:
     each host's link limited to it both ways (`tc tbf`, namespaces.Host.limit_rate)."""
-    directory = Path(tempfile.mkdtemp(prefix="mwbench-testhosts-"))
+    directory = Path(tempfile.mkdtemp(prefix=f"{DIRECTORY_PREFIX}{os.getpid()}-"))
     try:
         with namespaces.hosts(count, reachable=True) as joined:
             if rate is not None:
@@ -127,6 +128,18 @@ def ssh_hosts(count: int = 2, rate: str | None = None):
             yield TestHosts(directory, started)
     finally:
         shutil.rmtree(directory, ignore_errors=True)
+
+
+def remove_dead() -> list[str]:
+    """Remove the test hosts, and their keys' directories, of makers that died without
+    removing them (SIGKILL); returns what was removed."""
+    removed = namespaces.remove_dead()
+    for directory in Path(tempfile.gettempdir()).glob(f"{DIRECTORY_PREFIX}*-*"):
+        maker = directory.name.removeprefix(DIRECTORY_PREFIX).split("-")[0]
+        if maker.isdigit() and not namespaces.alive(int(maker)):
+            shutil.rmtree(directory, ignore_errors=True)
+            removed.append(str(directory))
+    return removed
 
 
 def _write_keys(directory: Path, names: list[str], addresses: list[str]) -> None:

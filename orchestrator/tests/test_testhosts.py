@@ -9,7 +9,8 @@ import signal
 import sqlite3
 import subprocess
 import sys
-import time
+import tempfile
+from pathlib import Path
 
 import pytest
 
@@ -70,11 +71,13 @@ def test_a_killed_maker_leaves_hosts_that_mwbench_clean_removes(tmp_path):
     left = {n for n in namespaces.ip("netns", "list").split()
             if n.startswith(f"{namespaces.PREFIX}{pid}-")}
     assert len(left) == 3  # two hosts and their switch
+    assert list(Path(tempfile.gettempdir()).glob(f"{testhosts.DIRECTORY_PREFIX}{pid}-*"))
     environment = {**os.environ, "MWBENCH_STATE_DIR": str(tmp_path / "state")}
     done = subprocess.run([mwbench_exe(), "clean"], env=environment, capture_output=True,
                           text=True, timeout=WAIT_S)
     assert done.returncode == 0, done.stderr
     assert f"test host {namespaces.PREFIX}{pid}-" in done.stdout
+    assert not list(Path(tempfile.gettempdir()).glob(f"{testhosts.DIRECTORY_PREFIX}{pid}-*"))
     assert not {n for n in namespaces.ip("netns", "list").split()
                 if n.startswith(f"{namespaces.PREFIX}{pid}-")}
 

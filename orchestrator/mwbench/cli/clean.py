@@ -4,7 +4,7 @@ import sys
 
 import click
 
-from .. import namespaces
+from .. import testhosts
 from ..ledger import other_runs, state_dir
 from ..leftovers import LeftoverError, clean_dead_runs
 
@@ -43,8 +43,8 @@ def command(dry_run: bool) -> None:
     except LeftoverError as error:
         click.echo(f"mwbench clean: could not remove everything:\n{error}", err=True)
         sys.exit(EXIT_NOT_REMOVED)
-    if not dry_run and namespaces.unavailable() is None:
-        found += [f"test host {name}, whose maker is gone" for name in namespaces.remove_dead()]
+    if not dry_run and testhosts.unavailable() is None:
+        found += [f"test host {name}, whose maker is gone" for name in testhosts.remove_dead()]
     verb = "would remove" if dry_run else "removed"
     for line in found:
         click.echo(f"{verb}: {line}")

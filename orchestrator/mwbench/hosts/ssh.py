@@ -26,7 +26,8 @@ import time
 from contextlib import contextmanager
 from pathlib import Path, PurePosixPath
 
-from .. import interruption
+from .. import interruption, ledger
+from ..ledger import SCRATCH_PREFIX
 from ..processes import Child
 from .inventory import Host
 from .launcher import HostFailure, _no_build
@@ -71,8 +72,11 @@ done
 class SshLauncher:
     def __init__(self, host: Host):
         self.host = host
-        # Short: a socket's path has at most 107 bytes.
-        self._control = Path(tempfile.mkdtemp(prefix="mwbench-ssh-"))
+        # Short: a socket's path has at most 107 bytes. A scratch directory of the run's
+        # ledger, so that a run killed outright has it removed by the next.
+        self._control = Path(tempfile.mkdtemp(prefix=f"{SCRATCH_PREFIX}ssh-"))
+        if (record := ledger.active()) is not None:
+            record.created(self._control)
         self._socket = self._control / "master"
         self._master: Child | None = None
 
@@ -163,6 +167,8 @@ class SshLauncher:
         if self._master is not None:
             self._master.stop()
         shutil.rmtree(self._control, ignore_errors=True)
+        if (record := ledger.active()) is not None and not self._control.exists():
+            record.removed(self._control)
 
 
 class SshPlace:
