@@ -140,3 +140,19 @@ def test_a_signal_to_mwbench_testhosts_removes_its_hosts():
     leftover = {n for n in namespaces.ip("netns", "list").split()
                 if n.startswith(f"{namespaces.PREFIX}{run.pid}-")}
     assert not leftover
+
+
+def test_mwbench_env_asks_every_host_of_an_inventory(tmp_path):
+    with testhosts.ssh_hosts(1) as hosts:
+        subnet = hosts.hosts[0].address.rsplit(".", 1)[0]
+        inventory = tmp_path / "inventory.yaml"
+        inventory.write_text(hosts.inventory.read_text()
+                             + f"  ghost:\n    reach: ssh root@{subnet}.99\n")
+        done = subprocess.run([mwbench_exe(), "env", "--json", "--inventory", str(inventory)],
+                              capture_output=True, text=True, timeout=WAIT_S)
+    assert done.returncode == 1, done.stderr  # one host could not be asked
+    disclosed = json.loads(done.stdout)
+    assert sorted(disclosed) == ["ghost", "host-1", "local"]
+    assert disclosed["host-1"]["environment"]["kernel"]["release"] == os.uname().release
+    assert disclosed["ghost"]["environment"] is None
+    assert disclosed["ghost"]["error"].startswith(f"host ghost (ssh root@{subnet}.99): ssh: ")
