@@ -41,8 +41,17 @@ MAX_ENVIRONMENT_BYTES = 1 << 20
 SSH_FAILED = 255  # ssh's own status when the connection, not the command, failed
 
 # $1: "hold" or not. Prints the scratch directory, then whether the idle state is held.
+# The directory carries the session's pid: one whose session is gone (killed with its
+# host, which could not remove it) is removed by the next session there.
 CELL_SESSION = r"""
-dir=$(mktemp -d /tmp/mwbench-host-cell-XXXXXXXX) || exit 1
+for old in /tmp/mwbench-host-cell-*; do
+  pid=${old#/tmp/mwbench-host-cell-}
+  pid=${pid%%-*}
+  case $pid in ''|*[!0-9]*) continue ;; esac
+  state=$(sed -n 's/^State:[[:space:]]*\([A-Z]\).*/\1/p' "/proc/$pid/status" 2>/dev/null)
+  case $state in ''|Z) rm -rf -- "$old" 2>/dev/null ;; esac  # gone, or a zombie
+done
+dir=$(mktemp -d "/tmp/mwbench-host-cell-$$-XXXXXXXX") || exit 1
 trap 'rm -rf -- "$dir"' EXIT
 printf '%s\n' "$dir"
 if [ "$1" != hold ]; then
