@@ -3,6 +3,8 @@
 // every message has the same shape: "--argument value: what is wrong (allowed: ...)".
 #include "arguments.hpp"
 
+#include <arpa/inet.h>
+
 #include <CLI/CLI.hpp>
 #include <algorithm>
 #include <charconv>
@@ -120,6 +122,21 @@ void check_counts(DriverOptions& o, const std::string& batch) {
   if (!(o.timeout_s > 0)) bad("--timeout " + std::to_string(o.timeout_s) + ": must be positive");
 }
 
+// --bind takes an IPv4 address literal only: a name would need a resolver the
+// drivers do not share, and an endpoint must carry the very address bound. The
+// wildcard is refused: an endpoint carrying it reaches no one, and nothing a
+// driver opens may listen on every interface.
+void check_bind_address(const std::string& address) {
+  const std::string given = "--bind " + (address.empty() ? std::string("''") : address);
+  in_addr parsed{};
+  if (inet_pton(AF_INET, address.c_str(), &parsed) != 1) {
+    bad(given + ": not an IPv4 address (allowed: a dotted-quad literal such as 127.0.0.1)");
+  }
+  if (parsed.s_addr == htonl(INADDR_ANY)) {
+    bad(given + ": the wildcard address (allowed: one address of this host, such as 127.0.0.1)");
+  }
+}
+
 // The operation "fanout" takes --subscribers, --first-subscriber and, for a
 // client, one --endpoint-file per subscriber process; no other operation does.
 void check_fanout(DriverOptions& o, const Description& d) {
@@ -193,6 +210,10 @@ Arguments parse_arguments(int argc, const char* const* argv, const Description& 
   app.add_option("--first-subscriber", o.first_subscriber,
                  "fanout, server: the number of this process's first subscriber")
       ->capture_default_str();
+  app.add_option("--bind", o.bind_address,
+                 "IPv4 address every socket of this process listens on; a server's endpoint "
+                 "carries it")
+      ->capture_default_str();
 
   try {
     app.parse(argc, argv);
@@ -214,6 +235,7 @@ Arguments parse_arguments(int argc, const char* const* argv, const Description& 
   check_bound("--threads", o.threads, d.max_threads, "max_threads", d.driver);
   check_bound("--servants", o.servants, d.max_servants, "max_servants", d.driver);
   check_fanout(o, d);
+  check_bind_address(o.bind_address);
   return a;
 }
 

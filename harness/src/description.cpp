@@ -22,6 +22,7 @@ nlohmann::json Description::to_json() const {
   if (max_servants) out["max_servants"] = *max_servants;
   if (max_subscribers) out["max_subscribers"] = *max_subscribers;
   if (!daemon.is_null()) out["daemon"] = daemon;
+  if (!host_local.empty()) out["host_local"] = host_local;
   return out;
 }
 

@@ -42,6 +42,7 @@ TEST(Arguments, DescribePrintsJson) {
   EXPECT_EQ(out["modes"]["collocated"], nlohmann::json::array({"inproc"}));
   EXPECT_EQ(out["max_servants"], 4);
   EXPECT_FALSE(out.contains("max_threads"));  // absent: unbounded
+  EXPECT_EQ(out["host_local"], nlohmann::json::array({"unix"}));
 }
 
 TEST(Arguments, RoleIsRequired) {
@@ -97,6 +98,16 @@ TEST(Arguments, NotANumber) { expect_usage_error(cell({"--samples", "many"}), {"
 
 TEST(Arguments, UnexpectedArgument) {
   expect_usage_error(cell({"--frobnicate"}), {"--frobnicate"});
+}
+
+TEST(Arguments, BindTakesAnIPv4AddressLiteral) {
+  EXPECT_EQ(run_fake(cell({"--bind", "127.0.0.2"})).status, 0);
+  expect_usage_error(cell({"--bind", "999.1.1.1"}), {"--bind 999.1.1.1", "IPv4 address"});
+  expect_usage_error(cell({"--bind", "example.org"}), {"--bind example.org", "IPv4 address"});
+  expect_usage_error(cell({"--bind", "::1"}), {"--bind ::1", "IPv4 address"});
+  expect_usage_error(cell({"--bind", "127.1"}), {"--bind 127.1", "IPv4 address"});
+  expect_usage_error(cell({"--bind", ""}), {"--bind ''", "IPv4 address"});
+  expect_usage_error(cell({"--bind", "0.0.0.0"}), {"--bind 0.0.0.0", "wildcard"});
 }
 
 TEST(Arguments, ThreadsAndServantsAreBoundedByTheDescription) {

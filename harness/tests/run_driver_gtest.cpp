@@ -105,12 +105,22 @@ TEST_F(RunDriver, ServerPublishesAndWritesAHeaderOnlyResult) {
   std::ifstream ep(path("ep"));
   std::string line;
   std::getline(ep, line);
-  EXPECT_EQ(line, "fake://endpoint");
+  EXPECT_EQ(line, "fake://127.0.0.1");  // --bind's default: loopback
   const Parsed p = read_result(path("out"));
   EXPECT_EQ(p.header["role"], "server");
   EXPECT_EQ(p.header["sample_count"], 0);
   EXPECT_TRUE(p.samples.empty());
   EXPECT_EQ(p.last, "end");
+}
+
+TEST_F(RunDriver, TheServerIsGivenItsBindAddress) {
+  const auto r = run_fake({"--role", "server", "--operation", "noop", "--transport", "tcp",
+                           "--bind", "10.1.2.3", "--endpoint-file", path("ep")});
+  ASSERT_EQ(r.status, 0) << r.err;
+  std::ifstream ep(path("ep"));
+  std::string line;
+  std::getline(ep, line);
+  EXPECT_EQ(line, "fake://10.1.2.3");
 }
 
 TEST_F(RunDriver, FanoutHeadersSayWhoPublishedAndWhoReceivedWhat) {

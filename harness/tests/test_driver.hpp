@@ -19,17 +19,19 @@ class FakeDriver final : public Driver {
     d.middleware = "Nothing";
     d.middleware_version = "0";
     d.operations = {{"noop", false}, {"blob", true}, {"fanout", true}};
-    d.modes = {{"remote", {"tcp"}}};
+    d.modes = {{"remote", {"tcp", "unix"}}};
+    d.host_local = {"unix"};
     if (collocated_) d.modes["collocated"] = {"inproc"};
     d.options = {{"color", "a made-up option"}};
     d.max_servants = 4;  // max_threads left unbounded
     d.max_subscribers = 16;
     return d;
   }
-  // A fan-out server says each of its subscribers received one event per
-  // subscriber number: counts the test can tell apart.
+  // Its endpoint carries --bind, as a real server's does. A fan-out server
+  // says each of its subscribers received one event per subscriber number:
+  // counts the test can tell apart.
   void serve(const DriverOptions& o, ServerContext& context) override {
-    context.publish_endpoint("fake://endpoint");
+    context.publish_endpoint("fake://" + o.bind_address);
     if (o.operation != kFanoutOperation) return;
     std::vector<std::uint64_t> received;
     for (int s = 0; s < o.subscribers; ++s) received.push_back(o.first_subscriber + s);

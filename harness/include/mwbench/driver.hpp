@@ -40,9 +40,12 @@ struct Description {
   // orchestrator starts and stops around each cell (docs/driver-contract.md,
   // "daemon"); null for none.
   nlohmann::json daemon;
+  // The transports (of `modes`) that cannot cross hosts: Unix sockets, ipc,
+  // shared memory. Whatever --bind says, their two ends share one machine.
+  std::vector<std::string> host_local;
 
   // The --describe object: "contract" and the fields above, max_threads,
-  // max_servants, max_subscribers and daemon only when set.
+  // max_servants, max_subscribers, daemon and host_local only when set.
   nlohmann::json to_json() const;
 };
 

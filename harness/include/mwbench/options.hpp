@@ -48,6 +48,11 @@ struct DriverOptions {
   std::optional<std::uint64_t> memory_limit_mb;  // RLIMIT_AS in MiB; nullopt: no cap
   std::map<std::string, std::string> options;    // every --option KEY=VALUE
   double timeout_s = 10.0;
+  // --bind: the IPv4 address (a literal, checked) on which every socket this
+  // process listens or receives is bound, and which a server's endpoint
+  // carries, so that a client on another host can reach it. Loopback by
+  // default: nothing listens beyond the machine unless the caller says so.
+  std::string bind_address = "127.0.0.1";
 
   // Operation "fanout" only (docs/driver-contract.md section 5). A client or
   // collocated process: subscribers in the whole fan-out; a server (a
