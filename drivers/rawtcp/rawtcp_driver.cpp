@@ -105,6 +105,7 @@ class RawTcpDriver final : public mwbench::Driver {
                     {"octets", true},       {"octets_out", true},
                     {"octets_inout", true}, {mwbench::kFanoutOperation, true}};
     d.modes = {{"remote", {"tcp", "uds"}}};
+    d.host_local = {"uds"};
     d.options = {
         {"nodelay", "TCP_NODELAY on this end: 1 (default) or 0 to let Nagle batch; tcp only"},
         {"verify",
@@ -122,7 +123,7 @@ class RawTcpDriver final : public mwbench::Driver {
     const bool nodelay = o.option_flag("nodelay", true);
     const bool verify = o.option_flag("verify", false);
     if (o.operation == mwbench::kFanoutOperation) return serve_fanout(o, context, nodelay, verify);
-    Listener listener = listen_on(o.transport);
+    Listener listener = listen_on(o.transport, o.bind_address);
     // A wrong payload (verify=1) stops the server as SIGTERM would.
     ConnectionSet connections([&context] { context.request_stop(); });
 

@@ -13,7 +13,7 @@ Subscribers::Subscribers(const mwbench::DriverOptions& o, bool nodelay, bool ver
     : options_(o), nodelay_(nodelay), verify_(verify), on_fatal_(std::move(on_fatal)) {
   subscribers_.reserve(static_cast<std::size_t>(o.subscribers));
   for (int i = 0; i < o.subscribers; ++i) {
-    subscribers_.push_back(Subscriber{listen_on(o.transport), Socket(), 0});
+    subscribers_.push_back(Subscriber{listen_on(o.transport, o.bind_address), Socket(), 0});
   }
 }
 

@@ -63,22 +63,24 @@ Socket new_socket(int family) {
 
 }  // namespace
 
-Listener listen_on(const std::string& transport) {
+Listener listen_on(const std::string& transport, const std::string& ipv4_address) {
   Listener l;
   if (transport == "tcp") {
     l.socket = new_socket(AF_INET);
     sockaddr_in addr{};
     addr.sin_family = AF_INET;
-    addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
     addr.sin_port = 0;
+    if (::inet_pton(AF_INET, ipv4_address.c_str(), &addr.sin_addr) != 1) {
+      throw std::invalid_argument("not an IPv4 address: " + ipv4_address);
+    }
     if (::bind(l.socket.fd(), reinterpret_cast<sockaddr*>(&addr), sizeof addr) != 0) {
-      throw_errno("bind 127.0.0.1:0");
+      throw_errno("bind " + ipv4_address + ":0");
     }
     socklen_t len = sizeof addr;
     if (::getsockname(l.socket.fd(), reinterpret_cast<sockaddr*>(&addr), &len) != 0) {
       throw_errno("getsockname");
     }
-    l.endpoint = std::string(kTcpScheme) + "127.0.0.1:" + std::to_string(ntohs(addr.sin_port));
+    l.endpoint = kTcpScheme + ipv4_address + ":" + std::to_string(ntohs(addr.sin_port));
   } else if (transport == "uds") {
     char dir[] = "/tmp/mwbench-rawtcp-XXXXXX";
     if (::mkdtemp(dir) == nullptr) throw_errno("mkdtemp /tmp/mwbench-rawtcp-XXXXXX");

@@ -1,5 +1,5 @@
-// Blocking stream sockets for the rawtcp driver: TCP on 127.0.0.1 and Unix
-// domain sockets, behind one file descriptor type.
+// Blocking stream sockets for the rawtcp driver: TCP on the address of
+// --bind and Unix domain sockets, behind one file descriptor type.
 //
 // send_all()/recv_all() are inline because they are the measured call: the
 // client's lambda inlines them into the harness loop. They loop over partial
@@ -79,7 +79,7 @@ inline bool recv_all(int fd, void* data, std::size_t n) {
 // for a Unix socket (empty for TCP).
 struct Listener {
   Socket socket;
-  std::string endpoint;  // tcp://127.0.0.1:PORT or uds:///dir/socket
+  std::string endpoint;  // tcp://ADDRESS:PORT or uds:///dir/socket
   std::string uds_dir;
 
   Listener() = default;
@@ -92,9 +92,9 @@ struct Listener {
   ~Listener();  // unlinks the Unix socket and removes its directory
 };
 
-// transport "tcp": 127.0.0.1, port 0 (the kernel picks one).
-// transport "uds": a socket in a fresh mkdtemp() directory.
-Listener listen_on(const std::string& transport);
+// transport "tcp": `ipv4_address` (--bind), port 0 (the kernel picks one).
+// transport "uds": a socket in a fresh mkdtemp() directory (the address unused).
+Listener listen_on(const std::string& transport, const std::string& ipv4_address);
 
 // Connects to an endpoint that listen_on() produced.
 Socket connect_to(const std::string& endpoint);

@@ -84,7 +84,7 @@ def test_describe():
     d = json.loads(out.stdout)
     assert d["contract"] == 1 and d["driver"] == "rawtcp"
     assert d["operations"]["octets"] == {"payload": True}
-    assert d["modes"] == {"remote": ["tcp", "uds"]}
+    assert d["modes"] == {"remote": ["tcp", "uds"]} and d["host_local"] == ["uds"]
     assert d["operations"]["octets_out"] == d["operations"]["octets_inout"] == {"payload": True}
     assert d["max_servants"] == 1 and "max_threads" not in d
     assert d["operations"]["fanout"] == {"payload": True} and d["max_subscribers"] == 64
