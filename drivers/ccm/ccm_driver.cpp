@@ -36,21 +36,19 @@ using omniorb_driver::OrbSettings;
 
 constexpr const char* kHomeName = "mwbench/ccmperf/ReceiverHome";
 
-OrbSettings orb_settings(const DriverOptions& options, const Scenario& scenario) {
+OrbSettings orb_settings(const DriverOptions& options) {
   OrbSettings settings;
   settings.role = options.role;
   settings.transport = options.transport;
+  // Every endpoint on --bind: the server's, and a component client's, whose
+  // container makes references to its own Caller (for connect and subscribe).
+  settings.address = options.bind_address;
   const std::string threading = options.option("threading", "per-connection");
   if (threading != "per-connection" && threading != "pool") {
     throw mwbench::UsageError("--option threading=" + threading +
                               ": must be per-connection or pool");
   }
   settings.thread_per_connection = threading == "per-connection";
-  // A component client's container makes references to its own Caller (for
-  // connect and subscribe), so its ORB needs an endpoint: loopback only.
-  if (options.role == Role::client && scenario.component_client) {
-    settings.extra_options.emplace_back("endPoint", "giop:tcp:127.0.0.1:");
-  }
   return settings;
 }
 
@@ -119,14 +117,14 @@ class CcmDriver final : public mwbench::Driver {
 
   void serve(const DriverOptions& options, mwbench::ServerContext& context) override {
     const Scenario scenario = parse_scenario(options);
-    OrbSettings settings = orb_settings(options, scenario);
+    OrbSettings settings = orb_settings(options);
     const bool verify = options.option_flag("verify", false);
 #ifdef MWCCM_PROBES
     start_probes();
 #endif
     std::optional<NamingService> naming;
     if (options.operation == "lookup_home_naming") {
-      naming.emplace(options.timeout_s);
+      naming.emplace(options.bind_address, options.timeout_s);
       settings.extra_options.emplace_back("InitRef", "NameService=" + naming->corbaloc());
     }
     omniorb_driver::ServantSet servants(verify, options.payload_bytes);  // outlives the ORB
@@ -175,7 +173,7 @@ class CcmDriver final : public mwbench::Driver {
 
   void measure(const DriverOptions& options, mwbench::Measurement& measurement) override {
     const Scenario scenario = parse_scenario(options);
-    const OrbSettings settings = orb_settings(options, scenario);
+    const OrbSettings settings = orb_settings(options);
     const bool verify = options.option_flag("verify", false);
 #ifdef MWCCM_PROBES
     start_probes();

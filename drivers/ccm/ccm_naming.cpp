@@ -22,35 +22,38 @@ namespace ccm_driver {
 
 namespace {
 
-sockaddr_in loopback(unsigned short port) {
+sockaddr_in ipv4(const std::string& text, unsigned short port) {
   sockaddr_in address{};
   address.sin_family = AF_INET;
   address.sin_port = htons(port);
-  address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  if (inet_pton(AF_INET, text.c_str(), &address.sin_addr) != 1) {
+    throw std::invalid_argument("not an IPv4 address: " + text);
+  }
   return address;
 }
 
-// A port the kernel says is free now. omniNames binds it a moment later; the
-// window is small, and a lost race fails the start with omniNames' message.
-unsigned short free_port() {
+// A port of `host` the kernel says is free now. omniNames binds it a moment
+// later; the window is small, and a lost race fails the start with
+// omniNames' message.
+unsigned short free_port(const std::string& host) {
   const int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
   if (fd < 0) throw std::system_error(errno, std::generic_category(), "socket");
-  sockaddr_in address = loopback(0);
+  sockaddr_in address = ipv4(host, 0);
   socklen_t length = sizeof address;
   if (bind(fd, reinterpret_cast<sockaddr*>(&address), sizeof address) != 0 ||
       getsockname(fd, reinterpret_cast<sockaddr*>(&address), &length) != 0) {
     const int error = errno;
     close(fd);
-    throw std::system_error(error, std::generic_category(), "bind 127.0.0.1:0");
+    throw std::system_error(error, std::generic_category(), "bind " + host + ":0");
   }
   close(fd);
   return ntohs(address.sin_port);
 }
 
-bool accepts(unsigned short port) {
+bool accepts(const std::string& host, unsigned short port) {
   const int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
   if (fd < 0) return false;
-  const sockaddr_in address = loopback(port);
+  const sockaddr_in address = ipv4(host, port);
   const bool ok = connect(fd, reinterpret_cast<const sockaddr*>(&address), sizeof address) == 0;
   close(fd);
   return ok;
@@ -69,14 +72,15 @@ void remove_dir(const std::string& dir) noexcept {
 
 }  // namespace
 
-NamingService::NamingService(double timeout_s) {
+NamingService::NamingService(const std::string& ipv4_address, double timeout_s) {
   const char* tmp = std::getenv("TMPDIR");
   log_dir_ = std::string(tmp != nullptr && *tmp != '\0' ? tmp : "/tmp") + "/mwbench-naming-XXXXXX";
   if (mkdtemp(log_dir_.data()) == nullptr) {
     throw std::system_error(errno, std::generic_category(), "mkdtemp " + log_dir_);
   }
-  const unsigned short port = free_port();
-  const std::string endpoint = "giop:tcp:127.0.0.1:" + std::to_string(port);
+  const unsigned short port = free_port(ipv4_address);
+  const std::string host_port = ipv4_address + ":" + std::to_string(port);
+  const std::string endpoint = "giop:tcp:" + host_port;
   const std::string log = log_dir_ + "/omniNames.out";
   // Everything the child needs is built before fork(): after it, only
   // async-signal-safe calls.
@@ -104,7 +108,7 @@ NamingService::NamingService(double timeout_s) {
     _exit(127);
   }
   const auto deadline = std::chrono::steady_clock::now() + std::chrono::duration<double>(timeout_s);
-  while (!accepts(port)) {
+  while (!accepts(ipv4_address, port)) {
     int status = 0;
     if (waitpid(pid_, &status, WNOHANG) == pid_) {
       pid_ = -1;
@@ -118,7 +122,7 @@ NamingService::NamingService(double timeout_s) {
     }
     std::this_thread::sleep_for(std::chrono::milliseconds(10));
   }
-  corbaloc_ = "corbaloc::1.2@127.0.0.1:" + std::to_string(port) + "/NameService";
+  corbaloc_ = "corbaloc::1.2@" + host_port + "/NameService";
 }
 
 NamingService::~NamingService() { stop(); }

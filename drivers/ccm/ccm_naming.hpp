@@ -1,7 +1,8 @@
 // A private omniNames for one server process: the naming service that the
 // lookup_home_naming cell resolves the home in.
 //
-// The server starts it itself, on a free loopback port and with a fresh log
+// The server starts it itself, on a free port of its --bind address (loopback
+// by default; omniNames' endpoint names that address) and with a fresh log
 // directory, so that a cell depends on nothing outside it and no two cells
 // share a name space. It is the server's child with PR_SET_PDEATHSIG, so it
 // dies with the server even if the server is killed; the destructor stops
@@ -16,13 +17,14 @@ namespace ccm_driver {
 
 class NamingService {
  public:
-  // Starts omniNames and waits (up to `timeout_s`) until it accepts connections.
-  explicit NamingService(double timeout_s);
+  // Starts omniNames on `ipv4_address` and waits (up to `timeout_s`) until it
+  // accepts connections.
+  NamingService(const std::string& ipv4_address, double timeout_s);
   ~NamingService();
   NamingService(const NamingService&) = delete;
   NamingService& operator=(const NamingService&) = delete;
 
-  // "corbaloc::1.2@127.0.0.1:PORT/NameService", for -ORBInitRef NameService=.
+  // "corbaloc::1.2@ADDRESS:PORT/NameService", for -ORBInitRef NameService=.
   const std::string& corbaloc() const noexcept { return corbaloc_; }
 
  private:

@@ -37,6 +37,7 @@ OrbSettings orb_settings(const DriverOptions& options) {
   OrbSettings settings;
   settings.role = options.role;
   settings.transport = options.transport;
+  settings.address = options.bind_address;
   const std::string threading = options.option("threading", "per-connection");
   if (threading == "pool") {
     settings.thread_per_connection = false;
@@ -132,6 +133,7 @@ class OmniorbDriver final : public mwbench::Driver {
     d.operations = {{"roundtrip", false}, {"ping", false},        {"octets", true},
                     {"octets_out", true}, {"octets_inout", true}, {"records", true}};
     d.modes = {{"remote", {"tcp", "unix"}}, {"collocated", {"inproc"}}};
+    d.host_local = {"unix"};
     d.options = {
         {"threading",
          "per-connection|pool: how the server dispatches calls: a thread per connection "

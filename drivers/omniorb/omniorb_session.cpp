@@ -44,10 +44,14 @@ std::string make_socket_dir() {
 
 OrbSession::OptionList build_options(const OrbSettings& settings, const std::string& socket_path) {
   OrbSession::OptionList options;
-  // Loopback only, port 0: the kernel picks a free port. A collocated ORB
-  // listens too (omniORB needs an endpoint to make references) but is never
-  // called through it.
-  const std::string tcp_endpoint = "giop:tcp:127.0.0.1:";
+  // On --bind only (loopback by default), port 0: the kernel picks a free
+  // port. omniORB puts the host of its endpoint in every reference it makes,
+  // so the published corbaloc carries the address too. A collocated ORB
+  // listens (omniORB needs an endpoint to make references) but is never
+  // called through it. A client ORB opens its endpoint only if it activates
+  // objects (drivers/ccm's component client, which is called back); without
+  // one, omniORB would listen on every interface.
+  const std::string tcp_endpoint = "giop:tcp:" + settings.address + ":";
   switch (settings.role) {
     case mwbench::Role::server:
       options.emplace_back(
@@ -61,6 +65,7 @@ OrbSession::OptionList build_options(const OrbSettings& settings, const std::str
       options.emplace_back("clientTransportRule", "* none");
       break;
     case mwbench::Role::client:
+      options.emplace_back("endPoint", tcp_endpoint);
       // Only the transport under test, so a fallback cannot go unnoticed.
       options.emplace_back("clientTransportRule", "* " + settings.transport);
       // A corbaloc reference has no type; by default omniORB would send a

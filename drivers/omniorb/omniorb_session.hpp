@@ -11,8 +11,8 @@
 // Servants live in omniORB's omniINSPOA: RETAIN and USER_ID (plus PERSISTENT),
 // so its active object map is searched by the ids we give, and an object's
 // key is its id alone. The server publishes a corbaloc base
-// ("corbaloc::1.2@127.0.0.1:PORT/" or "corbaloc:omniunix:PATH:/"); servant i
-// is that base followed by "i".
+// ("corbaloc::1.2@ADDRESS:PORT/", ADDRESS being --bind, or
+// "corbaloc:omniunix:PATH:/"); servant i is that base followed by "i".
 #pragma once
 
 #include <omniORB4/CORBA.h>
@@ -36,12 +36,13 @@ std::string describe(const CORBA::Exception& e);
 struct OrbSettings {
   mwbench::Role role = mwbench::Role::client;
   std::string transport;              // "tcp", "unix" or "inproc"
+  std::string address = "127.0.0.1";  // --bind: the IPv4 address of every TCP endpoint
   bool thread_per_connection = true;  // false: omniORB's thread pool
   unsigned pool_size = 0;             // pool mode: maxServerThreadPoolSize; 0 = omniORB's default
   int client_threads = 1;             // --threads
   bool own_connections = true;        // connections=own; false: shared
   // Appended to the options above, for a driver that needs more of the ORB
-  // (drivers/ccm: the naming service's InitRef, a component client's endPoint).
+  // (drivers/ccm: the naming service's InitRef).
   std::vector<std::pair<std::string, std::string>> extra_options;
 };
 
