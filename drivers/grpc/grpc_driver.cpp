@@ -1,6 +1,6 @@
 // mwbench-driver-grpc: unary calls of the RoundTrip service (RoundTrip.proto)
 // through gRPC's synchronous API: blocking stubs on the client, the sync
-// server's thread pool on the server. Remote over tcp (127.0.0.1, a port the
+// server's thread pool on the server. Remote over tcp (--bind, a port the
 // kernel picks) and uds (a Unix socket in a private directory); collocated
 // through the server's in-process channel (Server::InProcessChannel).
 //
@@ -78,6 +78,7 @@ class GrpcDriver final : public mwbench::Driver {
     d.middleware_version = grpc::Version();
     d.operations = {{"roundtrip", false}, {"ping", false}, {"octets", true}};
     d.modes = {{"remote", {"tcp", "uds"}}, {"collocated", {"inproc"}}};
+    d.host_local = {"uds"};
     d.options = {
         {"verify",
          "check every payload byte in the server and fail on a mismatch: 0 (default) or 1"},
@@ -91,13 +92,13 @@ class GrpcDriver final : public mwbench::Driver {
     if (o.transport == "uds") dir.emplace();
     StopSignal stop_signal;
     RoundTripService service(o, [&stop_signal](const std::string& m) { stop_signal.fail(m); });
-    const std::string address = dir ? "unix:" + dir->socket_path() : "127.0.0.1:0";
+    const std::string address = dir ? "unix:" + dir->socket_path() : o.bind_address + ":0";
     int port = 0;
     std::unique_ptr<grpc::Server> server = build_server(service, address, &port);
     const mwbench::ScopedStopCallback stop(context, [&stop_signal] { stop_signal.stop(); });
     context.record_middleware_config(grpc_config(o.transport));
     // A gRPC target: the ipv4: scheme needs no resolver.
-    context.publish_endpoint(dir ? address : "ipv4:127.0.0.1:" + std::to_string(port));
+    context.publish_endpoint(dir ? address : "ipv4:" + o.bind_address + ":" + std::to_string(port));
 
     stop_signal.wait();  // here, not in a handler: Shutdown() waits for the handlers
     server->Shutdown(std::chrono::system_clock::now() + std::chrono::seconds(1));

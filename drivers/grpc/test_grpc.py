@@ -38,6 +38,7 @@ def test_describe():
     d = json.loads(out.stdout)
     assert d["driver"] == "grpc" and d["middleware"] == "gRPC"
     assert d["modes"] == {"remote": ["tcp", "uds"], "collocated": ["inproc"]}
+    assert d["host_local"] == ["uds"]
     assert d["operations"] == {"roundtrip": {"payload": False}, "ping": {"payload": False},
                                "octets": {"payload": True}}
     assert set(d["options"]) == {"verify"}
