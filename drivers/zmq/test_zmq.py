@@ -38,6 +38,7 @@ def test_describe():
     d = json.loads(out.stdout)
     assert d["driver"] == "zmq" and d["middleware"] == "ZeroMQ"
     assert d["modes"] == {"remote": ["tcp", "ipc"], "collocated": ["inproc"]}
+    assert d["host_local"] == ["ipc"]
     assert d["operations"] == {"roundtrip": {"payload": False}, "ping": {"payload": False},
                                "octets": {"payload": True}, "fanout": {"payload": True}}
     assert set(d["options"]) == {"wait", "verify"}

@@ -130,6 +130,7 @@ class ZmqDriver final : public mwbench::Driver {
     d.operations = {
         {"roundtrip", false}, {"ping", false}, {"octets", true}, {mwbench::kFanoutOperation, true}};
     d.modes = {{"remote", {"tcp", "ipc"}}, {"collocated", {"inproc"}}};
+    d.host_local = {"ipc"};
     d.options = {
         {"wait",
          "how a receive waits: block (default, a blocking zmq_recv) or spin (zmq_recv with "

@@ -21,15 +21,16 @@ class PayloadMismatch : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
-std::string bind_address(const std::string& transport, int index, const PrivateDir* dir) {
-  const std::string name = "rep-" + std::to_string(index + 1);
-  if (transport == "tcp") return "tcp://127.0.0.1:*";  // the kernel picks the port
+}  // namespace
+
+std::string bind_endpoint(const mwbench::DriverOptions& options, const std::string& name,
+                          const PrivateDir* dir) {
+  const std::string& transport = options.transport;
+  if (transport == "tcp") return "tcp://" + options.bind_address + ":*";  // the kernel's port
   if (transport == "ipc") return "ipc://" + dir->path() + "/" + name;
   if (transport == "inproc") return "inproc://mwbench-" + name;
   throw std::logic_error("unknown transport " + transport);
 }
-
-}  // namespace
 
 PrivateDir::PrivateDir() {
   char dir[] = "/tmp/mwbench-zmq-XXXXXX";
@@ -63,7 +64,7 @@ Repliers::Repliers(zmq::context_t& context, const mwbench::DriverOptions& option
   for (int i = 0; i < count; ++i) {
     zmq::socket_t socket(context_, zmq::socket_type::rep);
     socket.set(zmq::sockopt::linger, 0);  // stopping never waits for a client
-    socket.bind(bind_address(options.transport, i, dir));
+    socket.bind(bind_endpoint(options, "rep-" + std::to_string(i + 1), dir));
     endpoints_.push_back(socket.get(zmq::sockopt::last_endpoint));
     sockets_.push_back(std::move(socket));
   }

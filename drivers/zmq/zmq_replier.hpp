@@ -35,13 +35,19 @@ class PrivateDir {
   std::string path_;
 };
 
+// Where a socket named `name` (unique in its process) binds: transport
+// "tcp" on --bind with a port the kernel picks (ZeroMQ's last_endpoint then
+// names the address and the port), "ipc" as the socket file `name` in `dir`,
+// "inproc" by name.
+std::string bind_endpoint(const mwbench::DriverOptions& options, const std::string& name,
+                          const PrivateDir* dir);
+
 class Repliers {
  public:
-  // Binds `count` REP sockets in `context`: transport "tcp" on 127.0.0.1
-  // with a port the kernel picks, "ipc" as socket files in `dir`, "inproc"
-  // by name. `on_fatal(message)` runs on a serving thread that fails: a
-  // payload mismatch (verify=1) or an error of ZeroMQ other than the
-  // context's shutdown.
+  // Binds `count` REP sockets in `context`, where bind_endpoint() says.
+  // `on_fatal(message)` runs on a serving thread that fails: a payload
+  // mismatch (verify=1) or an error of ZeroMQ other than the context's
+  // shutdown.
   Repliers(zmq::context_t& context, const mwbench::DriverOptions& options, int count,
            const PrivateDir* dir, std::function<void(const std::string&)> on_fatal);
   ~Repliers();  // shuts the context down and joins what join() did not

@@ -9,14 +9,6 @@ namespace zmq_driver {
 
 namespace {
 
-std::string bind_address(const std::string& transport, const std::string& name,
-                         const PrivateDir* dir) {
-  if (transport == "tcp") return "tcp://127.0.0.1:*";  // the kernel picks the port
-  if (transport == "ipc") return "ipc://" + dir->path() + "/" + name;
-  if (transport == "inproc") return "inproc://mwbench-" + name;
-  throw std::logic_error("unknown transport " + transport);
-}
-
 zmq::socket_t bound(zmq::context_t& context, zmq::socket_type type, const std::string& address) {
   zmq::socket_t socket(context, type);
   socket.set(zmq::sockopt::linger, 0);  // stopping never waits for the publisher
@@ -43,10 +35,9 @@ Subscribers::Subscribers(zmq::context_t& context, const mwbench::DriverOptions& 
   subscribers_.reserve(static_cast<std::size_t>(count));
   for (int i = 0; i < count; ++i) {
     const std::string n = std::to_string(first + i);
-    Subscriber s{
-        bound(context_, zmq::socket_type::sub, bind_address(options.transport, "sub-" + n, dir)),
-        bound(context_, zmq::socket_type::push, bind_address(options.transport, "reply-" + n, dir)),
-        static_cast<std::uint32_t>(first + i), 0};
+    Subscriber s{bound(context_, zmq::socket_type::sub, bind_endpoint(options, "sub-" + n, dir)),
+                 bound(context_, zmq::socket_type::push, bind_endpoint(options, "reply-" + n, dir)),
+                 static_cast<std::uint32_t>(first + i), 0};
     endpoints_.push_back(s.sub.get(zmq::sockopt::last_endpoint));
     endpoints_.push_back(s.push.get(zmq::sockopt::last_endpoint));
     subscribers_.push_back(std::move(s));

@@ -28,9 +28,8 @@ namespace zmq_driver {
 
 class Subscribers {
  public:
-  // Binds subscribers `first` to `first + count - 1` in `context`: transport
-  // "tcp" on 127.0.0.1 with ports the kernel picks, "ipc" as socket files in
-  // `dir`, "inproc" by name. `on_fatal(message)` runs on a subscriber's thread
+  // Binds subscribers `first` to `first + count - 1` in `context`, where
+  // bind_endpoint() says. `on_fatal(message)` runs on a subscriber's thread
   // that fails: a wrong message, or an error of ZeroMQ other than the
   // context's shutdown.
   Subscribers(zmq::context_t& context, const mwbench::DriverOptions& options, int count, int first,
