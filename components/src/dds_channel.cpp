@@ -29,7 +29,7 @@ class Participant {
     Shared& s = shared();
     std::lock_guard lock(s.mutex);
     if (s.users == 0) {
-      const std::string config = mwbench::dds::unicast_config(domain.address);
+      const std::string config = mwbench::dds::unicast_config(domain.address, domain.peers);
       const std::string what = "dds_create_domain (" + where(domain) + ")";
       s.domain = check(dds_create_domain(domain.id, config.c_str()), what.c_str());
       const dds_entity_t participant = dds_create_participant(domain.id, nullptr, nullptr);

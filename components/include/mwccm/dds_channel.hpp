@@ -22,6 +22,7 @@
 #include <memory>
 #include <mwccm/event_channel.hpp>
 #include <string>
+#include <vector>
 
 namespace mwccm {
 
@@ -34,6 +35,10 @@ struct DdsDomain {
   std::uint32_t id = kDefaultId;
   std::string address = "127.0.0.1";  // the interface it sends, receives and discovers on
   std::string partition;              // a launch's own ("" is DDS's default partition)
+  // Other hosts' addresses it discovers participants at, by unicast (there is
+  // no multicast): a publisher names its subscribers' hosts, which learn the
+  // publisher from its announcement. A plan names none.
+  std::vector<std::string> peers;
 };
 
 // A topic and its QoS, as the plan gives them. Durability is volatile.
