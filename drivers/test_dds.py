@@ -120,7 +120,8 @@ def test_collocated(driver, tmp_path, wait, operation, payload):
 def test_client_fails_when_no_reader_matches(driver, transport, tmp_path):
     # A server that never started DDS: its endpoint names topics nobody serves.
     (tmp_path / "endpoint").write_text(
-        f"dds:domain=7;ping=nobody_ping_{os.getpid()};pong=nobody_pong_{os.getpid()}\n")
+        f"dds:domain=7;ping=nobody_ping_{os.getpid()};pong=nobody_pong_{os.getpid()};"
+        "address=127.0.0.1\n")
     proc, output = client(driver, tmp_path, cell("roundtrip", transport, 0, "--timeout", "1"))
     assert proc.returncode == 1
     assert proc.stderr.startswith(f"mwbench-driver-{driver.name}: error: no matching reader on "
@@ -237,7 +238,8 @@ def test_fanout_fails_within_the_timeout_when_a_subscriber_is_missing(driver, tr
     server = driver.server(tmp_path, *args, "--subscribers", "1")
     missing = tmp_path / "missing-endpoint"
     missing.write_text("dds:domain=100;partition=mwbench_fanout_nobody_"
-                       f"{os.getpid()};event=mwbench_fanout_event;reply=mwbench_fanout_reply\n")
+                       f"{os.getpid()};event=mwbench_fanout_event;reply=mwbench_fanout_reply;"
+                       "address=127.0.0.1\n")
     proc, output = driver.run("client", tmp_path, "--endpoint-file", str(server.endpoint),
                               "--endpoint-file", str(missing), *args, "--subscribers", "2",
                               "--timeout", "2")

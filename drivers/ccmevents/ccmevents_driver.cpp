@@ -30,10 +30,8 @@
 #include "ccmevents_fanout.hpp"
 #include "ccmevents_replies.hpp"
 #include "common/endpoint_field.hpp"
+#include "mwbench/dds/confine.hpp"
 #include "mwbench/driver.hpp"
-#ifdef MWBENCH_WILDCARD_BIND
-#include "mwbench/dds/wildcard_bind.hpp"
-#endif
 
 namespace {
 
@@ -89,9 +87,7 @@ Cell read_cell(const DriverOptions& o) {
 // One ORB per process, listening on the cell's address only; so do
 // Cyclone's receive sockets, which it binds to the wildcard address.
 CORBA::ORB_ptr start_orb(const std::string& address) {
-#ifdef MWBENCH_WILDCARD_BIND
-  mwbench::dds::bind_wildcard_to(address);
-#endif
+  mwbench::dds::confine_to(address);
   std::string endpoint = "giop:tcp:" + address + ":";
   char name[] = "mwbench-driver-ccmevents", option[] = "-ORBendPoint";
   int argc = 3;

@@ -1,5 +1,5 @@
 // mwbench-driver-cyclonedds: ping and pong topics over Cyclone DDS, remote
-// (UDP on loopback, two processes) and collocated (one process: Cyclone
+// (UDP on --bind, two processes) and collocated (one process: Cyclone
 // delivers locally, without the network); and the fan-out of one event
 // topic to N subscribers that answer on a reply topic.
 //
@@ -66,22 +66,24 @@ class CycloneDdsDriver final : public mwbench::Driver {
     d.max_servants = 1;
     // One reader and one writer per subscriber, and in a fan-out of one
     // process per subscriber N + 1 participants in kFanoutDomain: within the
-    // participant indices of cyclonedds-loopback.xml (0-99), with room for
-    // another cell beside it.
+    // participant indices of the configuration (0-99), with room for another
+    // cell beside it.
     d.max_subscribers = kMaxSubscribers;
     return d;
   }
 
+  // A server (or subscriber process) discovers no one itself: each client
+  // names its address as a peer, and it learns the client from that.
   void serve(const DriverOptions& o, mwbench::ServerContext& context) override {
     const Settings s = settings(o);
-    const std::string uri = use_loopback_config();
+    const std::string config = use_config(o.bind_address);
     if (is_fanout(o)) {
-      serve_fanout(o, s, uri, context);
+      serve_fanout(o, s, config, context);
       return;
     }
-    Participant participant(Endpoint::for_process());
+    Participant participant(Endpoint::for_process(o.bind_address));
     Echo echo(participant, s.wait, s.payload_bytes, s.verify);
-    context.record_middleware_config(middleware_config(uri, participant.endpoint(), s.wait));
+    context.record_middleware_config(middleware_config(config, participant.endpoint(), s.wait));
     const mwbench::ScopedStopCallback stop(context, [&echo] { echo.stop(); });
     context.publish_endpoint(participant.endpoint().to_string());
     echo.serve();
@@ -92,26 +94,28 @@ class CycloneDdsDriver final : public mwbench::Driver {
 
   void measure(const DriverOptions& o, mwbench::Measurement& m) override {
     const Settings s = settings(o);
-    const std::string uri = use_loopback_config();
     if (is_fanout(o)) {
-      measure_fanout(o, s, uri, m);
+      measure_fanout(o, s, m);
     } else if (o.role == Role::collocated) {
-      Participant participant(Endpoint::for_process());
+      const std::string config = use_config(o.bind_address);
+      Participant participant(Endpoint::for_process(o.bind_address));
       Echo echo(participant, s.wait, s.payload_bytes, s.verify);
       mwbench::common::EchoThread serving(echo, /*own_thread=*/!answers_in_listener(s.wait));
-      run(o, s, uri, participant, m);
+      run(o, s, config, participant, m);
       serving.join();
     } else {
-      Participant participant(Endpoint::parse(m.read_endpoint()));
-      run(o, s, uri, participant, m);
+      const Endpoint server = Endpoint::parse(m.read_endpoint());
+      const std::string config = use_config(o.bind_address, {server.address});
+      Participant participant(server);
+      run(o, s, config, participant, m);
     }
   }
 
  private:
-  static void run(const DriverOptions& o, const Settings& s, const std::string& uri,
+  static void run(const DriverOptions& o, const Settings& s, const std::string& config,
                   Participant& participant, mwbench::Measurement& m) {
     Client client(participant, s.wait, s.payload_bytes, o.timeout_s, m);
-    m.record_middleware_config(middleware_config(uri, participant.endpoint(), s.wait));
+    m.record_middleware_config(middleware_config(config, participant.endpoint(), s.wait));
     client.connect();
     if (s.wait == Wait::chain) {
       client.run_chained();
@@ -121,13 +125,13 @@ class CycloneDdsDriver final : public mwbench::Driver {
   }
 
   // A subscriber process: its subscribers answer until SIGTERM.
-  static void serve_fanout(const DriverOptions& o, const Settings& s, const std::string& uri,
+  static void serve_fanout(const DriverOptions& o, const Settings& s, const std::string& config,
                            mwbench::ServerContext& context) {
-    const FanoutEndpoint endpoint = FanoutEndpoint::for_process();
+    const FanoutEndpoint endpoint = FanoutEndpoint::for_process(o.bind_address);
     FanoutParticipant participant(endpoint.domain, {endpoint.partition});
     Subscribers subscribers(participant, s.wait, o.first_subscriber, o.subscribers, s.payload_bytes,
                             s.verify);
-    context.record_middleware_config(fanout_config(uri, participant, s.wait));
+    context.record_middleware_config(fanout_config(config, participant, s.wait));
     const mwbench::ScopedStopCallback stop(context, [&subscribers] { subscribers.stop(); });
     subscribers.start();
     context.publish_endpoint(endpoint.to_string());
@@ -137,20 +141,20 @@ class CycloneDdsDriver final : public mwbench::Driver {
   }
 
   // The publisher, with its subscribers in other processes (one endpoint,
-  // one partition each) or in this one (collocated).
-  static void measure_fanout(const DriverOptions& o, const Settings& s, const std::string& uri,
-                             mwbench::Measurement& m) {
+  // one partition and one peer address each) or in this one (collocated).
+  static void measure_fanout(const DriverOptions& o, const Settings& s, mwbench::Measurement& m) {
     if (o.role == Role::collocated) {
-      const FanoutEndpoint endpoint = FanoutEndpoint::for_process();
+      const std::string config = use_config(o.bind_address);
+      const FanoutEndpoint endpoint = FanoutEndpoint::for_process(o.bind_address);
       FanoutParticipant participant(endpoint.domain, {endpoint.partition});
       Subscribers subscribers(participant, s.wait, 0, o.subscribers, s.payload_bytes, s.verify);
       subscribers.start();
-      publish(o, s, uri, participant, m);
+      publish(o, s, config, participant, m);
       subscribers.join();
       m.record_events_received(subscribers.received());
       return;
     }
-    std::vector<std::string> partitions;
+    std::vector<std::string> partitions, addresses;
     std::uint32_t domain = 0;
     for (const std::string& text : m.read_endpoints()) {
       const FanoutEndpoint e = FanoutEndpoint::parse(text);
@@ -160,15 +164,17 @@ class CycloneDdsDriver final : public mwbench::Driver {
       }
       domain = e.domain;
       partitions.push_back(e.partition);
+      addresses.push_back(e.address);
     }
+    const std::string config = use_config(o.bind_address, addresses);
     FanoutParticipant participant(domain, partitions);
-    publish(o, s, uri, participant, m);
+    publish(o, s, config, participant, m);
   }
 
-  static void publish(const DriverOptions& o, const Settings& s, const std::string& uri,
+  static void publish(const DriverOptions& o, const Settings& s, const std::string& config,
                       FanoutParticipant& participant, mwbench::Measurement& m) {
     Publisher publisher(participant, s.wait, o.subscribers, s.payload_bytes, o.timeout_s, m);
-    m.record_middleware_config(fanout_config(uri, participant, s.wait));
+    m.record_middleware_config(fanout_config(config, participant, s.wait));
     publisher.connect();
     // Recorded however run() ends: a failed run writes no file anyway.
     m.run([&publisher] { publisher.call(); });

@@ -17,8 +17,9 @@ constexpr const char* kReplyTopic = "mwbench_fanout_reply";
 
 }  // namespace
 
-FanoutEndpoint FanoutEndpoint::for_process() {
-  return {kFanoutDomain, "mwbench_fanout_" + std::to_string(::getpid()), kEventTopic, kReplyTopic};
+FanoutEndpoint FanoutEndpoint::for_process(const std::string& address) {
+  return {kFanoutDomain, "mwbench_fanout_" + std::to_string(::getpid()), kEventTopic, kReplyTopic,
+          address};
 }
 
 FanoutEndpoint FanoutEndpoint::parse(const std::string& text) {
@@ -29,12 +30,13 @@ FanoutEndpoint FanoutEndpoint::parse(const std::string& text) {
   e.partition = endpoint_field(fields, "partition");
   e.event_topic = endpoint_field(fields, "event");
   e.reply_topic = endpoint_field(fields, "reply");
+  e.address = endpoint_field(fields, "address");
   if (!text.starts_with("dds:") || domain.empty() || domain.size() > 3 || e.partition.empty() ||
-      e.event_topic.empty() || e.reply_topic.empty() ||
+      e.event_topic.empty() || e.reply_topic.empty() || e.address.empty() ||
       domain.find_first_not_of("0123456789") != std::string::npos) {
     throw std::runtime_error("endpoint '" + text +
-                             "' is not dds:domain=N;partition=P;event=TOPIC;reply=TOPIC (a "
-                             "fan-out subscriber process's)");
+                             "' is not dds:domain=N;partition=P;event=TOPIC;reply=TOPIC;"
+                             "address=IPV4 (a fan-out subscriber process's)");
   }
   e.domain = static_cast<std::uint32_t>(std::stoul(domain));
   return e;
@@ -42,7 +44,7 @@ FanoutEndpoint FanoutEndpoint::parse(const std::string& text) {
 
 std::string FanoutEndpoint::to_string() const {
   return "dds:domain=" + std::to_string(domain) + ";partition=" + partition +
-         ";event=" + event_topic + ";reply=" + reply_topic;
+         ";event=" + event_topic + ";reply=" + reply_topic + ";address=" + address;
 }
 
 FanoutParticipant::FanoutParticipant(std::uint32_t domain, std::vector<std::string> partitions)
@@ -82,10 +84,10 @@ OwnedEvent::~OwnedEvent() {
   if (sample_.payload._release) dds_free(sample_.payload._buffer);
 }
 
-nlohmann::json fanout_config(const std::string& uri, const FanoutParticipant& participant,
+nlohmann::json fanout_config(const std::string& config, const FanoutParticipant& participant,
                              Wait wait) {
   return {
-      {"CYCLONEDDS_URI", uri},
+      {"CYCLONEDDS_URI", config},
       {"domain_id", participant.domain()},
       {"topics", {{"event", kEventTopic}, {"reply", kReplyTopic}}},
       {"partitions", participant.partitions()},

@@ -10,7 +10,8 @@
 // partition of its own, mwbench_fanout_<pid>. The publisher's publisher and
 // subscriber list the partitions of all its subscriber processes (DDS matches
 // when any partition matches): another cell's readers and writers, in other
-// partitions, never match.
+// partitions, never match. The endpoint carries the subscriber process's
+// address (--bind), which the publisher names as a unicast peer.
 #pragma once
 
 #include <cstdint>
@@ -29,14 +30,16 @@ namespace cyclonedds {
 inline constexpr std::uint32_t kFanoutDomain = 100;
 
 // One subscriber process's endpoint:
-// "dds:domain=100;partition=mwbench_fanout_4242;event=mwbench_fanout_event;reply=mwbench_fanout_reply".
+// "dds:domain=100;partition=mwbench_fanout_4242;event=mwbench_fanout_event;reply=mwbench_fanout_reply;address=127.0.0.1".
 struct FanoutEndpoint {
   std::uint32_t domain = kFanoutDomain;
   std::string partition;
   std::string event_topic;
   std::string reply_topic;
+  std::string address;
 
-  static FanoutEndpoint for_process();                   // from this process's pid
+  // From this process's pid; `address` is its --bind.
+  static FanoutEndpoint for_process(const std::string& address);
   static FanoutEndpoint parse(const std::string& text);  // throws std::runtime_error
   std::string to_string() const;
 };
@@ -93,7 +96,7 @@ class OwnedEvent {
 };
 
 // How the middleware was configured for a fan-out, for the result header.
-nlohmann::json fanout_config(const std::string& uri, const FanoutParticipant& participant,
+nlohmann::json fanout_config(const std::string& config, const FanoutParticipant& participant,
                              Wait wait);
 
 }  // namespace cyclonedds

@@ -1,14 +1,14 @@
-// The loopback configuration, the cell's endpoint, participant and QoS.
+// The configuration, the cell's endpoint, participant and QoS.
 #include "cyclonedds_session.hpp"
 
 #include <unistd.h>
 
 #include <cstdlib>
-#include <filesystem>
 #include <string_view>
 
 #include "dds/version.h"
-#include "mwbench/dds/wildcard_bind.hpp"
+#include "mwbench/dds/confine.hpp"
+#include "mwbench/dds/unicast_config.hpp"
 
 namespace cyclonedds {
 
@@ -21,10 +21,10 @@ constexpr std::uint32_t kDomains = 100;
 
 }  // namespace
 
-Endpoint Endpoint::for_process() {
+Endpoint Endpoint::for_process(const std::string& address) {
   const auto pid = static_cast<std::uint32_t>(::getpid());
   const std::string suffix = std::to_string(pid);
-  return {1 + pid % kDomains, "mwbench_ping_" + suffix, "mwbench_pong_" + suffix};
+  return {1 + pid % kDomains, "mwbench_ping_" + suffix, "mwbench_pong_" + suffix, address};
 }
 
 Endpoint Endpoint::parse(const std::string& text) {
@@ -34,34 +34,32 @@ Endpoint Endpoint::parse(const std::string& text) {
   const std::string domain = endpoint_field(fields, "domain");
   e.ping_topic = endpoint_field(fields, "ping");
   e.pong_topic = endpoint_field(fields, "pong");
+  e.address = endpoint_field(fields, "address");
   if (!text.starts_with("dds:") || domain.empty() || e.ping_topic.empty() || e.pong_topic.empty() ||
-      domain.find_first_not_of("0123456789") != std::string::npos) {
-    throw std::runtime_error("endpoint '" + text + "' is not dds:domain=N;ping=TOPIC;pong=TOPIC");
+      e.address.empty() || domain.find_first_not_of("0123456789") != std::string::npos) {
+    throw std::runtime_error("endpoint '" + text +
+                             "' is not dds:domain=N;ping=TOPIC;pong=TOPIC;address=IPV4");
   }
   e.domain = static_cast<std::uint32_t>(std::stoul(domain));
   return e;
 }
 
 std::string Endpoint::to_string() const {
-  return "dds:domain=" + std::to_string(domain) + ";ping=" + ping_topic + ";pong=" + pong_topic;
+  return "dds:domain=" + std::to_string(domain) + ";ping=" + ping_topic + ";pong=" + pong_topic +
+         ";address=" + address;
 }
 
-std::string use_loopback_config() {
-  // And Cyclone's receive sockets, which it binds to the wildcard address,
-  // on loopback too (mwbench/dds/wildcard_bind.hpp).
-  mwbench::dds::bind_wildcard_to("127.0.0.1");
-  const std::filesystem::path file =
-      std::filesystem::read_symlink("/proc/self/exe").parent_path() / "cyclonedds-loopback.xml";
-  if (!std::filesystem::exists(file)) {
-    throw std::runtime_error("no loopback configuration '" + file.string() +
-                             "' (the build copies drivers/cyclonedds/cyclonedds-loopback.xml "
-                             "there); refusing to run on Cyclone's default network settings");
-  }
-  const std::string uri = "file://" + file.string();
-  if (::setenv("CYCLONEDDS_URI", uri.c_str(), 1) != 0) {
+std::string use_config(const std::string& address, const std::vector<std::string>& peers) {
+  // Cyclone's receive sockets, which it binds to the wildcard address, on
+  // `address` too; and `address` an interface's, even 127.0.0.2.
+  mwbench::dds::confine_to(address);
+  // 99 participant indices (the default here), not Cyclone's 9: see
+  // cyclonedds-loopback.xml.
+  const std::string config = mwbench::dds::unicast_config(address, peers);
+  if (::setenv("CYCLONEDDS_URI", config.c_str(), 1) != 0) {
     throw std::runtime_error("setenv CYCLONEDDS_URI failed");
   }
-  return uri;
+  return config;
 }
 
 Participant::Participant(const Endpoint& endpoint) : endpoint_(endpoint) {
@@ -82,9 +80,9 @@ Participant::Participant(const Endpoint& endpoint) : endpoint_(endpoint) {
 
 Participant::~Participant() { dds_delete(participant_); }
 
-nlohmann::json middleware_config(const std::string& uri, const Endpoint& endpoint, Wait wait) {
+nlohmann::json middleware_config(const std::string& config, const Endpoint& endpoint, Wait wait) {
   return {
-      {"CYCLONEDDS_URI", uri},
+      {"CYCLONEDDS_URI", config},
       {"domain_id", endpoint.domain},
       {"topics", {{"ping", endpoint.ping_topic}, {"pong", endpoint.pong_topic}}},
       {"type", "mwbench_dds::Sample (PingPong.idl)"},

@@ -1,11 +1,14 @@
-// What both ends of the cyclonedds driver share: the loopback configuration,
-// the domain and topics of a cell (its endpoint), the QoS of every reader and
-// writer, the wait strategy, and the ping/pong sample with its payload.
+// What both ends of the cyclonedds driver share: the configuration (one
+// address, unicast only), the domain, topics and address of a cell (its
+// endpoint), the QoS of every reader and writer, the wait strategy, and the
+// ping/pong sample with its payload.
 //
 // One cell is one domain id and two topic names, chosen by the server (or the
 // collocated process) from its pid: the domain keeps concurrent cells apart
 // on the wire, the pid in the topic names keeps them apart even when two pids
-// map to the same domain. The server publishes them as its endpoint.
+// map to the same domain. The server publishes them as its endpoint, with
+// the address its participant is on (--bind): there is no multicast to
+// discover it by, so the client names that address as a unicast peer.
 #pragma once
 
 #include <cstdint>
@@ -35,23 +38,28 @@ using mwbench::dds::check;
 // The value of `key=` in an endpoint text "k1=v1;k2=v2" (drivers/common).
 using mwbench::common::endpoint_field;
 
-// The domain id and the topic names of one cell, as the endpoint file holds
-// them: "dds:domain=17;ping=mwbench_ping_4242;pong=mwbench_pong_4242".
+// The domain id, the topic names and the server's address of one cell, as
+// the endpoint file holds them:
+// "dds:domain=17;ping=mwbench_ping_4242;pong=mwbench_pong_4242;address=127.0.0.1".
 struct Endpoint {
   std::uint32_t domain = 0;
   std::string ping_topic;
   std::string pong_topic;
+  std::string address;
 
-  static Endpoint for_process();                   // from this process's pid
+  // From this process's pid; `address` is its --bind.
+  static Endpoint for_process(const std::string& address);
   static Endpoint parse(const std::string& text);  // throws std::runtime_error
   std::string to_string() const;
 };
 
-// Points CYCLONEDDS_URI at cyclonedds-loopback.xml beside the program (the
-// build copies it there), replacing any value the environment had, so that
-// nothing of this process leaves 127.0.0.1. Returns the URI. Must run before
-// the first DDS call; throws if the file is missing.
-std::string use_loopback_config();
+// Sets CYCLONEDDS_URI, replacing any value the environment had, to the one
+// configuration this driver runs with: the interface of `address` (--bind)
+// only, no multicast, discovery by unicast to `address` and to `peers` (the
+// servers' addresses, for a client) (mwbench/dds/unicast_config.hpp); and
+// confines Cyclone's sockets to `address` (mwbench/dds/confine.hpp). Returns
+// the configuration. Must run before the first DDS call.
+std::string use_config(const std::string& address, const std::vector<std::string>& peers = {});
 
 // A domain participant with the cell's two topics; deleting it deletes every
 // reader, writer, condition and waitset created under it.
@@ -82,7 +90,7 @@ class EndpointQos : public mwbench::dds::Qos {
 };
 
 // How the middleware was configured, for the result header.
-nlohmann::json middleware_config(const std::string& uri, const Endpoint& endpoint, Wait wait);
+nlohmann::json middleware_config(const std::string& config, const Endpoint& endpoint, Wait wait);
 
 // A sample whose payload points at a buffer of its own, allocated here,
 // never by Cyclone as long as what arrives fits: taking into it, and writing

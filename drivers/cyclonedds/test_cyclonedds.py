@@ -8,8 +8,9 @@ $MWBENCH_BUILD_DIR (default: the repository's build/).
 
 import json
 import subprocess
+import xml.etree.ElementTree as ET
 
-from driver_processes import Driver, DriverServer, cell, read_result
+from driver_processes import REPO, Driver, DriverServer, cell, read_result
 
 CYCLONEDDS = Driver("cyclonedds")
 DRIVER = CYCLONEDDS.program
@@ -28,7 +29,7 @@ def test_describe():
     assert d["middleware_version"] == "0.10.2"
     assert d["operations"] == {"roundtrip": {"payload": False}, "octets": {"payload": True},
                                "fanout": {"payload": True}}
-    assert d["modes"] == {"remote": ["udp"], "collocated": ["inproc"]}
+    assert d["modes"] == {"remote": ["udp"], "collocated": ["inproc"]} and "host_local" not in d
     assert set(d["options"]) == {"wait", "verify"}
     assert d["max_threads"] == 1 and d["max_servants"] == 1
     assert d["max_subscribers"] == 64
@@ -43,5 +44,36 @@ def test_the_configuration_is_recorded(tmp_path):
     config = read_result(output)[0]["middleware_config"]
     assert config["qos"] == {"reliability": "reliable", "history": "keep_last 1",
                              "durability": "volatile"}
-    assert config["CYCLONEDDS_URI"].endswith("drivers/cyclonedds/cyclonedds-loopback.xml")
-    assert server.stop()[0] == 0
+    status, err = server.stop()
+    assert status == 0, err
+    server_config = read_result(server.output)[0]["middleware_config"]
+    # With the default --bind, both ends run with what ddsperf is given (the
+    # client names the server's address as a peer: its own, listed once).
+    assert settings(config["CYCLONEDDS_URI"]) == loopback_file_settings()
+    assert settings(server_config["CYCLONEDDS_URI"]) == loopback_file_settings()
+
+
+def settings(fragments):
+    """Every setting of Cyclone XML fragments, as sorted (path, attributes, text)."""
+    return sorted(leaves(ET.fromstring(f"<root>{fragments}</root>"), ""))
+
+
+def loopback_file_settings():
+    """The settings of cyclonedds-loopback.xml, the file ddsperf is given."""
+    namespace = "{https://cdds.io/config}"
+    domain = ET.parse(REPO / "drivers/cyclonedds/cyclonedds-loopback.xml").getroot()[0]
+    return sorted((path.replace(namespace, ""), attributes, text)
+                  for path, attributes, text in leaves(domain, ""))
+
+
+def leaves(element, path):
+    """(path, attributes, text) of every element of `element` without children."""
+    found = []
+    for child in element:
+        child_path = f"{path}/{child.tag}"
+        if len(child):
+            found += leaves(child, child_path)
+        else:
+            found.append((child_path, tuple(sorted(child.attrib.items())),
+                          (child.text or "").strip()))
+    return found
