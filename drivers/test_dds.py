@@ -54,6 +54,7 @@ def test_round_trip(driver, transport, tmp_path, wait):
     assert endpoint.startswith("dds:") and 1 <= int(fields["domain"]) <= 100
     assert fields["ping"] == f"mwbench_ping_{server.proc.pid}"
     assert fields["pong"] == f"mwbench_pong_{server.proc.pid}"
+    assert fields["address"] == "127.0.0.1"  # --bind's default
 
     proc, output = client(driver, tmp_path, args)
     assert proc.returncode == 0, proc.stderr

@@ -1,11 +1,12 @@
 // mwbench-driver-fastdds: ping and pong topics over eProsima Fast DDS, remote
-// (UDPv4 on loopback or the shared-memory transport, two processes) and
+// (UDPv4 on --bind or the shared-memory transport, two processes) and
 // collocated (one process: Fast DDS's intra-process delivery); and the
 // fan-out of one event topic to N subscribers that answer on a reply topic.
 //
 // This file maps the contract onto DDS: options to the wait strategy, roles
 // to what runs where, and the shared-memory leftovers of earlier runs. The
-// profiles, endpoint and QoS are in fastdds_session.*, the client end in
+// profiles, endpoint and QoS are in fastdds_session.*, the addresses of a UDP
+// participant in fastdds_network.*, the client end in
 // fastdds_client.*, the serving end in fastdds_echo.*, the fan-out's in
 // fastdds_fanout.*, fastdds_publisher.* and fastdds_subscribers.*, the
 // leftovers in fastdds_shm.*.
@@ -115,6 +116,7 @@ class FastDdsDriver final : public mwbench::Driver {
     d.middleware_version = MWBENCH_FASTDDS_VERSION;
     d.operations = {{"roundtrip", false}, {"octets", true}, {"fanout", true}};
     d.modes = {{"remote", {"udp", "shm"}}, {"collocated", {"inproc"}}};
+    d.host_local = {"shm"};
     d.options = {
         {"wait",
          "how a reader waits for its sample: waitset (default; WaitSet on a ReadCondition), "
@@ -142,15 +144,20 @@ class FastDdsDriver final : public mwbench::Driver {
     return d;
   }
 
+  // A server (or subscriber process) discovers no one itself: over udp each
+  // client names its address as an initial peer, and it learns the client
+  // from that client's announcement.
   void serve(const DriverOptions& o, mwbench::ServerContext& context) override {
     const Settings s = settings(o);
     const nlohmann::json stale = stale_shm_removed();
     const std::string profiles = use_loopback_profiles();
+    const Network network{o.bind_address, {}};
     if (is_fanout(o)) {
-      serve_fanout(o, s, profiles, stale, context);
+      serve_fanout(o, s, profiles, stale, network, context);
       return;
     }
-    Session<Participant> session(Endpoint::for_process(), s.transport, s.qos, s.payload_bytes);
+    Session<Participant> session(Endpoint::for_process(o.bind_address), s.transport, network, s.qos,
+                                 s.payload_bytes);
     Participant& participant = session.participant();
     Echo echo(participant, s.wait, s.payload_bytes, s.verify);
     context.record_middleware_config(
@@ -170,14 +177,17 @@ class FastDdsDriver final : public mwbench::Driver {
     if (is_fanout(o)) {
       measure_fanout(o, s, profiles, stale, m);
     } else if (o.role == Role::collocated) {
-      Session<Participant> session(Endpoint::for_process(), s.transport, s.qos, s.payload_bytes);
+      const Network network{o.bind_address, {}};
+      Session<Participant> session(Endpoint::for_process(o.bind_address), s.transport, network,
+                                   s.qos, s.payload_bytes);
       Echo echo(session.participant(), s.wait, s.payload_bytes, s.verify);
       mwbench::common::EchoThread serving(echo, /*own_thread=*/!answers_in_listener(s.wait));
       run(o, s, profiles, stale, session.participant(), m);
       serving.join();
     } else {
-      Session<Participant> session(Endpoint::parse(m.read_endpoint()), s.transport, s.qos,
-                                   s.payload_bytes);
+      const Endpoint server = Endpoint::parse(m.read_endpoint());
+      const Network network{o.bind_address, {server.address}};
+      Session<Participant> session(server, s.transport, network, s.qos, s.payload_bytes);
       run(o, s, profiles, stale, session.participant(), m);
     }
   }
@@ -198,9 +208,10 @@ class FastDdsDriver final : public mwbench::Driver {
 
   // A subscriber process: its subscribers answer until SIGTERM.
   static void serve_fanout(const DriverOptions& o, const Settings& s, const std::string& profiles,
-                           const nlohmann::json& stale, mwbench::ServerContext& context) {
-    const FanoutEndpoint endpoint = FanoutEndpoint::for_process();
-    Session<FanoutParticipant> session(endpoint.domain, s.transport,
+                           const nlohmann::json& stale, const Network& network,
+                           mwbench::ServerContext& context) {
+    const FanoutEndpoint endpoint = FanoutEndpoint::for_process(o.bind_address);
+    Session<FanoutParticipant> session(endpoint.domain, s.transport, network,
                                        std::vector<std::string>{endpoint.partition});
     Subscribers subscribers(session.participant(), s.wait, o.first_subscriber, o.subscribers,
                             s.payload_bytes, s.verify);
@@ -214,12 +225,13 @@ class FastDdsDriver final : public mwbench::Driver {
   }
 
   // The publisher, with its subscribers in other processes (one endpoint,
-  // one partition each) or in this one (collocated).
+  // one partition and one peer address each) or in this one (collocated).
   static void measure_fanout(const DriverOptions& o, const Settings& s, const std::string& profiles,
                              const nlohmann::json& stale, mwbench::Measurement& m) {
+    Network network{o.bind_address, {}};
     if (o.role == Role::collocated) {
-      const FanoutEndpoint endpoint = FanoutEndpoint::for_process();
-      Session<FanoutParticipant> session(endpoint.domain, s.transport,
+      const FanoutEndpoint endpoint = FanoutEndpoint::for_process(o.bind_address);
+      Session<FanoutParticipant> session(endpoint.domain, s.transport, network,
                                          std::vector<std::string>{endpoint.partition});
       Subscribers subscribers(session.participant(), s.wait, 0, o.subscribers, s.payload_bytes,
                               s.verify);
@@ -239,8 +251,9 @@ class FastDdsDriver final : public mwbench::Driver {
       }
       domain = e.domain;
       partitions.push_back(e.partition);
+      network.peers.push_back(e.address);
     }
-    Session<FanoutParticipant> session(domain, s.transport, partitions);
+    Session<FanoutParticipant> session(domain, s.transport, network, partitions);
     publish(o, s, profiles, stale, session.participant(), m);
   }
 

@@ -32,8 +32,9 @@ const char* fanout_profile(Transport transport) noexcept {
 
 }  // namespace
 
-FanoutEndpoint FanoutEndpoint::for_process() {
-  return {kFanoutDomain, "mwbench_fanout_" + std::to_string(::getpid()), kEventTopic, kReplyTopic};
+FanoutEndpoint FanoutEndpoint::for_process(const std::string& address) {
+  return {kFanoutDomain, "mwbench_fanout_" + std::to_string(::getpid()), kEventTopic, kReplyTopic,
+          address};
 }
 
 FanoutEndpoint FanoutEndpoint::parse(const std::string& text) {
@@ -44,12 +45,13 @@ FanoutEndpoint FanoutEndpoint::parse(const std::string& text) {
   e.partition = endpoint_field(fields, "partition");
   e.event_topic = endpoint_field(fields, "event");
   e.reply_topic = endpoint_field(fields, "reply");
+  e.address = endpoint_field(fields, "address");
   if (!text.starts_with("dds:") || domain.empty() || domain.size() > 3 || e.partition.empty() ||
-      e.event_topic.empty() || e.reply_topic.empty() ||
+      e.event_topic.empty() || e.reply_topic.empty() || e.address.empty() ||
       domain.find_first_not_of("0123456789") != std::string::npos || std::stoul(domain) > 232) {
     throw std::runtime_error("endpoint '" + text +
-                             "' is not dds:domain=N;partition=P;event=TOPIC;reply=TOPIC (a "
-                             "fan-out subscriber process's, N at most 232)");
+                             "' is not dds:domain=N;partition=P;event=TOPIC;reply=TOPIC;"
+                             "address=IPV4 (a fan-out subscriber process's, N at most 232)");
   }
   e.domain = static_cast<std::uint32_t>(std::stoul(domain));
   return e;
@@ -57,7 +59,7 @@ FanoutEndpoint FanoutEndpoint::parse(const std::string& text) {
 
 std::string FanoutEndpoint::to_string() const {
   return "dds:domain=" + std::to_string(domain) + ";partition=" + partition +
-         ";event=" + event_topic + ";reply=" + reply_topic;
+         ";event=" + event_topic + ";reply=" + reply_topic + ";address=" + address;
 }
 
 namespace {
@@ -72,11 +74,12 @@ Qos with_partitions(Qos qos, const std::vector<std::string>& partitions) {
 }  // namespace
 
 FanoutParticipant::FanoutParticipant(std::uint32_t domain, Transport transport,
-                                     std::vector<std::string> partitions)
+                                     const Network& network, std::vector<std::string> partitions)
     : domain_(domain),
       transport_(transport),
+      network_(network),
       partitions_(std::move(partitions)),
-      participant_(domain, fanout_profile(transport)),
+      participant_(domain, fanout_profile(transport), network),
       event_type_(new mwbench_fastdds::EventPubSubType()),
       reply_type_(new mwbench_fastdds::ReplyPubSubType()),
       event_(participant_.topic(kEventTopic, event_type_)),
@@ -97,11 +100,8 @@ nlohmann::json fanout_config(const std::string& profiles, const FanoutParticipan
   return {
       {"profiles_file", profiles},
       {"participant_profile", fanout_profile(transport)},
-      {"transport", transport == Transport::inproc ? "intra-process delivery (discovery on "
-                                                     "UDPv4 127.0.0.1)"
-                    : transport == Transport::shm  ? "SHM only (builtin transports off)"
-                                                   : "UDPv4 on 127.0.0.1 only (builtin "
-                                                     "transports off)"},
+      {"transport", transport_text(transport, participant.network())},
+      {"network", transport == Transport::shm ? nlohmann::json() : participant.network().to_json()},
       {"domain_id", participant.domain()},
       {"topics", {{"event", kEventTopic}, {"reply", kReplyTopic}}},
       {"partitions", participant.partitions()},

@@ -10,7 +10,8 @@
 // partition of its own, mwbench_fanout_<pid>. The publisher's Publisher and
 // Subscriber list the partitions of all its subscriber processes (DDS matches
 // when any partition matches): another cell's readers and writers, in other
-// partitions, never match.
+// partitions, never match. The endpoint carries the subscriber process's
+// address (--bind), which a udp publisher names as an initial peer.
 #pragma once
 
 #include <cstdint>
@@ -32,27 +33,31 @@ namespace fastdds_driver {
 inline constexpr std::uint32_t kFanoutDomain = 100;
 
 // One subscriber process's endpoint:
-// "dds:domain=100;partition=mwbench_fanout_4242;event=mwbench_fanout_event;reply=mwbench_fanout_reply".
+// "dds:domain=100;partition=mwbench_fanout_4242;event=mwbench_fanout_event;reply=mwbench_fanout_reply;address=127.0.0.1".
 struct FanoutEndpoint {
   std::uint32_t domain = kFanoutDomain;
   std::string partition;
   std::string event_topic;
   std::string reply_topic;
+  std::string address;
 
-  static FanoutEndpoint for_process();                   // from this process's pid
+  // From this process's pid; `address` is its --bind.
+  static FanoutEndpoint for_process(const std::string& address);
   static FanoutEndpoint parse(const std::string& text);  // throws std::runtime_error
   std::string to_string() const;
 };
 
 // A participant in `domain` created from the fan-out profile of the
 // transport (udp: mwbench_udp_fanout, whose discovery reaches participant ids
-// 0-99; shm: mwbench_shm; inproc: mwbench_udp), with the event and reply
-// topics, and a Publisher and a Subscriber whose partition QoS lists
+// 0-99; shm: mwbench_shm; inproc: mwbench_udp) and placed on `network`,
+// with the event and reply topics, and a Publisher and a Subscriber whose
+// partition QoS lists
 // `partitions` (a subscriber process: its own; the publisher: every
 // subscriber process's). Deleting it deletes everything created under it.
 class FanoutParticipant {
  public:
-  FanoutParticipant(std::uint32_t domain, Transport transport, std::vector<std::string> partitions);
+  FanoutParticipant(std::uint32_t domain, Transport transport, const Network& network,
+                    std::vector<std::string> partitions);
   FanoutParticipant(const FanoutParticipant&) = delete;
   FanoutParticipant& operator=(const FanoutParticipant&) = delete;
 
@@ -62,11 +67,13 @@ class FanoutParticipant {
   dds::Subscriber* subscriber() const noexcept { return subscriber_; }
   std::uint32_t domain() const noexcept { return domain_; }
   Transport transport() const noexcept { return transport_; }
+  const Network& network() const noexcept { return network_; }
   const std::vector<std::string>& partitions() const noexcept { return partitions_; }
 
  private:
   std::uint32_t domain_;
   Transport transport_;
+  Network network_;
   std::vector<std::string> partitions_;
   OwnedParticipant participant_;
   dds::TypeSupport event_type_;

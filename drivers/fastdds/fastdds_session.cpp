@@ -113,10 +113,22 @@ void check(const ReturnCode& ret, const char* what) {
 
 void throw_null(const char* what) { throw std::runtime_error(std::string(what) + " failed"); }
 
-Endpoint Endpoint::for_process() {
+std::string transport_text(Transport transport, const Network& network) {
+  switch (transport) {
+    case Transport::udp:
+      return "UDPv4 on " + network.address + " only (builtin transports off)";
+    case Transport::shm:
+      return "SHM only (builtin transports off)";
+    case Transport::inproc:
+      return "intra-process delivery (discovery on UDPv4 " + network.address + ")";
+  }
+  return "?";
+}
+
+Endpoint Endpoint::for_process(const std::string& address) {
   const auto pid = static_cast<std::uint32_t>(::getpid());
   const std::string suffix = std::to_string(pid);
-  return {1 + pid % kDomains, "mwbench_ping_" + suffix, "mwbench_pong_" + suffix};
+  return {1 + pid % kDomains, "mwbench_ping_" + suffix, "mwbench_pong_" + suffix, address};
 }
 
 Endpoint Endpoint::parse(const std::string& text) {
@@ -126,18 +138,21 @@ Endpoint Endpoint::parse(const std::string& text) {
   const std::string domain = endpoint_field(fields, "domain");
   e.ping_topic = endpoint_field(fields, "ping");
   e.pong_topic = endpoint_field(fields, "pong");
+  e.address = endpoint_field(fields, "address");
   if (!text.starts_with("dds:") || domain.empty() || domain.size() > 3 || e.ping_topic.empty() ||
-      e.pong_topic.empty() || domain.find_first_not_of("0123456789") != std::string::npos ||
-      std::stoul(domain) > 232) {
+      e.pong_topic.empty() || e.address.empty() ||
+      domain.find_first_not_of("0123456789") != std::string::npos || std::stoul(domain) > 232) {
     throw std::runtime_error("endpoint '" + text +
-                             "' is not dds:domain=N;ping=TOPIC;pong=TOPIC (N at most 232)");
+                             "' is not dds:domain=N;ping=TOPIC;pong=TOPIC;address=IPV4 (N at "
+                             "most 232)");
   }
   e.domain = static_cast<std::uint32_t>(std::stoul(domain));
   return e;
 }
 
 std::string Endpoint::to_string() const {
-  return "dds:domain=" + std::to_string(domain) + ";ping=" + ping_topic + ";pong=" + pong_topic;
+  return "dds:domain=" + std::to_string(domain) + ";ping=" + ping_topic + ";pong=" + pong_topic +
+         ";address=" + address;
 }
 
 std::string use_loopback_profiles() {
@@ -164,11 +179,15 @@ std::string use_loopback_profiles() {
   return file.string();
 }
 
-OwnedParticipant::OwnedParticipant(std::uint32_t domain, const std::string& profile) {
-  participant_ =
-      check(dds::DomainParticipantFactory::get_instance()->create_participant_with_profile(
-                static_cast<dds::DomainId_t>(domain), profile),
-            "create_participant_with_profile");
+OwnedParticipant::OwnedParticipant(std::uint32_t domain, const std::string& profile,
+                                   const Network& network) {
+  auto* factory = dds::DomainParticipantFactory::get_instance();
+  dds::DomainParticipantQos qos;
+  check(factory->get_participant_qos_from_profile(profile, qos),
+        ("get_participant_qos_from_profile " + profile).c_str());
+  network.place(qos);
+  participant_ = check(factory->create_participant(static_cast<dds::DomainId_t>(domain), qos),
+                       "create_participant");
 }
 
 OwnedParticipant::~OwnedParticipant() {
@@ -192,11 +211,12 @@ dds::Subscriber* OwnedParticipant::subscriber(const dds::SubscriberQos& qos) {
   return check(participant_->create_subscriber(qos), "create_subscriber");
 }
 
-Participant::Participant(const Endpoint& endpoint, Transport transport, QosChoice qos,
-                         std::size_t payload_bytes)
+Participant::Participant(const Endpoint& endpoint, Transport transport, const Network& network,
+                         QosChoice qos, std::size_t payload_bytes)
     : endpoint_(endpoint),
       qos_(qos),
-      participant_(endpoint.domain, profile_of(transport)),
+      network_(network),
+      participant_(endpoint.domain, profile_of(transport), network),
       type_(sample_type(qos, payload_bytes)),
       ping_(participant_.topic(endpoint.ping_topic, type_)),
       pong_(participant_.topic(endpoint.pong_topic, type_)),
@@ -249,11 +269,8 @@ nlohmann::json middleware_config(const std::string& profiles, const Participant&
   return {
       {"profiles_file", profiles},
       {"participant_profile", profile_of(transport)},
-      {"transport", transport == Transport::inproc ? "intra-process delivery (discovery on "
-                                                     "UDPv4 127.0.0.1)"
-                    : transport == Transport::shm  ? "SHM only (builtin transports off)"
-                                                   : "UDPv4 on 127.0.0.1 only (builtin "
-                                                     "transports off)"},
+      {"transport", transport_text(transport, participant.network())},
+      {"network", transport == Transport::shm ? nlohmann::json() : participant.network().to_json()},
       {"intraprocess_delivery", intraprocess ? "FULL" : "not FULL"},
       {"domain_id", endpoint.domain},
       {"topics", {{"ping", endpoint.ping_topic}, {"pong", endpoint.pong_topic}}},

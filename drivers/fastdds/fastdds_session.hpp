@@ -1,11 +1,13 @@
-// What both ends of the fastdds driver share: the loopback profiles, the
-// domain and topics of a cell (its endpoint), the participant of a transport,
-// the QoS of every reader and writer, the wait strategy, the payload pattern.
+// What both ends of the fastdds driver share: the profiles, the domain,
+// topics and address of a cell (its endpoint), the participant of a
+// transport, the QoS of every reader and writer, the wait strategy, the
+// payload pattern.
 //
 // One cell is one domain id and two topic names, chosen by the server (or the
 // collocated process) from its pid: the domain keeps concurrent cells apart,
 // the pid in the topic names keeps them apart even when two pids map to the
-// same domain. The server publishes them as its endpoint.
+// same domain. The server publishes them as its endpoint, with its address
+// (--bind), which a udp client names as an initial peer (fastdds_network.hpp).
 #pragma once
 
 #include <fastdds/rtps/common/Time_t.h>
@@ -24,6 +26,7 @@
 
 #include "common/endpoint_field.hpp"
 #include "common/wait_strategy.hpp"
+#include "fastdds_network.hpp"
 
 namespace fastdds_driver {
 
@@ -54,14 +57,17 @@ T* check(T* entity, const char* what) {
 // The value of `key=` in an endpoint text "k1=v1;k2=v2" (drivers/common).
 using mwbench::common::endpoint_field;
 
-// The domain id and topic names of one cell, as the endpoint file holds
-// them: "dds:domain=17;ping=mwbench_ping_4242;pong=mwbench_pong_4242".
+// The domain id, topic names and server's address of one cell, as the
+// endpoint file holds them:
+// "dds:domain=17;ping=mwbench_ping_4242;pong=mwbench_pong_4242;address=127.0.0.1".
 struct Endpoint {
   std::uint32_t domain = 0;
   std::string ping_topic;
   std::string pong_topic;
+  std::string address;
 
-  static Endpoint for_process();                   // from this process's pid
+  // From this process's pid; `address` is its --bind.
+  static Endpoint for_process(const std::string& address);
   static Endpoint parse(const std::string& text);  // throws std::runtime_error
   std::string to_string() const;
 };
@@ -75,14 +81,14 @@ struct Endpoint {
 // or does not load.
 std::string use_loopback_profiles();
 
-// A DomainParticipant made from one of the loopback profiles, deleted with
-// everything it contains when this goes: the part every participant of the
-// driver shares (the ping/pong one below, the fan-out's). Declared first in
-// its owner, it is made first and deleted last, so that an owner whose
-// constructor fails half-way leaves nothing behind.
+// A DomainParticipant made from one of the loopback profiles, placed on
+// `network`, deleted with everything it contains when this goes: the part
+// every participant of the driver shares (the ping/pong one below, the
+// fan-out's). Declared first in its owner, it is made first and deleted last,
+// so that an owner whose constructor fails half-way leaves nothing behind.
 class OwnedParticipant {
  public:
-  OwnedParticipant(std::uint32_t domain, const std::string& profile);
+  OwnedParticipant(std::uint32_t domain, const std::string& profile, const Network& network);
   ~OwnedParticipant();
   OwnedParticipant(const OwnedParticipant&) = delete;
   OwnedParticipant& operator=(const OwnedParticipant&) = delete;
@@ -105,7 +111,8 @@ struct QosChoice {
 
 // A domain participant created from the transport's profile (udp:
 // mwbench_udp; shm: mwbench_shm; inproc: mwbench_udp, whose transport carries
-// discovery only, the samples never leave the process), with the registered
+// discovery only, the samples never leave the process) and placed on
+// `network` (udp and inproc), with the registered
 // type, the cell's two topics, one publisher and one subscriber, and the QoS
 // of their readers and writers. Deleting it deletes everything created under
 // it. With data sharing the type is bounded by the cell's payload (Fast DDS
@@ -113,8 +120,8 @@ struct QosChoice {
 // per payload.
 class Participant {
  public:
-  Participant(const Endpoint& endpoint, Transport transport, QosChoice qos = {},
-              std::size_t payload_bytes = 0);
+  Participant(const Endpoint& endpoint, Transport transport, const Network& network,
+              QosChoice qos = {}, std::size_t payload_bytes = 0);
   Participant(const Participant&) = delete;
   Participant& operator=(const Participant&) = delete;
 
@@ -124,12 +131,14 @@ class Participant {
   dds::Subscriber* subscriber() const noexcept { return subscriber_; }
   const Endpoint& endpoint() const noexcept { return endpoint_; }
   const QosChoice& qos() const noexcept { return qos_; }
+  const Network& network() const noexcept { return network_; }
   dds::DataWriterQos writer_qos() const;
   dds::DataReaderQos reader_qos() const;
 
  private:
   Endpoint endpoint_;
   QosChoice qos_;
+  Network network_;
   OwnedParticipant participant_;
   dds::TypeSupport type_;
   dds::Topic* ping_ = nullptr;
@@ -144,6 +153,9 @@ class Participant {
 // a ping-pong cell may choose best effort, and data sharing over `shm`.
 dds::DataWriterQos writer_qos(QosChoice choice = {});
 dds::DataReaderQos reader_qos(QosChoice choice = {});
+
+// What carries a cell of `transport`, in words, for the result header.
+std::string transport_text(Transport transport, const Network& network);
 
 // How the middleware was configured, for the result header.
 nlohmann::json middleware_config(const std::string& profiles, const Participant& participant,

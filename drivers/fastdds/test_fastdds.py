@@ -52,6 +52,7 @@ def test_describe():
     assert d["operations"] == {"roundtrip": {"payload": False}, "octets": {"payload": True},
                                "fanout": {"payload": True}}
     assert d["modes"] == {"remote": ["udp", "shm"], "collocated": ["inproc"]}
+    assert d["host_local"] == ["shm"]
     assert set(d["options"]) == {"wait", "verify", "reliability", "data_sharing"}
     assert d["max_threads"] == 1 and d["max_servants"] == 1
     assert d["max_subscribers"] == 64
@@ -70,6 +71,9 @@ def test_the_configuration_is_recorded(tmp_path, transport):
                              "durability": "volatile", "publish_mode": "synchronous",
                              "data_sharing": "off"}
     assert config["profiles_file"].endswith("drivers/fastdds/fastdds-loopback.xml")
+    # udp: the client on its --bind (the default), with the server's address as a peer.
+    expected = {"address": "127.0.0.1", "peers": ["127.0.0.1"]} if transport == "udp" else None
+    assert config["network"] == expected
     assert server.stop()[0] == 0
 
 
