@@ -74,6 +74,10 @@ class IceoryxDriver final : public mwbench::Driver {
     d.middleware_version = ICEORYX_LATEST_RELEASE_VERSION;
     d.operations = {{"roundtrip", false}, {"octets", true}, {mwbench::kFanoutOperation, true}};
     d.modes = {{"remote", {"shm"}}, {"collocated", {"inproc"}}};
+    // Shared memory through the machine's RouDi: no socket, so --bind
+    // (accepted by the harness) has nothing to bind, and no other host
+    // reaches it.
+    d.host_local = {"shm"};
     d.options = {
         {"wait",
          "how a subscriber waits for its chunk: waitset (default; a WaitSet on the "

@@ -119,6 +119,7 @@ def test_describe():
     assert d["operations"] == {"roundtrip": {"payload": False}, "octets": {"payload": True},
                                "fanout": {"payload": True}}
     assert d["modes"] == {"remote": ["shm"], "collocated": ["inproc"]}
+    assert d["host_local"] == ["shm"]
     assert set(d["options"]) == {"wait", "verify"}
     assert d["max_threads"] == 1 and d["max_servants"] == 1
     assert d["max_subscribers"] == 64  # a reply and two late hellos each in a 256-chunk queue
