@@ -85,14 +85,53 @@ def socket_inodes(pid):
 def inet_sockets(pid):
     """(table, local address) of every IPv4 and IPv6 socket `pid` has open: "tcp",
     "udp", "tcp6" or "udp6", and the address as text ("127.0.0.1", "::1", ...)."""
+    return [(table, address) for table, address, _ in _inet_socket_rows(pid)]
+
+
+TCP_LISTEN = "0A"  # the state of a listening socket in /proc/net/tcp
+
+
+def listening_sockets(pid):
+    """(table, local address) of every socket `pid` receives on from anyone: its TCP
+    listeners and all its UDP sockets (a UDP socket receives on its address whatever
+    it was made for). An IPv4-mapped IPv6 address is given as IPv4."""
+    return [(table, _unmapped(address)) for table, address, state in _inet_socket_rows(pid)
+            if table.startswith("udp") or state == TCP_LISTEN]
+
+
+def _inet_socket_rows(pid):
+    """(table, local address, state) of every IPv4 and IPv6 socket `pid` has open."""
     inodes = socket_inodes(pid)
     found = []
     for table in ("tcp", "tcp6", "udp", "udp6"):
         for line in Path(f"/proc/{pid}/net/{table}").read_text().splitlines()[1:]:
             fields = line.split()
             if fields[9] in inodes:
-                found.append((table, _address(fields[1].split(":")[0])))
+                found.append((table, _address(fields[1].split(":")[0]), fields[3]))
     return found
+
+
+def _unmapped(address):
+    return address[7:] if address.startswith("::ffff:") and "." in address else address
+
+
+def process_tree(pid):
+    """`pid` and every process descended from it (a server's helpers: a naming service,
+    deployment nodes and their component servers), parents first."""
+    children = {}
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            text = stat.read_text()
+        except OSError:
+            continue  # the process ended meanwhile
+        # "PID (COMM) STATE PPID ...": COMM may hold spaces and parentheses.
+        parent = int(text[text.rindex(")") + 2:].split()[1])
+        children.setdefault(parent, []).append(int(stat.parent.name))
+    tree, index = [pid], 0
+    while index < len(tree):
+        tree += children.get(tree[index], [])
+        index += 1
+    return tree
 
 
 def _address(hex_text):
@@ -188,6 +227,19 @@ class DriverServer:
         return self.proc.returncode, err
 
 
+def wait_for_file(path, process):
+    """Until `path` exists, failing if `process` (which makes it) exits first; for a
+    process started otherwise than by DriverServer (in another network namespace)."""
+    deadline = time.monotonic() + HANG_S
+    while not path.exists():
+        if process.poll() is not None:
+            err = process.stderr.read() if process.stderr else ""
+            pytest.fail(f"exited with status {process.returncode} before making {path}: {err}")
+        if time.monotonic() > deadline:
+            pytest.fail(f"no {path} within {HANG_S} s")
+        time.sleep(0.01)
+
+
 def measuring(tmp_path):
     """(environment, file) for a client or collocated process that creates `file` once it
     has kept its first sample (MWBENCH_MEASURING_FILE, driver contract section 2)."""
@@ -247,10 +299,10 @@ class Driver:
                         samples=samples, warmup=warmup)
 
 
-def fanout_subscribers(driver, tmp_path, cell_args, subscribers, processes):
+def fanout_subscribers(driver, tmp_path, cell_args, subscribers, processes, server_args=()):
     """The subscriber processes of a fan-out, started as the orchestrator starts them:
     `processes` servers (1, or one per subscriber), each hosting its share of the
-    `subscribers`, numbered on from the previous one's."""
+    `subscribers`, numbered on from the previous one's; `server_args` are theirs alone."""
     assert subscribers % processes == 0, "each process hosts the same number of subscribers"
     share = subscribers // processes
     servers = []
@@ -258,7 +310,7 @@ def fanout_subscribers(driver, tmp_path, cell_args, subscribers, processes):
         folder = tmp_path / f"subscribers-{index}"
         folder.mkdir()
         servers.append(driver.server(folder, *cell_args, "--subscribers", str(share),
-                                     "--first-subscriber", str(index * share)))
+                                     "--first-subscriber", str(index * share), *server_args))
     return servers
 
 
@@ -268,6 +320,13 @@ def run_fanout(driver, tmp_path, cell_args, subscribers, processes, *client_args
     subscriber process. Returns (publisher's header, its samples, the subscriber
     processes' headers) after checking that every subscriber received every event."""
     servers = fanout_subscribers(driver, tmp_path, cell_args, subscribers, processes)
+    return publish_to(driver, tmp_path, servers, cell_args, subscribers, *client_args,
+                      samples=samples, warmup=warmup)
+
+
+def publish_to(driver, tmp_path, servers, cell_args, subscribers, *client_args, samples=200,
+               warmup=20):
+    """The rest of run_fanout(), once its subscriber processes (`servers`) are up."""
     endpoints = [arg for server in servers for arg in ("--endpoint-file", str(server.endpoint))]
     proc, output = driver.run("client", tmp_path, *endpoints, *cell_args,
                               "--subscribers", str(subscribers), *client_args, samples=samples,

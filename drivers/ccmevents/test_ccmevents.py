@@ -9,7 +9,6 @@ pytest.
 import json
 import signal
 import subprocess
-import time
 
 import pytest
 from driver_processes import (
@@ -19,6 +18,7 @@ from driver_processes import (
     cell,
     read_result,
     run_fanout,
+    wait_for_file,
 )
 
 from mwbench import namespaces
@@ -122,13 +122,3 @@ def test_subscribers_on_two_other_hosts_get_every_event_once(tmp_path, transport
     header, _ = read_result(tmp_path / "client")
     assert_every_event_delivered(header, [read_result(output)[0] for _, output in servers])
 
-
-def wait_for_file(path, process):
-    deadline = time.monotonic() + HANG_S
-    while not path.exists():
-        assert process.poll() is None, process.stderr.read()
-        assert time.monotonic() < deadline, f"no {path}"
-        try:
-            process.wait(timeout=0.05)
-        except subprocess.TimeoutExpired:
-            pass
