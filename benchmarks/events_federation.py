@@ -67,13 +67,13 @@ def federated(folder, count, delivery, transport, payload, samples, warmup):
                 [CCMEVENTS, "--role", "server", *cell(common, samples, warmup),
                  "--subscribers", "1", "--first-subscriber", str(number),
                  "--endpoint-file", endpoint, "--output", folder / f"server-{number}.result",
-                 "--option", f"address={host.address}"], stderr=subprocess.DEVNULL))
+                 "--bind", host.address], stderr=subprocess.DEVNULL))
             wait_for(endpoint, servers[-1])
             endpoints += ["--endpoint-file", endpoint]
         output = folder / "client.result"
         publisher.run([CCMEVENTS, "--role", "client", *cell(common, samples, warmup),
                        "--subscribers", str(count), *endpoints, "--output", output,
-                       "--option", f"address={publisher.address}"], check=True)
+                       "--bind", publisher.address], check=True)
         return figures(output, count)
 
 

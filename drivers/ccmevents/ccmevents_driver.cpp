@@ -41,7 +41,7 @@ using namespace ccmevents;
 struct Cell {
   std::string layer;
   FanoutSettings fanout;
-  std::string address;  // where a subscriber process listens (replies, receivers)
+  std::string address;  // --bind: where the process listens (ORB, replies, receivers)
 };
 
 Cell read_cell(const DriverOptions& o) {
@@ -71,7 +71,7 @@ Cell read_cell(const DriverOptions& o) {
   }
   cell.fanout.verify = o.option_flag("verify", false);
   cell.fanout.payload_bytes = static_cast<std::uint32_t>(o.payload_bytes);
-  cell.address = o.option("address", "127.0.0.1");
+  cell.address = o.bind_address;
   cell.fanout.receiver.address = cell.address;
   cell.fanout.receiver.multicast_interface = o.option("multicast_interface", cell.address);
   cell.fanout.receiver.multicast_group =
@@ -109,6 +109,15 @@ nlohmann::json config(const Cell& cell) {
           {"orb", std::string("omniORB ") + omniORB::versionString()}};
 }
 
+// The addresses of "ADDRESS:PORT" endpoints: the subscriber processes' hosts,
+// which a publisher's DDS participant discovers by unicast.
+std::vector<std::string> hosts_of(const std::vector<std::string>& endpoints) {
+  std::vector<std::string> hosts;
+  for (const std::string& endpoint : endpoints)
+    hosts.push_back(endpoint.substr(0, endpoint.rfind(':')));
+  return hosts;
+}
+
 // The event the publisher pushes, built once: each push sets its number.
 CcmEvents::Update_var make_event(std::uint64_t payload_bytes) {
   CcmEvents::Update_var event = new CcmEvents::Update_impl;
@@ -143,7 +152,7 @@ void serve_fanout(const DriverOptions& o, mwbench::ServerContext& context) {
 }
 
 void measure_fanout(const DriverOptions& o, mwbench::Measurement& m) {
-  const Cell cell = read_cell(o);
+  Cell cell = read_cell(o);
   CORBA::ORB_var orb = start_orb(cell.address);
   {
     const CcmEvents::Update_var event = make_event(o.payload_bytes);
@@ -192,6 +201,7 @@ void measure_fanout(const DriverOptions& o, mwbench::Measurement& m) {
       for (const auto& line : lines)
         reply_endpoints.push_back(mwbench::common::endpoint_field(line, "replies"));
       ReplyReader reader(reply_endpoints);
+      cell.fanout.receiver.dds.peers = hosts_of(reply_endpoints);
       const std::unique_ptr<Fanout> fanout = make_fanout(orb.in(), cell);
       fanout->connect_publisher(lines);
       reader.handshake(
@@ -243,12 +253,9 @@ class CcmEventsDriver final : public mwbench::Driver {
         {"verify",
          "every subscriber checks each event's number (none lost, repeated or out of order) "
          "and payload: 0 (default) or 1"},
-        {"address",
-         "the IPv4 address a process's ORB, replies and channel receivers bind (default "
-         "127.0.0.1)"},
         {"multicast_group", "GROUP:PORT of the multicast gateway (default 239.255.77.77:45077)"},
         {"multicast_interface",
-         "the address of the interface multicast is joined on and sent from (default: address)"},
+         "the address of the interface multicast is joined on and sent from (default: --bind)"},
     };
     d.max_threads = 1;
     d.max_servants = 1;

@@ -39,7 +39,8 @@ def test_describe():
     d = json.loads(done.stdout)
     assert d["modes"] == {"remote": ["iiop", "udp", "multicast", "dds"], "collocated": ["inproc"]}
     assert d["operations"] == {"roundtrip": {"payload": False}, "fanout": {"payload": True}}
-    assert {"layer", "delivery", "verify", "address"} <= set(d["options"])
+    assert {"layer", "delivery", "verify"} <= set(d["options"]) and "address" not in d["options"]
+    assert "host_local" not in d  # every transport crosses hosts
 
 
 @pytest.mark.parametrize("delivery", ["direct", "channel", "dds"])
@@ -94,11 +95,15 @@ def test_an_unknown_layer_is_refused(tmp_path):
 
 
 @pytest.mark.skipif(namespaces.unavailable() is not None, reason=str(namespaces.unavailable()))
-@pytest.mark.parametrize("transport", ["udp", "multicast"])
-def test_subscribers_on_two_other_hosts_get_every_event_once(tmp_path, transport):
-    # Hosts are network namespaces (198.18.0.0/24): the publisher's gateway sends
-    # from its own interface, once per host (udp) or once for both (multicast).
-    common = [*cell("fanout", transport, 512), *options("component", "channel"),
+@pytest.mark.parametrize(("delivery", "transport"), [
+    ("channel", "udp"), ("channel", "multicast"), ("channel", "iiop"), ("direct", "iiop"),
+    ("dds", "dds")])
+def test_subscribers_on_two_other_hosts_get_every_event_once(tmp_path, delivery, transport):
+    # Hosts are network namespaces (198.18.0.0/24), each process on its host's
+    # address (--bind): the publisher's gateway sends from its own interface, once
+    # per host (udp) or once for both (multicast); its DDS participant finds the
+    # subscribers' by unicast at the addresses their endpoints carry.
+    common = [*cell("fanout", transport, 512), *options("component", delivery),
               "--samples", "200", "--warmup", "20"]
     with namespaces.hosts(3) as (publisher, *others):
         servers, endpoints = [], []
@@ -107,13 +112,13 @@ def test_subscribers_on_two_other_hosts_get_every_event_once(tmp_path, transport
             servers.append((host.start(
                 [CCMEVENTS.program, "--role", "server", *common, "--subscribers", "1",
                  "--first-subscriber", str(number), "--endpoint-file", endpoint,
-                 "--output", output, "--option", f"address={host.address}"],
+                 "--output", output, "--bind", host.address],
                 stderr=subprocess.PIPE, text=True), output))
             wait_for_file(endpoint, servers[-1][0])
             endpoints += ["--endpoint-file", endpoint]
         client = publisher.run(
             [CCMEVENTS.program, "--role", "client", *common, "--subscribers", "2", *endpoints,
-             "--output", tmp_path / "client", "--option", f"address={publisher.address}"],
+             "--output", tmp_path / "client", "--bind", publisher.address],
             capture_output=True, text=True, timeout=HANG_S)
         assert client.returncode == 0, client.stderr
         for server, _ in servers:
