@@ -38,11 +38,13 @@ namespace {
 namespace fs = std::filesystem;
 using mwbench::DriverOptions;
 
-CORBA::ORB_ptr init_orb() {
+// Listening on --bind, as every process of the assembly (Scenario::endpoint()):
+// the launcher's callbacks, and a collocated process's components.
+CORBA::ORB_ptr init_orb(const deploy::Scenario& scenario) {
   int argc = 3;
-  char name[] = "mwbench-driver-deploy", option[] = "-ORBendPoint",
-       endpoint[] = "giop:tcp:127.0.0.1:0";
-  char* argv[] = {name, option, endpoint, nullptr};
+  std::string endpoint = scenario.endpoint();
+  char name[] = "mwbench-driver-deploy", option[] = "-ORBendPoint";
+  char* argv[] = {name, option, endpoint.data(), nullptr};
   CORBA::ORB_ptr orb = CORBA::ORB_init(argc, argv);
   mwccm::register_value_factories(orb);  // navigation carries Cookies
   return orb;
@@ -114,7 +116,7 @@ class DeployDriver final : public mwbench::Driver {
     }
     const deploy::Scenario scenario = deploy::scenario_of(options);
     Scratch scratch;
-    CORBA::ORB_var orb = init_orb();
+    CORBA::ORB_var orb = init_orb(scenario);
     {
       auto deployments = deploy::make_deployments(orb.in(), scenario, scratch.path());
       deployments->assemble();
@@ -138,8 +140,8 @@ class DeployDriver final : public mwbench::Driver {
   }
 
   void measure(const DriverOptions& options, mwbench::Measurement& measurement) override {
-    CORBA::ORB_var orb = init_orb();
     const deploy::Scenario scenario = deploy::scenario_of(options);
+    CORBA::ORB_var orb = init_orb(scenario);
     if (scenario.plain_chain && options.operation != "tick_to_display") {
       throw mwbench::UsageError(std::string("--option plan=") + deploy::kPlainChain +
                                 " is measured by tick_to_display only: it has no assembly");

@@ -64,9 +64,10 @@ StepTotals totals_of_file(const fs::path& file) {
 class StaticDeployments final : public Deployments {
  public:
   StaticDeployments(const Scenario& scenario, std::string scratch)
-      : program_(scenario.program), scratch_(std::move(scratch)) {
-    for (const auto& value : scenario.overrides)
-      overrides_.insert(overrides_.end(), {"--set", value});
+      : program_(scenario.program),
+        scratch_(std::move(scratch)),
+        options_{"--endpoint", scenario.endpoint()} {
+    for (const auto& value : scenario.overrides) options_.insert(options_.end(), {"--set", value});
   }
 
   // The ORB the program runs on is made before the assembly starts: a step
@@ -80,7 +81,7 @@ class StaticDeployments final : public Deployments {
   StepTotals assemble_and_tear_down() override {
     const fs::path timings = fs::path(scratch_) / "timings.json";
     std::vector<std::string> arguments{program_, "--once", "--timings", timings.string()};
-    arguments.insert(arguments.end(), overrides_.begin(), overrides_.end());
+    arguments.insert(arguments.end(), options_.begin(), options_.end());
     ProgramProcess program(arguments, scratch_);
     program.wait_for_success();
     return totals_of_file(timings);
@@ -88,7 +89,7 @@ class StaticDeployments final : public Deployments {
 
   void assemble() override {
     std::vector<std::string> arguments{program_};
-    arguments.insert(arguments.end(), overrides_.begin(), overrides_.end());
+    arguments.insert(arguments.end(), options_.begin(), options_.end());
     held_ = std::make_unique<ProgramProcess>(arguments, scratch_);
     held_->wait_for_line("assembled", kStartTimeout);
   }
@@ -108,7 +109,8 @@ class StaticDeployments final : public Deployments {
  private:
   std::string program_;
   std::string scratch_;
-  std::vector<std::string> overrides_;  // "--set", "INSTANCE.ATTRIBUTE=VALUE", ...
+  // "--endpoint", ENDPOINT (--bind), "--set", "INSTANCE.ATTRIBUTE=VALUE", ...
+  std::vector<std::string> options_;
   std::unique_ptr<ProgramProcess> held_;
 };
 
@@ -185,6 +187,8 @@ class DynamicDeployments final : public Deployments {
       for (const auto& name : names) {
         std::vector<std::string> arguments{node_program.string(), "--name", name, "--callback",
                                            callback.in()};
+        // The node listens on --bind, and so do the component servers it starts.
+        arguments.insert(arguments.end(), {"--endpoint", scenario.endpoint()});
         for (const auto& directory : scenario.artifacts)
           arguments.insert(arguments.end(), {"--artifacts", directory});
         nodes_.push_back(std::make_unique<ChildProcess>(

@@ -90,6 +90,7 @@ Scenario scenario_of(const mwbench::DriverOptions& options) {
   scenario.assembly = assembly == "static" ? Assembly::Static : Assembly::Dynamic;
   scenario.name = options.option("plan", "basic_sp_one_process");
   scenario.hertz = hertz_of(options);
+  scenario.address = options.bind_address;
   const auto known = known_plans().find(scenario.name);
   if (scenario.name == kPlainChain) {
     scenario.plain_chain = true;

@@ -25,14 +25,20 @@ struct Scenario {
   // INSTANCE.ATTRIBUTE=VALUE set at launch (--set of mwccm-deploy and of a
   // compiled plan's program).
   std::vector<std::string> overrides;
+  // --bind: where every process of the assembly listens (the driver's ORB,
+  // the nodes and their component servers, a compiled plan's program).
+  std::string address = "127.0.0.1";
+
+  // The omniORB endpoint of those processes: "giop:tcp:ADDRESS:0".
+  std::string endpoint() const { return "giop:tcp:" + address + ":0"; }
 };
 
 // The name of the plain chain among the plans.
 inline constexpr const char* kPlainChain = "basic_sp_plain_chain";
 
 // From --option assembly=static|dynamic, plan=NAME|PATH, program=PATH,
-// artifacts=DIR, hertz=N; mwbench::UsageError naming the option for
-// anything else (an unknown plan name lists the known ones).
+// artifacts=DIR, hertz=N, and --bind; mwbench::UsageError naming the option
+// for anything else (an unknown plan name lists the known ones).
 Scenario scenario_of(const mwbench::DriverOptions& options);
 
 // The plans by name, for --describe's help: "basic_sp_one_process, ...".
