@@ -4,6 +4,7 @@ What every driver must do whatever its middleware: describe itself, refuse a
 bad argument with exit status 2 and one line, serve until SIGTERM and then
 write its header, keep the samples it measured when a signal stops it, give up
 within --timeout when no server appears, honour the harness's injected fault,
+listen on its --bind address only and be reached there from another address,
 and, if it offers `fanout`, deliver every event to every subscriber across
 processes. A new driver gets these tests by existing; its own test file holds
 what only it does (its transports, options and middleware).
@@ -22,9 +23,13 @@ from driver_processes import (
     HANG_S,
     REPO,
     Driver,
+    fanout_subscribers,
     inet_sockets,
     is_local,
+    listening_sockets,
     measuring,
+    process_tree,
+    publish_to,
     read_result,
     run_fanout,
     wait_until_measuring,
@@ -94,6 +99,11 @@ def test_describe_follows_the_contract(driver):
         assert d.get(bound, 1) >= 1
     if "fanout" in d["operations"]:
         assert d["operations"]["fanout"]["payload"] is True
+    if "host_local" in d:  # the remote transports that cannot cross hosts
+        host_local = d["host_local"]
+        assert isinstance(host_local, list) and host_local, host_local
+        assert len(set(host_local)) == len(host_local), host_local
+        assert set(host_local) <= set(d["modes"]["remote"]), host_local
 
 
 @each_driver()
@@ -217,3 +227,94 @@ def test_every_socket_is_on_loopback_while_a_cell_runs(driver, tmp_path):
             assert not beyond, f"{mode} {transport}: bound beyond loopback: {beyond}"
             if transport in IP_TRANSPORTS:
                 assert sockets, f"{mode} {transport}: no IP socket seen"
+
+
+# --bind (contract section 2): two addresses of this machine stand for two hosts.
+# Linux answers the whole of 127.0.0.0/8 on lo, so neither needs setting up, and a
+# server bound to the first cannot be reached at 127.0.0.1.
+SERVER_ADDRESS, CLIENT_ADDRESS = "127.0.0.2", "127.0.0.3"
+
+
+def crossing_transport(driver):
+    """The driver's first remote transport that can cross hosts (not in host_local)."""
+    d = describe(driver)
+    crossing = [t for t in d["modes"]["remote"] if t not in d.get("host_local", [])]
+    if not crossing:
+        pytest.skip(f"{driver.name}: every remote transport is host-local")
+    return crossing[0]
+
+
+def addresses_listened_on(pid):
+    """The local addresses of every socket `pid` and its descendants receive on."""
+    return {address for process in process_tree(pid) for _, address in listening_sockets(process)}
+
+
+@each_driver()
+@pytest.mark.parametrize("value", ["999.1.1.1", "example.org", "", "0.0.0.0"])
+def test_a_bad_bind_is_exit_2_and_one_line(driver, tmp_path, value):
+    proc = subprocess.run(
+        [str(driver.program), "--role", "client", *remote_cell(driver), "--endpoint-file",
+         str(tmp_path / "endpoint"), "--bind", value],
+        capture_output=True, text=True, timeout=HANG_S)
+    assert proc.returncode == 2
+    assert proc.stderr.startswith(f"mwbench-driver-{driver.name}: error: --bind "), proc.stderr
+    assert (value or "''") in proc.stderr and proc.stderr.count("\n") == 1
+
+
+@each_driver()
+def test_each_end_listens_on_its_bind_address_only(driver, tmp_path):
+    """A server on --bind 127.0.0.2 listens (TCP) and receives (UDP) there and nowhere
+    else, helpers included; a client on --bind 127.0.0.3 reaches it, and whatever the
+    client receives on is on its own address. Looked at once the client has kept its
+    first sample: every socket of both is made by then."""
+    args = ["--operation", "roundtrip", "--transport", crossing_transport(driver),
+            "--payload-bytes", "0"]
+    server = driver.server(tmp_path, *args, "--bind", SERVER_ADDRESS)
+    env, flag = measuring(tmp_path)
+    client = subprocess.Popen(
+        [str(driver.program), "--role", "client", *args, "--endpoint-file", str(server.endpoint),
+         "--bind", CLIENT_ADDRESS, "--samples", "100000000", "--warmup", "0",
+         "--output", str(tmp_path / "client.result")],
+        stderr=subprocess.PIPE, text=True, env=env)
+    try:
+        wait_until_measuring(client, flag)
+        server_addresses = addresses_listened_on(server.proc.pid)
+        client_addresses = addresses_listened_on(client.pid)
+    finally:
+        client.send_signal(signal.SIGTERM)
+        client.communicate(timeout=HANG_S)
+        status, err = server.stop()
+    assert status == 0, err
+    assert server_addresses == {SERVER_ADDRESS}, f"the server listens on {server_addresses}"
+    assert client_addresses <= {CLIENT_ADDRESS}, f"the client listens on {client_addresses}"
+
+
+@each_driver()
+def test_a_round_trip_between_two_bind_addresses_completes(driver, tmp_path):
+    args = ["--operation", "roundtrip", "--transport", crossing_transport(driver),
+            "--payload-bytes", "0"]
+    server = driver.server(tmp_path, *args, "--bind", SERVER_ADDRESS)
+    client, output = driver.client(tmp_path, server, *args, "--bind", CLIENT_ADDRESS, samples=50)
+    status, err = server.stop()
+    assert client.returncode == 0, client.stderr
+    assert status == 0, err
+    assert read_result(output)[0]["sample_count"] == 50
+
+
+@each_driver()
+def test_a_fanout_between_bind_addresses_reaches_every_subscriber(driver, tmp_path):
+    """Subscriber processes on 127.0.0.2 listen there only; a publisher on 127.0.0.3
+    reaches every one of their subscribers."""
+    if "fanout" not in describe(driver)["operations"]:
+        pytest.skip(f"{driver.name} has no fanout operation")
+    cell = ["--operation", "fanout", "--transport", crossing_transport(driver),
+            "--payload-bytes", "64"]
+    servers = fanout_subscribers(driver, tmp_path, cell, 4, 2, ("--bind", SERVER_ADDRESS))
+    listened_on = {address for server in servers
+                   for address in addresses_listened_on(server.proc.pid)}
+    # publish_to() checks that every subscriber received every event.
+    header, samples, subscribers = publish_to(driver, tmp_path, servers, cell, 4,
+                                              "--bind", CLIENT_ADDRESS)
+    assert listened_on == {SERVER_ADDRESS}, f"the subscribers listen on {listened_on}"
+    assert len(samples) == 200 and len(subscribers) == 2
+    assert header["fanout"]["subscriber_processes"] == 2
