@@ -7,6 +7,7 @@ particulars, Fast DDS's shared-memory clean-up).
 """
 
 import os
+import signal
 import subprocess
 
 import pytest
@@ -19,7 +20,10 @@ from driver_processes import (
     no_fastdds_files_left,  # noqa: F401 - an autouse fixture of every test here
     read_result,
     run_fanout,
+    wait_for_file,
 )
+
+from mwbench import namespaces
 
 WAITS = ["waitset", "listener", "poll"]
 REMOTE_WAITS = [*WAITS, "chain"]  # chain: remote only
@@ -250,3 +254,42 @@ def test_fanout_fails_within_the_timeout_when_a_subscriber_is_missing(driver, tr
         "fan-out handshake after 2 s: the event writer matched 1 of 2 readers"), proc.stderr
     assert not output.exists()
     assert server.stop()[0] == 0
+
+
+# ---- across hosts (docs/driver-contract.md section 3) ------------------------------------
+
+
+@pytest.mark.skipif(namespaces.unavailable() is not None, reason=str(namespaces.unavailable()))
+@each_driver()
+@pytest.mark.parametrize("operation, servers", [("roundtrip", 1), ("fanout", 2)])
+def test_a_client_on_another_host_finds_its_servers_by_unicast(driver, tmp_path, operation,
+                                                               servers):
+    """Hosts are network namespaces (198.18.0.0/24), each process on its host's address
+    (--bind), with no multicast in the configuration: the client (the publisher) names
+    the addresses its servers' endpoints carry as peers, and each server, which names
+    none, learns the client from its announcement."""
+    args = [*cell(operation, "udp", 0), "--samples", "200", "--warmup", "20"]
+    with namespaces.hosts(servers + 1) as (client_host, *server_hosts):
+        started, endpoints = [], []
+        for number, host in enumerate(server_hosts):
+            endpoint, output = tmp_path / f"endpoint-{number}", tmp_path / f"server-{number}"
+            fanout = ["--first-subscriber", str(number)] if operation == "fanout" else []
+            started.append((host.start(
+                [driver.program, "--role", "server", *args, *fanout, "--endpoint-file", endpoint,
+                 "--output", output, "--bind", host.address],
+                stderr=subprocess.PIPE, text=True), output))
+            wait_for_file(endpoint, started[-1][0])
+            endpoints += ["--endpoint-file", endpoint]
+        fanout = ["--subscribers", str(servers)] if operation == "fanout" else []
+        client = client_host.run(
+            [driver.program, "--role", "client", *args, *fanout, *endpoints,
+             "--output", tmp_path / "client", "--bind", client_host.address],
+            capture_output=True, text=True, timeout=HANG_S)
+        for server, _ in started:
+            server.send_signal(signal.SIGTERM)
+            assert server.wait(timeout=HANG_S) == 0, server.stderr.read()
+    assert client.returncode == 0, client.stderr
+    header, samples = read_result(tmp_path / "client")
+    assert len(samples) == 200
+    if operation == "fanout":
+        assert_every_event_delivered(header, [read_result(output)[0] for _, output in started])
