@@ -7,6 +7,7 @@ namespace mwbench {
 nlohmann::json Description::to_json() const {
   nlohmann::json ops = nlohmann::json::object();
   for (const auto& [name, payload] : operations) ops[name] = {{"payload", payload}};
+  for (const auto& name : one_way) ops[name]["one_way"] = true;
   nlohmann::json mode_map = nlohmann::json::object();
   for (const auto& [mode, transports] : modes) mode_map[mode] = transports;
   nlohmann::json opts = nlohmann::json::object();

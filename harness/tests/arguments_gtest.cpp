@@ -43,6 +43,8 @@ TEST(Arguments, DescribePrintsJson) {
   EXPECT_EQ(out["max_servants"], 4);
   EXPECT_FALSE(out.contains("max_threads"));  // absent: unbounded
   EXPECT_EQ(out["host_local"], nlohmann::json::array({"unix"}));
+  EXPECT_EQ(out["operations"]["noop"]["one_way"], true);
+  EXPECT_FALSE(out["operations"]["blob"].contains("one_way"));  // absent: timed on one host
 }
 
 TEST(Arguments, RoleIsRequired) {

@@ -21,6 +21,7 @@ class FakeDriver final : public Driver {
     d.operations = {{"noop", false}, {"blob", true}, {"fanout", true}};
     d.modes = {{"remote", {"tcp", "unix"}}};
     d.host_local = {"unix"};
+    d.one_way = {"noop"};
     if (collocated_) d.modes["collocated"] = {"inproc"};
     d.options = {{"color", "a made-up option"}};
     d.max_servants = 4;  // max_threads left unbounded

@@ -43,6 +43,10 @@ struct Description {
   // The transports (of `modes`) that cannot cross hosts: Unix sockets, ipc,
   // shared memory. Whatever --bind says, their two ends share one machine.
   std::vector<std::string> host_local;
+  // The operations (of `operations`) whose figure is one way: timed by one
+  // process from a time another took, so that across hosts it would need their
+  // clocks synchronised. The orchestrator refuses them across hosts.
+  std::vector<std::string> one_way;
 
   // The --describe object: "contract" and the fields above, max_threads,
   // max_servants, max_subscribers, daemon and host_local only when set.
