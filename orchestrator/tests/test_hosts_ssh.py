@@ -11,6 +11,7 @@ never for a time. Needs root (namespaces) and Debian's openssh-server.
 import glob
 import json
 import os
+import shutil
 import signal
 import sqlite3
 import subprocess
@@ -275,3 +276,20 @@ def test_a_round_trip_across_two_network_namespaces_without_ssh(tmp_path):
         assert not a.pids() and not b.pids()
     assert [tuple(row) for row in cells(tmp_path)] == [
         ("netns", "client=a server=b", "ok", None)]
+
+
+@pytest.mark.skipif(not program_path("iceoryx").is_file() or shutil.which("iox-roudi") is None,
+                    reason="iceoryx or its RouDi is missing")
+def test_a_daemon_runs_on_the_host_of_the_processes_that_use_it(hosts, tmp_path):
+    """iceoryx's RouDi started, checked and stopped through the SSH launcher on host-2,
+    where the cell's server and client run; its shared-memory transport is skipped
+    across hosts (host_local)."""
+    spec = SPEC.format(samples=500, experiments=(
+        "  - {name: shm, drivers: [iceoryx], transports: [shm], operation: roundtrip, "
+        "hosts: [host-2, {client: host-1, server: host-2}]}\n"))
+    done = run_mwbench(tmp_path, spec, hosts.inventory)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "iceoryx's transport shm cannot cross hosts" in done.stdout
+    [row] = stored(tmp_path, "SELECT hosts, status, daemon FROM cells")
+    assert (row["hosts"], row["status"]) == ("host-2", "ok")
+    assert json.loads(row["daemon"])["program"] == "iox-roudi"
