@@ -151,3 +151,36 @@ def test_a_one_way_figure_is_refused_across_hosts(tmp_path):
     matrix = expand(spec, {"deploy": one_way}, hosts)
     assert [cell["hosts"] for cell in matrix.cells] == ["lab-a"]
     assert "needs synchronised clocks" in matrix.skipped[0].reason
+
+
+def test_a_spec_names_its_inventory_and_the_command_line_overrides_it(tmp_path):
+    from mwbench.runner import hosts_used, plan
+
+    (tmp_path / "lab.yaml").write_text(INVENTORY)
+    (tmp_path / "other.yaml").write_text("hosts:\n  lab-a:\n    reach: ssh elsewhere\n")
+    spec = tmp_path / "spec.yaml"
+    spec.write_text("suite: s\ninventory: lab.yaml\nexperiments:\n  - name: e\n"
+                    "    drivers: [rawtcp]\n    operation: roundtrip\n    transports: [tcp]\n"
+                    "    hosts: [{client: lab-a, server: lab-b}]\n")
+    *_, matrix, inventory = plan(spec)
+    assert inventory["lab-a"].target == "bench@lab-a.example"
+    if matrix.cells:  # rawtcp built
+        assert hosts_used(matrix) == ["lab-a", "lab-b"]
+    with pytest.raises(MatrixError, match="no host 'lab-b' in the inventory"):
+        plan(spec, tmp_path / "other.yaml")
+
+
+def test_mwbench_run_refuses_a_bad_inventory_before_anything_runs(tmp_path):
+    from click.testing import CliRunner
+
+    from mwbench.cli import main
+
+    (tmp_path / "bad.yaml").write_text("hosts:\n  lab:\n    reach: rsh lab\n")
+    (tmp_path / "spec.yaml").write_text("suite: s\nexperiments:\n  - name: e\n"
+                                        "    drivers: [rawtcp]\n    operation: roundtrip\n")
+    result = CliRunner().invoke(main, ["run", str(tmp_path / "spec.yaml"), "--db",
+                                       str(tmp_path / "m.db"), "--inventory",
+                                       str(tmp_path / "bad.yaml")])
+    assert result.exit_code == 2
+    assert f"{tmp_path / 'bad.yaml'}:3: hosts.lab.reach: 'rsh lab' is not a way" in result.output
+    assert not (tmp_path / "m.db").exists()
