@@ -166,7 +166,8 @@ def _inventory(names: list[str], addresses: list[str], directory: Path) -> str:
     for name, address in zip(names, addresses, strict=True):
         lines += [f"  {name}:", f"    reach: ssh {name}",
                   f"    ssh_config: {directory / 'ssh_config'}",
-                  f"    checkout: {paths.repo_root()}", f"    build: {paths.build_dir()}",
+                  f"    checkout: {paths.repo_root().resolve()}",
+                  f"    build: {paths.build_dir().resolve()}",
                   f"    bind: {address}"]
     return "\n".join(lines) + "\n"
 
