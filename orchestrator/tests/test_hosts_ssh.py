@@ -268,7 +268,8 @@ def test_a_round_trip_across_two_network_namespaces_without_ssh(tmp_path):
     with namespaces.hosts(2) as (a, b):
         inventory = tmp_path / "inventory.yaml"
         inventory.write_text("hosts:\n" + "".join(
-            f"  {name}:\n    reach: netns {host.namespace}\n    build: {paths.build_dir().resolve()}\n"
+            f"  {name}:\n    reach: netns {host.namespace}\n"
+            f"    build: {paths.build_dir().resolve()}\n"
             f"    bind: {host.address}\n" for name, host in (("a", a), ("b", b))))
         done = run_mwbench(tmp_path, SPEC.format(samples=500, experiments=experiment(
             "netns", "{client: a, server: b}")), inventory)
