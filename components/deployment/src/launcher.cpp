@@ -25,29 +25,6 @@ PortableServer::POA_ptr root_poa(CORBA::ORB_ptr orb) {
   return PortableServer::POA::_narrow(object.in());
 }
 
-// "NAME REFERENCE" per line (DAnCE's node map), '#' comments.
-std::map<std::string, std::pair<std::string, int>> read_node_map(const std::string& file) {
-  std::ifstream in(file);
-  if (!in) throw PlanError({file, 0}, "cannot read the node map");
-  std::map<std::string, std::pair<std::string, int>> nodes;
-  std::string line;
-  for (int number = 1; std::getline(in, line); ++number) {
-    const auto hash = line.find('#');
-    if (hash != std::string::npos) line.erase(hash);
-    std::istringstream fields(line);
-    std::string name, reference, extra;
-    if (!(fields >> name)) continue;
-    if (!(fields >> reference) || (fields >> extra)) {
-      throw PlanError({file, number},
-                      "a node map line is NAME REFERENCE (IOR:, corbaloc:, corbaname:, file:)");
-    }
-    if (!nodes.emplace(name, std::make_pair(reference, number)).second) {
-      throw PlanError({file, number}, "node '" + name + "' is named twice");
-    }
-  }
-  return nodes;
-}
-
 CORBA::Object_ptr resolve(CORBA::ORB_ptr orb, const std::string& reference) {
   if (reference.rfind("file:", 0) == 0 || reference.rfind("naming:", 0) == 0) {
     return mwccm::resolve_reference(orb, reference);
@@ -70,6 +47,28 @@ void append(MwccmDeployment::Timings& all, const MwccmDeployment::Timings& more)
 }
 
 }  // namespace
+
+std::map<std::string, std::pair<std::string, int>> read_node_map(const std::string& file) {
+  std::ifstream in(file);
+  if (!in) throw PlanError({file, 0}, "cannot read the node map");
+  std::map<std::string, std::pair<std::string, int>> nodes;
+  std::string line;
+  for (int number = 1; std::getline(in, line); ++number) {
+    const auto hash = line.find('#');
+    if (hash != std::string::npos) line.erase(hash);
+    std::istringstream fields(line);
+    std::string name, reference, extra;
+    if (!(fields >> name)) continue;
+    if (!(fields >> reference) || (fields >> extra)) {
+      throw PlanError({file, number},
+                      "a node map line is NAME REFERENCE (IOR:, corbaloc:, corbaname:, file:)");
+    }
+    if (!nodes.emplace(name, std::make_pair(reference, number)).second) {
+      throw PlanError({file, number}, "node '" + name + "' is named twice");
+    }
+  }
+  return nodes;
+}
 
 Launcher::Launcher(CORBA::ORB_ptr orb, LaunchOptions options)
     : orb_(CORBA::ORB::_duplicate(orb)),
@@ -232,6 +231,17 @@ void Launcher::deploy() {
     }
   }
   timer_.record("total", options_.plan_file, begin, monotonic_ns());
+  provided_ = all;
+}
+
+CORBA::Object_ptr Launcher::provided_reference(const std::string& instance,
+                                               const std::string& port) const {
+  for (CORBA::ULong i = 0; i < provided_.length(); ++i) {
+    const MwccmDeployment::ProvidedReference& end = provided_[i];
+    if (instance == end.end.instance.in() && port == end.end.port.in())
+      return CORBA::Object::_duplicate(end.reference.in());
+  }
+  return CORBA::Object::_nil();
 }
 
 void Launcher::check_interrupted(const std::string& phase) {
@@ -269,6 +279,7 @@ void Launcher::interrupt() {
 }
 
 void Launcher::teardown() {
+  provided_.length(0);
   std::string first_error;
   while (!nodes_.empty()) {
     Node& node = nodes_.back();

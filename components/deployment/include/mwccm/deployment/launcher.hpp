@@ -37,6 +37,11 @@ struct LaunchOptions {
   std::vector<AttributeOverride> overrides;  // --set, applied to the plan as read
 };
 
+// A node map: "NAME REFERENCE" per line (DAnCE's node map; IOR:, corbaloc:,
+// corbaname:, file:), '#' comments. Each name with its reference and line.
+// PlanError naming the file and line when it cannot be read or is malformed.
+std::map<std::string, std::pair<std::string, int>> read_node_map(const std::string& file);
+
 // What a phase failure says: the phase, the node, the subject (locality,
 // instance or port) and why.
 class LaunchFailure : public std::runtime_error {
@@ -63,6 +68,11 @@ class Launcher {
   // Leaves the nodes this launcher started running when it exits (a plan
   // launched and left, torn down later from the state).
   void detach_nodes();
+
+  // After deploy(): the reference a process of the application provided for
+  // a connection across processes (D&C's providedReference), to
+  // `instance`.`port`; nil if no such connection crosses processes.
+  CORBA::Object_ptr provided_reference(const std::string& instance, const std::string& port) const;
 
   // Every timed step so far, from every process; and the launcher's own.
   MwccmDeployment::Timings* timings();
@@ -92,6 +102,7 @@ class Launcher {
   std::string callback_ior_;
   std::mutex mutex_;
   std::vector<Node> nodes_;
+  MwccmDeployment::ProvidedReferences provided_;  // of the last deploy()
   // What interrupt() acts on, apart from nodes_ (which deploy() changes).
   std::mutex interrupt_mutex_;
   bool interrupted_ = false;
