@@ -79,13 +79,41 @@ nlohmann::json footprint(deploy::Deployments& deployments) {
   return deploy::footprint_of(processes);
 }
 
-// The airframe's position facet, as HUD's `airframe` receptacle holds it.
-CORBA::Object_ptr airframe_position(CORBA::ORB_ptr orb, const std::string& scratch) {
+// The airframe's position facet: as the deployment provided it to the HUD in
+// another process (D&C's providedReference), or else as the HUD's `airframe`
+// receptacle holds it, navigating from the HUD's registration in `scratch`.
+// That file is written where the HUD's component server runs: a plan whose
+// HUD shares a process with the airframe on a node elsewhere has neither
+// here, and fails naming the file.
+CORBA::Object_ptr airframe_position(CORBA::ORB_ptr orb, const deploy::Deployments& deployments,
+                                    const std::string& scratch) {
+  CORBA::Object_var provided = deployments.provided_reference("airframe", "position");
+  if (!CORBA::is_nil(provided.in())) return provided._retn();
   Components::CCMObject_var hud = mwccm::resolve<Components::CCMObject>(
       orb, "file:" + (fs::path(scratch) / "hud.ior").string());
   Components::ConnectionDescriptions_var connections = hud->get_connections("airframe");
   if (connections->length() != 1) throw std::runtime_error("the HUD's airframe is not connected");
   return CORBA::Object::_duplicate(connections[0].objref.in());
+}
+
+// How the orchestrator starts a node on another host (docs/driver-contract.md,
+// "nodes"): as start_nodes() in deploy_runs.cpp does here, trusting the build's
+// artifact directories, and a plan's own (--option artifacts) before them.
+nlohmann::json node_description() {
+  const fs::path build(MWBENCH_BUILD_DIR);
+  return {{"option", "nodes"},
+          {"argv",
+           {(build / "components/server/mwccm-node").string(), "--name", "{name}", "--endpoint",
+            "giop:tcp:{bind}:0", "--ior-file", "{reference_file}", "--artifacts",
+            (build / "components/basic_sp").string(), "--artifacts",
+            (build / "components/scale").string()}},
+          {"path_options", {{"artifacts", "--artifacts"}}}};
+}
+
+// What the middleware configuration says of the nodes: those started elsewhere.
+void record_nodes(nlohmann::json& config, const deploy::Deployments& deployments) {
+  const std::vector<std::string> elsewhere = deployments.nodes_elsewhere();
+  if (!elsewhere.empty()) config["nodes_elsewhere"] = elsewhere;
 }
 
 class DeployDriver final : public mwbench::Driver {
@@ -105,7 +133,11 @@ class DeployDriver final : public mwbench::Driver {
         {"program", "PATH: the plan compiled by mwccm-plan-compile (static; default: the build's)"},
         {"artifacts", "DIR: the plan's artifacts and .ccd files (default: the build's)"},
         {"hertz", "tick_to_display: RateGen's ticks per second, 1 to 100000 (default 1000)"},
+        {"nodes",
+         "FILE: a node map (NAME REFERENCE lines) of the plan's nodes started elsewhere; "
+         "the driver starts the others (dynamic assembly)"},
     };
+    d.nodes = node_description();
     d.max_threads = 1;
     d.max_servants = 1;
     return d;
@@ -122,7 +154,10 @@ class DeployDriver final : public mwbench::Driver {
     {
       auto deployments = deploy::make_deployments(orb.in(), scenario, scratch.path());
       deployments->assemble();
-      CORBA::Object_var position = airframe_position(orb.in(), scratch.path());
+      nlohmann::json config{{"plan", scenario.plan}};
+      record_nodes(config, *deployments);
+      context.record_middleware_config(config);
+      CORBA::Object_var position = airframe_position(orb.in(), *deployments, scratch.path());
       CORBA::String_var ior = orb->object_to_string(position.in());
       std::mutex mutex;
       std::condition_variable stopped;
@@ -161,7 +196,10 @@ class DeployDriver final : public mwbench::Driver {
       Scratch scratch;
       auto deployments = deploy::make_deployments(orb.in(), scenario, scratch.path());
       deployments->assemble();
-      CORBA::Object_var position = airframe_position(orb.in(), scratch.path());
+      nlohmann::json config{{"plan", scenario.plan}};
+      record_nodes(config, *deployments);
+      measurement.record_middleware_config(config);
+      CORBA::Object_var position = airframe_position(orb.in(), *deployments, scratch.path());
       measure_calls(position.in(), measurement);
       deployments->tear_down();
     }
@@ -207,6 +245,7 @@ class DeployDriver final : public mwbench::Driver {
                           {"plan", scenario.plan},
                           {"footprint", footprint(*deployments)}};
     if (scenario.assembly == deploy::Assembly::Static) config["program"] = scenario.program;
+    record_nodes(config, *deployments);
     measurement.record_middleware_config(config);
     std::vector<std::pair<std::string, mwbench::NamedSeries*>> series;
     for (const auto& step : deployments->steps())

@@ -6,6 +6,7 @@
 #include <fstream>
 #include <mwccm/deployment/child_process.hpp>
 #include <mwccm/deployment/launcher.hpp>
+#include <mwccm/deployment/plan_error.hpp>
 #include <mwccm/deployment/plan_io.hpp>
 #include <mwccm/deployment/started_callback.hpp>
 #include <mwccm/deployment/step_timer.hpp>
@@ -114,7 +115,8 @@ class StaticDeployments final : public Deployments {
   std::unique_ptr<ProgramProcess> held_;
 };
 
-// The nodes of the plan as daemons for the cell, and a launcher per assembly.
+// The nodes of the plan as daemons for the cell (those of --option nodes
+// started elsewhere, the others here), and a launcher per assembly.
 class DynamicDeployments final : public Deployments {
  public:
   DynamicDeployments(CORBA::ORB_ptr orb, const Scenario& scenario, const std::string& scratch)
@@ -158,6 +160,13 @@ class DynamicDeployments final : public Deployments {
     held->teardown();
   }
 
+  std::vector<std::string> nodes_elsewhere() const override { return nodes_elsewhere_; }
+
+  CORBA::Object_ptr provided_reference(const std::string& instance,
+                                       const std::string& port) const override {
+    return held_ ? held_->provided_reference(instance, port) : CORBA::Object::_nil();
+  }
+
   std::vector<HostProcess> processes() const override {
     std::vector<HostProcess> processes;
     for (const auto& node : nodes_) {
@@ -169,11 +178,17 @@ class DynamicDeployments final : public Deployments {
   }
 
  private:
-  // One mwccm-node per node the plan names, each calling back with its
-  // reference; the node map names them all.
+  // One mwccm-node per node the plan names and --option nodes does not, each
+  // calling back with its reference; the node map names them all.
   void start_nodes(const Scenario& scenario, const std::string& scratch) {
     std::set<std::string> names;
     for (const auto& instance : read_plan(scenario.plan).instances) names.insert(instance.node);
+    std::ofstream map(options_.node_map, std::ios::trunc);
+    for (const auto& [name, reference] : nodes_started_elsewhere(scenario, names)) {
+      map << name << ' ' << reference << '\n';
+      names.erase(name);
+      nodes_elsewhere_.push_back(name);
+    }
     CORBA::Object_var object = orb_->resolve_initial_references("RootPOA");
     PortableServer::POA_var root = PortableServer::POA::_narrow(object.in());
     PortableServer::POAManager_var manager = root->the_POAManager();
@@ -182,7 +197,6 @@ class DynamicDeployments final : public Deployments {
     CORBA::Object_var reference = root->id_to_reference(id.in());
     CORBA::String_var callback = orb_->object_to_string(reference.in());
     const fs::path node_program = fs::path(MWBENCH_BUILD_DIR) / "components/server/mwccm-node";
-    std::ofstream map(options_.node_map, std::ios::trunc);
     try {
       for (const auto& name : names) {
         std::vector<std::string> arguments{node_program.string(), "--name", name, "--callback",
@@ -204,8 +218,35 @@ class DynamicDeployments final : public Deployments {
     root->deactivate_object(id.in());
   }
 
+  // The nodes of --option nodes, by name with their references: each one a
+  // node of the plan (`names`), or the map is refused.
+  static std::map<std::string, std::string> nodes_started_elsewhere(
+      const Scenario& scenario, const std::set<std::string>& names) {
+    if (scenario.node_map.empty()) return {};
+    std::map<std::string, std::pair<std::string, int>> given;
+    try {
+      given = read_node_map(scenario.node_map);
+    } catch (const PlanError& e) {
+      throw mwbench::UsageError("--option nodes: " + std::string(e.what()));
+    }
+    std::map<std::string, std::string> references;
+    for (const auto& [name, where] : given) {
+      if (names.count(name) == 0) {
+        std::string known;
+        for (const auto& known_name : names) known += (known.empty() ? "" : ", ") + known_name;
+        throw mwbench::UsageError("--option nodes: " + scenario.node_map + ":" +
+                                  std::to_string(where.second) + ": node '" + name +
+                                  "' is not a node of plan '" + scenario.name +
+                                  "' (its nodes: " + known + ")");
+      }
+      references[name] = where.first;
+    }
+    return references;
+  }
+
   CORBA::ORB_var orb_;
   LaunchOptions options_;
+  std::vector<std::string> nodes_elsewhere_;
   StartedCallbackServant callback_;
   std::vector<std::unique_ptr<ChildProcess>> nodes_;  // stopped (SIGTERM) when destroyed
   std::unique_ptr<Launcher> held_;                    // destroyed (torn down) before them

@@ -39,9 +39,18 @@ class Deployments {
   // Untimed: an assembly held until tear_down() (a server's, a footprint's).
   virtual void assemble() = 0;
   virtual void tear_down() = 0;
-  // While held: the processes the assembly needs (the launcher, which is
-  // this driver, aside).
+  // While held: the processes the assembly needs on this host (the launcher,
+  // which is this driver, aside).
   virtual std::vector<HostProcess> processes() const = 0;
+  // While held: the reference provided for a connection across processes to
+  // `instance`.`port` (dynamic assembly); nil when none does.
+  virtual CORBA::Object_ptr provided_reference(const std::string& /*instance*/,
+                                               const std::string& /*port*/) const {
+    return CORBA::Object::_nil();
+  }
+  // The nodes of --option nodes, started elsewhere: their processes are not
+  // among processes().
+  virtual std::vector<std::string> nodes_elsewhere() const { return {}; }
 };
 
 // `scratch` is where registrations, timings and node logs go.

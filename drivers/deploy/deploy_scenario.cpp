@@ -93,6 +93,8 @@ Scenario scenario_of(const mwbench::DriverOptions& options) {
   scenario.address = options.bind_address;
   const auto known = known_plans().find(scenario.name);
   if (scenario.name == kPlainChain) {
+    if (!options.option("nodes", "").empty())
+      throw mwbench::UsageError("--option nodes: the plain chain has no plan, so no nodes");
     scenario.plain_chain = true;
     scenario.program =
         (fs::path(MWBENCH_BUILD_DIR) / "benchmarks/basic_sp_latency/basic-sp-plain-chain").string();
@@ -117,6 +119,13 @@ Scenario scenario_of(const mwbench::DriverOptions& options) {
   if (scenario.artifacts.empty()) {
     throw mwbench::UsageError("--option plan=" + scenario.name +
                               " is a file: give --option artifacts=DIR too");
+  }
+  scenario.node_map = options.option("nodes", "");
+  if (!scenario.node_map.empty()) scenario.node_map = fs::absolute(scenario.node_map).string();
+  if (!scenario.node_map.empty() && scenario.assembly == Assembly::Static) {
+    throw mwbench::UsageError("--option nodes=" + scenario.node_map + ": static assembly runs " +
+                              "the compiled plan in one program, on no node; nodes need " +
+                              "--option assembly=dynamic");
   }
   if (scenario.assembly == Assembly::Static && !fs::is_regular_file(scenario.program)) {
     throw mwbench::UsageError("static assembly of '" + scenario.name + "' needs its compiled " +

@@ -28,6 +28,9 @@ struct Scenario {
   // --bind: where every process of the assembly listens (the driver's ORB,
   // the nodes and their component servers, a compiled plan's program).
   std::string address = "127.0.0.1";
+  // --option nodes=FILE: a node map of nodes started elsewhere (on other
+  // hosts, by the orchestrator); the driver starts the plan's other nodes.
+  std::string node_map;
 
   // The omniORB endpoint of those processes: "giop:tcp:ADDRESS:0".
   std::string endpoint() const { return "giop:tcp:" + address + ":0"; }
@@ -37,7 +40,7 @@ struct Scenario {
 inline constexpr const char* kPlainChain = "basic_sp_plain_chain";
 
 // From --option assembly=static|dynamic, plan=NAME|PATH, program=PATH,
-// artifacts=DIR, hertz=N, and --bind; mwbench::UsageError naming the option
+// artifacts=DIR, hertz=N, nodes=FILE, and --bind; mwbench::UsageError naming the option
 // for anything else (an unknown plan name lists the known ones).
 Scenario scenario_of(const mwbench::DriverOptions& options);
 

@@ -47,9 +47,14 @@ struct Description {
   // process from a time another took, so that across hosts it would need their
   // clocks synchronised. The orchestrator refuses them across hosts.
   std::vector<std::string> one_way;
+  // The deployment nodes the orchestrator may start on other hosts for the
+  // process that deploys (docs/driver-contract.md, "nodes"): the node
+  // program's argument list, and the option that passes the node map; null
+  // for none.
+  nlohmann::json nodes;
 
   // The --describe object: "contract" and the fields above, max_threads,
-  // max_servants, max_subscribers, daemon and host_local only when set.
+  // max_servants, max_subscribers, daemon, host_local and nodes only when set.
   nlohmann::json to_json() const;
 };
 
