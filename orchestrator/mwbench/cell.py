@@ -2,9 +2,11 @@
 
 Around them, what the cell holds for its whole duration: a scratch directory,
 and on each host it uses (hosts/topology.py) a Place, with the idle hold
-there (hosts/launcher.py); and a daemon the driver declares (daemon.py:
+there (hosts/launcher.py); a daemon the driver declares (daemon.py:
 iceoryx's RouDi), which runs from before the server starts until after both
-ends have stopped, one per cell, on the host of the measuring process. Every
+ends have stopped, one per cell, on the host of the measuring process; and
+the deployment nodes the level of `hosts` puts on hosts (hosts/nodes.py),
+over the same span. Every
 failure becomes a `failed` record with the reason and the tail of the
 processes' error output, never an exception that would stop the run; a host
 that cannot do its part fails the cell, naming the host. A stop signal
@@ -19,8 +21,10 @@ from .background import BackgroundLoad
 from .cell_processes import run_collocated, run_remote
 from .daemon import Daemon
 from .drivers import DriverInfo
+from .factors import driver_options
 from .hosts.inventory import LOCAL, local_host
 from .hosts.launcher import HostFailure, LocalLauncher
+from .hosts.nodes import DeploymentNodes
 from .hosts.topology import Topology
 from .judge import judge
 from .ledger import scratch_directory
@@ -47,20 +51,27 @@ def run_cell(cell: Cell, driver: DriverInfo, launchers: dict | None = None) -> C
     started = time.monotonic()
     with scratch_directory() as scratch, ExitStack() as places_held:
         load = BackgroundLoad(cell["background"], cell.timeout_s, scratch)
-        daemon = None
+        daemon = nodes = None
         try:
             places = _open_places(cell, launchers, scratch, places_held, record)
-            client_place = places[Topology.of(cell["hosts"]).client]
+            topology = Topology.of(cell["hosts"])
+            client_place = places[topology.client]
             daemon = Daemon(driver.daemon, scratch, client_place)
             daemon.start()
+            nodes = DeploymentNodes(driver.nodes, topology, places,
+                                    cpus.server_cpu if remote else cpus.client_cpu,
+                                    driver_options(cell.levels), scratch)
+            node_map = nodes.start(cell["mode"])
             if remote:
-                measured, server_header = run_remote(cell, driver, scratch, cpus, load, places)
+                measured, server_header = run_remote(cell, driver, scratch, cpus, load, places,
+                                                     node_map)
             else:
                 measured = run_collocated(cell, driver, scratch, cpus.client_cpu, load,
-                                          client_place)
+                                          client_place, node_map)
                 server_header = None
             daemon.check("during the cell, so the drivers lost it")
-            judge(record, cell, measured, server_header)
+            nodes.check("during the cell, so the deployment lost it")
+            judge(record, cell, measured, server_header, None if remote else node_map)
         except (ChildFailure, ResultFileError, HostFailure) as failure:
             record.error = str(failure)
             if cell.memory_limit_mb:
@@ -72,6 +83,8 @@ def run_cell(cell: Cell, driver: DriverInfo, launchers: dict | None = None) -> C
                             + traceback.format_exc(limit=-6))
         finally:
             load.stop()
+            if nodes is not None:
+                nodes.stop()
             if daemon is not None:
                 daemon.stop()
         record.load_generator = load.record

@@ -32,12 +32,13 @@ CLIENT_CONNECT_TIMEOUT_S = 10.0
 
 def driver_arguments(cell: Cell, driver: DriverInfo, role: str, cpu: int | None,
                      endpoint_files: list[Path], output: Path, fanout: list[str],
-                     place=None) -> list[str]:
+                     place=None, own_options: dict | None = None) -> list[str]:
     """The argument list of one driver process (docs/driver-contract.md, section 2) at
     `place` (its program and bind address there; default: this machine's build): the
     cell's levels of every factor that has a driver argument (factors.py), then the
-    settings, the files and the fan-out's share, then the driver options: the spec's and
-    the factors passed as one (`driver_option`)."""
+    settings, the files and the fan-out's share, then the driver options: the spec's,
+    the factors passed as one (`driver_option`), and this process's own (the node map
+    of the process that deploys, hosts/nodes.py)."""
     program = place.program(program_in_build(driver)) if place else driver.program
     argv = [str(program), "--role", role]
     if place is not None and place.host.bind != LOOPBACK:
@@ -56,7 +57,7 @@ def driver_arguments(cell: Cell, driver: DriverInfo, role: str, cpu: int | None,
     if cell.memory_limit_mb is not None:
         argv += ["--memory-limit-mb", str(cell.memory_limit_mb)]
     argv += fanout
-    for key, value in driver_options(cell.levels).items():
+    for key, value in {**driver_options(cell.levels), **(own_options or {})}.items():
         argv += ["--option", f"{key}={value}"]
     return argv
 
@@ -71,13 +72,14 @@ def _subscribers(count: int) -> list[str]:
 
 
 def run_collocated(cell: Cell, driver: DriverInfo, scratch: Path, cpu: int | None,
-                   load: BackgroundLoad, place) -> ResultFile:
+                   load: BackgroundLoad, place, node_map: dict | None = None) -> ResultFile:
     place.check_program(program_in_build(driver))
     load.start()
     fanout = _subscribers(cell["subscribers"]) if cell["subscribers"] is not None else []
     output = place.scratch / "collocated.result"
     child = place.start("collocated", driver_arguments(cell, driver, "collocated", cpu, [],
-                                                       output, fanout, place), scratch)
+                                                       output, fanout, place, node_map),
+                        scratch)
     try:
         _expect_success(child, child.wait(cell.timeout_s))
         load.check("during the measurement")
@@ -92,7 +94,7 @@ class _Server:
     processes, with its endpoint and result files."""
 
     def __init__(self, cell: Cell, driver: DriverInfo, scratch: Path, cpu: int | None,
-                 index: int | None, place):
+                 index: int | None, place, node_map: dict | None):
         self.place = place
         suffix = "" if index is None else f"-{index}"
         self.endpoint = place.scratch / f"endpoint{suffix}"
@@ -103,7 +105,7 @@ class _Server:
             fanout = _subscribers(share) + ["--first-subscriber", str((index or 0) * share)]
         self.role = "server" if index is None else f"subscribers-{index}"
         argv = driver_arguments(cell, driver, "server", cpu, [self.endpoint], self.output,
-                                fanout, place)
+                                fanout, place, node_map)
         self.child = place.start(self.role, argv, scratch)
 
     def endpoint_at(self, client_place) -> Path:
@@ -115,8 +117,8 @@ class _Server:
         return copy
 
 
-def run_remote(cell: Cell, driver: DriverInfo, scratch: Path, cpus,
-               load: BackgroundLoad, places: dict) -> tuple[ResultFile, dict]:
+def run_remote(cell: Cell, driver: DriverInfo, scratch: Path, cpus, load: BackgroundLoad,
+               places: dict, node_map: dict | None = None) -> tuple[ResultFile, dict]:
     count = cell.subscriber_process_count if cell["subscribers"] is not None else None
     indices = [None] if count is None else list(range(count))
     topology = Topology.of(cell["hosts"])
@@ -128,7 +130,8 @@ def run_remote(cell: Cell, driver: DriverInfo, scratch: Path, cpus,
     try:
         for index in indices:
             place = places[topology.server_host(index)]
-            servers.append(_Server(cell, driver, scratch, cpus.server_cpu, index, place))
+            servers.append(_Server(cell, driver, scratch, cpus.server_cpu, index, place,
+                                   node_map))
         for server in servers:
             _with_tail(server.child, lambda s=server: s.child.wait_for_file(
                 s.endpoint, SERVER_START_TIMEOUT_S, s.place.exists))

@@ -5,7 +5,8 @@ available when its program is built and answers `--describe`
 (docs/driver-contract.md, section 1). The description, not this module,
 says which operations, modes and transports a driver supports, so adding a
 driver needs no change here. A driver that declares a daemon (iceoryx's
-RouDi) is available only when the daemon's program is on PATH.
+RouDi) is available only when the daemon's program is on PATH. A driver may
+also say how its deployment nodes are started on other hosts (hosts/nodes.py).
 """
 
 import json
@@ -20,6 +21,7 @@ from pydantic import BaseModel, ConfigDict, Field, StrictInt, ValidationError
 
 from . import paths
 from .daemon import validate as validate_daemon
+from .hosts.nodes import validate as validate_nodes
 
 CONTRACT_VERSION = 1
 DESCRIBE_TIMEOUT_S = 10
@@ -41,6 +43,7 @@ class DriverInfo:
     max_subscribers: int | None = None  # bound on --subscribers of fanout; None: no bound
     daemon: dict | None = None  # the daemon each cell needs (daemon.py); None: none
     host_local: tuple[str, ...] = ()  # transports that cannot cross hosts (Unix sockets)
+    nodes: dict | None = None  # how its deployment nodes start elsewhere (hosts/nodes.py)
 
     def transports(self, mode: str) -> list[str]:
         return list(self.modes.get(mode, []))
@@ -122,6 +125,9 @@ def describe(name: str) -> DriverInfo:
         if shutil.which(daemon["program"]) is None:
             package = daemon.get("package") or "unknown"
             return unavailable(f"{daemon['program']} not found (Debian package {package})")
+    nodes = data.get("nodes")
+    if nodes is not None and (problem := validate_nodes(nodes)):
+        return unavailable(f"{_shown(program)} --describe: {problem}")
     return DriverInfo(
         name=name,
         program=program,
@@ -136,6 +142,7 @@ def describe(name: str) -> DriverInfo:
         max_subscribers=data.get("max_subscribers"),
         daemon=daemon,
         host_local=tuple(data.get("host_local", ())),
+        nodes=nodes,
     )
 
 

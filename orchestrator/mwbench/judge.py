@@ -18,15 +18,17 @@ from .stats import summarize
 from .store import CellRecord
 
 
-def judge(record: CellRecord, cell: Cell, measured: ResultFile, server_header: dict | None):
-    """Fill `record` from a result that passes, or raise ResultFileError."""
+def judge(record: CellRecord, cell: Cell, measured: ResultFile, server_header: dict | None,
+          own_options: dict | None = None):
+    """Fill `record` from a result that passes, or raise ResultFileError. `own_options`:
+    the driver options the measuring process had besides the cell's (a node map)."""
     header = measured.header
     record.measurer_header = header
     record.server_header = server_header
     record.batch_size = measured.batch_size
     record.samples_ns = measured.samples_ns
     record.named_series = measured.named_series
-    check_echoes(cell, header)
+    check_echoes(cell, header, own_options)
     if measured.samples_ns.size == 0:
         raise ResultFileError("the driver wrote no samples")
     wanted = cell.samples_asked
@@ -53,7 +55,7 @@ def judge(record: CellRecord, cell: Cell, measured: ResultFile, server_header: d
     record.status = "ok"
 
 
-def check_echoes(cell: Cell, header: dict) -> None:
+def check_echoes(cell: Cell, header: dict, own_options: dict | None = None) -> None:
     """The factors a result header repeats are the cell's (an unset level as the driver
     assumes it): a driver that measured something else must not pass for this cell."""
     for factor in FACTORS:
@@ -61,7 +63,8 @@ def check_echoes(cell: Cell, header: dict) -> None:
             continue
         wanted = factor.level_or_unset(cell[factor.name])
         if factor.name == "options":  # every --option the driver was given, as text
-            wanted = {key: str(value) for key, value in driver_options(cell.levels).items()}
+            wanted = {key: str(value) for key, value in
+                      {**driver_options(cell.levels), **(own_options or {})}.items()}
         if header[factor.echoed] != wanted:
             raise ResultFileError(f"the result header says {factor.echoed} "
                                   f"{header[factor.echoed]!r}; the cell asked for {wanted!r}")

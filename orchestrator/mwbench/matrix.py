@@ -225,8 +225,10 @@ def _check_hosts(experiment, settings: dict, inventory: dict[str, Host]) -> None
     for level in settings["hosts"]:
         topology = Topology.of(level)
         # A level that names subscribers puts the fan-out's servers there, not on `server`.
-        servers = topology.subscribers if "subscribers=" in (level or "") else [topology.server]
-        named = list(dict.fromkeys([topology.client, *servers]))
+        fanout = "subscribers=" in (level or "")
+        named = list(dict.fromkeys(
+            name for mode in settings["modes"]
+            for name in topology.hosts(mode, fanout, len(topology.subscribers))))
         for name in named:
             if name not in inventory:
                 raise MatrixError(f"{where}: hosts {level}: no host {name!r} in the inventory "
@@ -327,6 +329,9 @@ def _cannot_place(levels: dict, driver: DriverInfo) -> str | None:
     processes = (levels["subscribers"] if levels["subscriber_processes"] == "each" else 1) \
         if fanout else 1
     used = topology.hosts(levels["mode"], fanout, processes)
+    if topology.nodes and driver.nodes is None:
+        return (f"{driver.name} deploys no component application on nodes (no `nodes` in "
+                "its --describe), so it cannot be given the hosts of nodes")
     if len(used) > 1 and driver.operations[levels["operation"]].get("one_way"):
         return (f"{levels['operation']} is timed one way, from a time another process took "
                 "(one_way in --describe): across hosts that needs synchronised clocks, "

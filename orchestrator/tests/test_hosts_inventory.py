@@ -80,8 +80,22 @@ def test_a_level_of_hosts_is_kept_as_text_and_read_back():
     assert Topology.of(None) == Topology("local", "local", ("local",))
 
 
+def test_a_level_puts_deployment_nodes_on_hosts_by_their_names():
+    level = canonical({"nodes": {"Sensors": "a", "Display": "b"}, "client": "a"})
+    assert level == "client=a nodes=Display:b,Sensors:a"
+    assert canonical(level) == level
+    topology = Topology.of(level)
+    assert topology.nodes == (("Display", "b"), ("Sensors", "a"))
+    assert topology.hosts("collocated", fanout=False, processes=1) == ["a", "b"]
+    assert topology.deployer("collocated") == "a"
+    assert topology.deployer("remote") == "local"  # the server deploys; not named: here
+
+
 @pytest.mark.parametrize(("level", "says"), [
     ("{clients: a}", "unknown role 'clients'"),
+    ("{nodes: [a]}", "nodes: a mapping of nodes' names"),
+    ("{nodes: {'A:B': a}}", "'A:B' is not a node's name"),
+    ("{nodes: {A: 'a b'}}", "nodes: A: 'a b' is not a host's name"),
     ("{client: '-F/etc/x'}", "is not a host's name"),
     ("{client: [a, b]}", "is not a host's name"),
     ("[]", "a level of hosts is a host's name, or a mapping of roles"),
@@ -153,6 +167,40 @@ def test_a_one_way_figure_is_refused_across_hosts(tmp_path):
     assert "needs synchronised clocks" in matrix.skipped[0].reason
 
 
+DEPLOY = DriverInfo("deploy", Path("/x"), True, operations={"assembly": {"payload": False}},
+                    modes={"collocated": ["inproc"]}, options={"nodes": "FILE"},
+                    nodes={"option": "nodes", "argv": ["/b/mwccm-node", "{name}",
+                                                       "{reference_file}"]})
+
+
+def nodes_spec(hosts: str, driver: str = "deploy"):
+    return parse_spec(f"suite: s\nexperiments:\n  - name: e\n    drivers: [{driver}]\n"
+                      f"    operation: assembly\n    modes: collocated\n    hosts: {hosts}\n",
+                      "spec.yaml")
+
+
+def test_nodes_go_to_hosts_of_the_inventory_that_can_reach_each_other(tmp_path):
+    hosts = load_inventory(inventory(tmp_path))
+    matrix = expand(nodes_spec("{client: lab-a, nodes: {Sensors: lab-a, Display: lab-b}}"),
+                    {"deploy": DEPLOY}, hosts)
+    assert [cell["hosts"] for cell in matrix.cells] == [
+        "client=lab-a nodes=Display:lab-b,Sensors:lab-a"]
+    with pytest.raises(MatrixError, match="no host 'lab-c' in the inventory"):
+        expand(nodes_spec("{client: lab-a, nodes: {Display: lab-c}}"), {"deploy": DEPLOY}, hosts)
+    with pytest.raises(MatrixError, match="host local binds 127.0.0.1"):
+        expand(nodes_spec("{nodes: {Display: lab-b}}"), {"deploy": DEPLOY}, hosts)
+
+
+def test_a_driver_without_nodes_cannot_be_given_their_hosts(tmp_path):
+    hosts = load_inventory(inventory(tmp_path))
+    plain = DriverInfo("plain", Path("/x"), True, operations={"assembly": {"payload": False}},
+                       modes={"collocated": ["inproc"]})
+    matrix = expand(nodes_spec("{client: lab-a, nodes: {Display: lab-b}}", "plain"),
+                    {"plain": plain}, hosts)
+    assert matrix.cells == []
+    assert "plain deploys no component application on nodes" in matrix.skipped[0].reason
+
+
 def test_a_spec_names_its_inventory_and_the_command_line_overrides_it(tmp_path):
     from mwbench.runner import hosts_used, plan
 
@@ -184,3 +232,19 @@ def test_mwbench_run_refuses_a_bad_inventory_before_anything_runs(tmp_path):
     assert result.exit_code == 2
     assert f"{tmp_path / 'bad.yaml'}:3: hosts.lab.reach: 'rsh lab' is not a way" in result.output
     assert not (tmp_path / "m.db").exists()
+
+
+@pytest.mark.parametrize(("nodes", "says"), [
+    ({"option": "nodes", "argv": ["/b/node", "{name}", "{reference_file}"]}, None),
+    ([], "nodes is not an object"),
+    ({"argv": ["/b/node", "{name}", "{reference_file}"]}, "nodes.option"),
+    ({"option": "nodes", "argv": ["node", "{name}", "{reference_file}"]}, "not an absolute"),
+    ({"option": "nodes", "argv": ["/b/node", "{name}"]}, "no argument {reference_file}"),
+    ({"option": "nodes", "argv": ["/b/node", "{name}", "{reference_file}"],
+      "path_options": {"artifacts": 1}}, "nodes.path_options"),
+])
+def test_a_drivers_description_of_its_nodes_is_checked(nodes, says):
+    from mwbench.hosts.nodes import validate
+
+    problem = validate(nodes)
+    assert problem == says if says is None else says in problem

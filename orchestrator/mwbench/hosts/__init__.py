@@ -7,5 +7,6 @@
   network namespace on it;
 - ssh.py, remote_child.py: the same over OpenSSH;
 - topology.py: which host each process of a cell runs on (the factor `hosts`);
+- nodes.py: a deployment's nodes started on their hosts, and the node map;
 - disclosure.py: `mwbench env` of every host, stored with the run.
 """
