@@ -15,7 +15,14 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from driver_processes import HANG_S, Driver, DriverServer, read_result, read_result_with_series
+from driver_processes import (
+    HANG_S,
+    Driver,
+    DriverServer,
+    read_result,
+    read_result_with_series,
+    wait_for_file,
+)
 
 REPO = Path(__file__).resolve().parents[2]
 BUILD = Path(os.environ.get("MWBENCH_BUILD_DIR", REPO / "build"))
@@ -68,8 +75,51 @@ def test_describe():
                                   check=True).stdout)
     assert d["driver"] == "deploy"
     assert set(d["operations"]) == {"assembly", "roundtrip", "tick_to_display"}
-    assert set(d["options"]) == {"assembly", "plan", "program", "artifacts", "hertz"}
+    assert set(d["options"]) == {"assembly", "plan", "program", "artifacts", "hertz", "nodes"}
     assert "basic_sp_one_process" in d["options"]["plan"]
+    assert d["nodes"]["option"] == "nodes"
+    assert Path(d["nodes"]["argv"][0]) == BUILD.resolve() / "components/server/mwccm-node"
+
+
+def start_node_as_described(name, tmp_path):
+    """mwccm-node started as --describe's `nodes` says (as the orchestrator starts one on
+    another host), once it has written its reference."""
+    described = json.loads(subprocess.run([DRIVER, "--describe"], capture_output=True,
+                                          text=True, check=True).stdout)["nodes"]
+    reference = tmp_path / f"{name}.ior"
+    values = {"{name}": name, "{reference_file}": str(reference)}
+    node = subprocess.Popen([values.get(a, a).replace("{bind}", "127.0.0.1")
+                             for a in described["argv"]], cwd=tmp_path, stderr=subprocess.PIPE,
+                            text=True)
+    try:
+        wait_for_file(reference, node)
+    except BaseException:
+        node.kill()
+        raise
+    return node, reference.read_text().strip()
+
+
+def test_a_node_of_the_map_is_used_and_the_others_started(tmp_path):
+    node, reference = start_node_as_described("Display", tmp_path)
+    node_map = tmp_path / "nodes.map"
+    node_map.write_text(f"# started elsewhere\nDisplay {reference}\n")
+    try:
+        done, output = assembly(tmp_path, "dynamic", "basic_sp_four_processes_two_nodes",
+                                samples=1, extra=["--option", f"nodes={node_map}"])
+        assert done.returncode == 0, done.stderr
+        header, _, _ = read_result_with_series(output)
+        config = header["middleware_config"]
+        assert config["nodes_elsewhere"] == ["Display"]
+        roles = [p["role"] for p in config["footprint"]["processes"]]
+        assert roles.count("node") == 1 and roles.count("component server") == 2  # Sensors'
+        node_map.write_text(f"Ghost {reference}\n")
+        done, _ = assembly(tmp_path, "dynamic", "basic_sp_four_processes_two_nodes",
+                           extra=["--option", f"nodes={node_map}"])
+        assert done.returncode == 2
+        assert "nodes.map:1: node 'Ghost' is not a node of plan" in done.stderr
+    finally:
+        node.terminate()
+        assert node.wait(HANG_S) == 0, node.stderr.read()
 
 
 def check_steps(named, header, own, wholes=("total", "registration")):
