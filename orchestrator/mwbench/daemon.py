@@ -95,12 +95,9 @@ class Daemon:
             remove_leftovers(self.spec)
 
     def _on_host(self, argument: str) -> str:
-        """An argument naming a file of this machine's build, as the host's build names it
-        (RouDi's configuration)."""
-        build = str(paths.build_dir()) + "/"
-        if self.place is None or not argument.startswith(build):
-            return argument
-        return str(self.place.program(Path(argument.removeprefix(build))))
+        """An argument naming a file of this machine's build (RouDi's configuration), as
+        the host's build names it."""
+        return argument if self.place is None else paths.in_build_of(self.place, argument)
 
     def stop(self) -> None:
         if self.child is not None:

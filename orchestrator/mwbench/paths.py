@@ -20,6 +20,17 @@ def build_dir() -> Path:
     return Path(override) if override else repo_root() / "build"
 
 
+def in_build_of(place, argument: str) -> str:
+    """An argument naming a file of this machine's build, as the build of `place`'s host
+    (hosts/launcher.py) names it; any other argument unchanged. What a driver's
+    --describe names in its build (a daemon's configuration, a node's program) is found
+    on each host this way."""
+    build = str(build_dir()) + "/"
+    if not argument.startswith(build):
+        return argument
+    return str(place.program(Path(argument.removeprefix(build))))
+
+
 def suites_dir() -> Path:
     return repo_root() / "suites"
 

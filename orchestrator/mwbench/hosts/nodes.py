@@ -17,7 +17,7 @@ daemon (daemon.py); one that exits early fails the cell, naming it.
 import os
 from pathlib import Path
 
-from ..paths import build_dir
+from ..paths import in_build_of
 from ..processes import Child, ChildFailure
 from .topology import Topology
 
@@ -64,21 +64,13 @@ class DeploymentNodes:
     def _argv(self, node: str, place, reference_file: Path) -> list[str]:
         values = {"{name}": node, "{bind}": place.host.bind,
                   "{reference_file}": str(reference_file)}
-        template = [self._on_host(argument, place) for argument in self.spec["argv"]]
-        arguments = [_filled(argument, values) for argument in template]
+        arguments = [_filled(in_build_of(place, argument), values)
+                     for argument in self.spec["argv"]]
         for option, flag in self.spec.get("path_options", {}).items():
             if option in self.cell_options:
-                arguments[1:1] = [flag, self._on_host(str(self.cell_options[option]), place)]
+                arguments[1:1] = [flag, in_build_of(place, str(self.cell_options[option]))]
         pinned = ["taskset", "--cpu-list", str(self.cpu)] if self.cpu is not None else []
         return pinned + arguments
-
-    @staticmethod
-    def _on_host(argument: str, place) -> str:
-        """An argument naming a file of this machine's build, as the host's build names it."""
-        build = str(build_dir()) + "/"
-        if not argument.startswith(build):
-            return argument
-        return str(place.program(Path(argument.removeprefix(build))))
 
     def check(self, when: str) -> None:
         """Fail the cell if a node died while the drivers needed it."""
