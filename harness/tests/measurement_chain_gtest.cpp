@@ -128,13 +128,15 @@ TEST(MeasurementChain, FixedBatchTimesSeveralCallsPerSample) {
 }
 
 TEST(MeasurementChain, AutoBatchComesFromSingleCallsAfterTheWarmup) {
-  // Read cost 10 ns: a batch must last 1000 ns; calls of 300 ns need 4.
+  // Read cost 100 ns: a batch must last 10 µs; calls of 3 µs need 4. The
+  // margins are microseconds, so that neither a sanitizer's overhead nor a
+  // busy machine changes the answer (a call would have to take over 5 µs).
   const auto o = options(10, 3, std::nullopt);
-  Measurement m(o, 10);
+  Measurement m(o, 100);
   std::uint64_t sends = 0;
   m.run_chained([&] {
     ++sends;
-    spin(300);
+    spin(3000);
     m.replied();
   });
   EXPECT_EQ(m.batch_size(), 4u);

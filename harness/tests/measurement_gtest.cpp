@@ -48,11 +48,12 @@ TEST(Measurement, SamplesCoverTheLoopsWallTime) {
 }
 
 TEST(Measurement, AutoBatchIsTheSmallestPowerOfTwoLongEnough) {
-  // Read cost 10 ns: a batch must last 1000 ns. Calls of 300 ns: 2 calls are
-  // too short (600 ns), 4 are enough (1200 ns).
+  // Read cost 100 ns: a batch must last 10 µs. Calls of 3 µs: 2 calls are
+  // too short (6 µs), 4 are enough (12 µs); margins of microseconds, which
+  // neither a sanitizer's overhead nor a busy machine spans.
   const auto o = options(10, 0, std::nullopt);
-  Measurement m(o, 10);
-  m.run([] { spin(300); });
+  Measurement m(o, 100);
+  m.run([] { spin(3000); });
   EXPECT_EQ(m.batch_size(), 4u);
 }
 
