@@ -22,13 +22,18 @@ PHASES = ("total", "plan_parsing", "plan_check", "plan_loading", "orb_initializa
           "teardown")
 
 
-def medians_of_medians(store: Store, run_id: int) -> dict[tuple[str, str, str], dict]:
-    """(experiment, assembly, plan) -> {phase: median of the repetitions' medians, in µs}."""
+def configuration(cell) -> tuple[str, str, str]:
+    return cell["experiment"], cell["assembly"], (cell["options"] or {}).get("plan", "")
+
+
+def medians_of_medians(store: Store, run_id: int, key_of=configuration) -> dict[tuple, dict]:
+    """key_of(cell) (default: experiment, assembly, plan) -> {phase: median of the
+    repetitions' medians, in µs}."""
     per_repetition: dict[tuple, dict[str, list[float]]] = defaultdict(lambda: defaultdict(list))
     for cell in store.cells(run_id):
         if cell["status"] != "ok" or cell["operation"] != "assembly":
             continue
-        key = (cell["experiment"], cell["assembly"], (cell["options"] or {}).get("plan", ""))
+        key = key_of(cell)
         for name, values in store.named_series(cell["id"]).items():
             per_repetition[key][name].append(float(median(values)) / 1e3)
     return {key: {name: median(values) for name, values in phases.items()}

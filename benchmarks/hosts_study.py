@@ -3,7 +3,8 @@ of suites/hosts.yaml: per configuration, the median over repetitions of each
 repetition's median (a repetition is a new set of processes, which on this machine can
 settle at another level), on one host and across hosts, with each driver's ratio to the
 raw socket over the same hosts (rawtcp, the baseline of the same run), and the hosts'
-disclosure as the run stored it.
+disclosure as the run stored it; for a run of suites/hosts-nodes.yaml, the steps of an
+assembly by where the plan's nodes ran (deploy_phases.py's medians of medians).
 
     .venv/bin/python benchmarks/hosts_study.py results/hosts.db [--run N]
 """
@@ -12,6 +13,8 @@ import argparse
 import json
 from collections import defaultdict
 from statistics import median
+
+from deploy_phases import PHASES, medians_of_medians
 
 from mwbench.hosts.disclosure import differences
 from mwbench.store import Store
@@ -59,6 +62,21 @@ def crossing(figures: dict) -> list[str]:
     return lines
 
 
+def assembly_steps(store: Store, run_id: int) -> list[str]:
+    """Each step of an assembly (median of medians, µs), a column per level of hosts."""
+    figures = medians_of_medians(store, run_id, lambda cell: cell["hosts"] or "local")
+    if not figures:
+        return []
+    levels = list(figures)
+    lines = ["| step (µs) | " + " | ".join(levels) + " |", "| --- |" + " ---: |" * len(levels)]
+    for step in PHASES:
+        if any(step in figures[level] for level in levels):
+            lines.append(f"| {step} | " + " | ".join(
+                f"{figures[level][step]:,.0f}" if step in figures[level] else ""
+                for level in levels) + " |")
+    return lines
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("db")
@@ -74,7 +92,8 @@ def main() -> None:
                       for name, entry in hosts.items()))
     for line in differences(hosts) or ["the hosts do not differ"]:
         print(line)
-    print("\n".join(["", *table(figures), "", *crossing(figures)]))
+    print("\n".join(["", *table(figures), "", *crossing(figures), "",
+                     *assembly_steps(store, run_id)]))
 
 
 if __name__ == "__main__":
