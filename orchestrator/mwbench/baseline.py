@@ -4,18 +4,26 @@ A middleware cell's baseline is the `rawtcp` cell of the same run with the
 same reach (loopback IP: TCP, and UDP, against raw TCP; local IPC: Unix-domain
 sockets, ZeroMQ's ipc and shared memory, against a raw Unix-domain socket),
 the same operation and payload, the same client threads and background load,
-and the same placement, idle hold, priority and repetition: the nearest thing
-to the physical limit under the same conditions. UDP and shared memory have no
-raw cell of their own, and are read against the raw socket a user would
-otherwise reach for. A rawtcp cell of the same
-experiment is preferred, so that a baseline is measured beside the cell it
-judges; failing that, any experiment's. The number of servants is not a
-condition: a raw socket has none, so a middleware with N servants is read
-against the bare call. Collocated cells have no baseline: no socket is
-involved.
+and the same placement, idle hold and priority: the nearest thing to the
+physical limit under the same conditions. UDP and shared memory have no raw
+cell of their own, and are read against the raw socket a user would
+otherwise reach for. A rawtcp cell of the same experiment is preferred, so
+that a baseline is measured beside the cell it judges; failing that, any
+experiment's. The number of servants is not a condition: a raw socket has
+none, so a middleware with N servants is read against the bare call.
+Collocated cells have no baseline: no socket is involved.
+
+The ratio is taken launch by launch: the cell's k-th launch against the
+baseline's k-th, which ran in the same block of the run's schedule
+(launches/schedule.py), so that a slow stretch of the machine that hit both
+cancels. The figure is the median of those ratios, with the interval of the
+paired hierarchical bootstrap (launches/bootstrap.py).
 """
 
+import numpy as np
+
 from .factors import FACTORS
+from .launches.estimate import Estimate, configuration_key, paired_ratio
 
 BASELINE_DRIVER = "rawtcp"
 TRANSPORT_FAMILY = {"tcp": "loopback IP", "udp": "loopback IP", "uds": "local IPC",
@@ -34,19 +42,37 @@ def baseline_key(factors: dict) -> tuple | None:
     return (family, *(f.level_or_unset(factors.get(f.name)) for f in CONDITIONS))
 
 
-def median_ratios(cells: list[tuple[dict, float | None]]) -> list[float | None]:
-    """For each (factors, median) pair: its median over its baseline's, or None."""
-    anywhere: dict[tuple, float] = {}
-    beside: dict[tuple, float] = {}  # keyed by experiment too
-    for factors, median in cells:
+def baseline_indices(configurations: list[dict]) -> list[int | None]:
+    """For each configuration (its factors), the index of its baseline among them, or None
+    (no baseline in the list, a collocated cell, the baseline itself)."""
+    anywhere: dict[tuple, int] = {}
+    beside: dict[tuple, int] = {}  # keyed by experiment too
+    for index, factors in enumerate(configurations):
         key = baseline_key(factors)
-        if factors.get("driver") == BASELINE_DRIVER and median and key is not None:
-            anywhere.setdefault(key, median)
-            beside[(factors.get("experiment"), key)] = median
-    ratios = []
-    for factors, median in cells:
+        if factors.get("driver") == BASELINE_DRIVER and key is not None:
+            anywhere.setdefault(key, index)
+            beside.setdefault((factors.get("experiment"), key), index)
+    found = []
+    for factors in configurations:
         key = baseline_key(factors)
-        base = beside.get((factors.get("experiment"), key), anywhere.get(key))
         is_baseline = factors.get("driver") == BASELINE_DRIVER
-        ratios.append(median / base if base and median and not is_baseline else None)
+        index = beside.get((factors.get("experiment"), key), anywhere.get(key))
+        found.append(None if key is None or is_baseline else index)
+    return found
+
+
+def ratios_to_baseline(configurations: list[tuple[dict, dict[int, np.ndarray]]],
+                       q: float = 50) -> list[Estimate | None]:
+    """For each configuration (its factors, and its launches: launch number -> per-call
+    times), its q-th percentile over its baseline's, launch by launch (the k-th launch
+    against the baseline's k-th, which ran in the same block), with its interval; None
+    where it has no baseline or they share no launch."""
+    indices = baseline_indices([factors for factors, _ in configurations])
+    ratios = []
+    for (factors, launches), index in zip(configurations, indices, strict=True):
+        if index is None or not launches or not configurations[index][1]:
+            ratios.append(None)
+            continue
+        ratios.append(paired_ratio(launches, configurations[index][1], q,
+                                   key=configuration_key(factors)))
     return ratios

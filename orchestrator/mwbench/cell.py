@@ -47,6 +47,7 @@ def run_cell(cell: Cell, driver: DriverInfo, launchers: dict | None = None) -> C
         server_cpu=cpus.server_cpu if remote else None,
         role=cell.role,
         notes=list(cell.notes),
+        position=cell.position,
     )
     started = time.monotonic()
     with scratch_directory() as scratch, ExitStack() as places_held:

@@ -26,7 +26,7 @@ PYTHON_PACKAGES = ("numpy", "scipy", "pydantic", "ruamel.yaml", "PyYAML", "click
 def collect() -> dict:
     return {
         "mwbench_version": __version__,
-        "machine": _machine(),
+        "machine": machine(),
         "kernel": {"release": platform.release(), "version": platform.version()},
         "build": _build_info(),
         "git": _git(),
@@ -46,7 +46,8 @@ def _read(path: str) -> str | None:
         return None
 
 
-def _machine() -> dict:
+def machine() -> dict:
+    """What the machine is: its CPUs, memory, idle states and clock (no load sample)."""
     cpuinfo = _read("/proc/cpuinfo") or ""
     model = next((line.split(":", 1)[1].strip() for line in cpuinfo.splitlines()
                   if line.startswith("model name")), None)

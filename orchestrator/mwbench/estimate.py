@@ -14,7 +14,7 @@ combinations to see how far that holds.
 Which experiment is which term is explicit in the spec: an experiment's
 `role` (simple, size, servants, threads, mixture), stored with each cell.
 Every term is the median time per call of one configuration (per thread,
-for the threads sweep), the median over repetitions of each repetition's
+for the threads sweep), the median over launches of each launch's
 p50, and names the cells it came from. Only the terms the question needs are
 looked up: with one servant the servants sweep is not needed at all.
 

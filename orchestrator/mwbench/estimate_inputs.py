@@ -52,7 +52,7 @@ class Selection:
 
 def run_cells(store: Store, run_id: int) -> list[dict]:
     """The cells of a run (Store.cells); StoreError for an unknown run."""
-    return store.cells(run_id)
+    return store.cells(run_id, spec_order=True)
 
 
 def ok_cells(cells: list[dict]) -> list[dict]:
@@ -78,7 +78,7 @@ class SweepPoints:
 
     @staticmethod
     def group(cells: list[dict], leave_out: str | None = None) -> list[tuple[dict, list[dict]]]:
-        """Cells grouped by configuration (all factors but repetition and `leave_out`)."""
+        """Cells grouped by configuration (all factors but launch and `leave_out`)."""
         groups: dict[str, tuple[dict, list[dict]]] = {}
         for cell in cells:
             factors = {k: cell[k] for k in CONFIGURATION if k != leave_out}
@@ -88,7 +88,7 @@ class SweepPoints:
 
     @staticmethod
     def median_of(cells: list[dict]) -> float:
-        """The median over repetitions of each repetition's median per call."""
+        """The median over launches of each launch's median per call."""
         return float(statistics.median(c["p50_us"] for c in cells))
 
     def _value(self, cell: dict) -> int:

@@ -4,7 +4,7 @@ Performance Analysis, chapters 17 and 18).
 Each of k factors (2 or 3) has a low level (coded -1: the first value the spec
 lists) and a high level (+1). The 2^k cells are in standard order: cell i has
 factor j at its high level when bit j of i is set, so the first factor changes
-fastest. Each cell holds r observations, one per repetition.
+fastest. Each cell holds r observations, one per launch.
 
 The estimates are in contrast form: an effect is (1 / 2^(k-1)) x the sum over
 cells of its sign x the cell mean. For a main effect that is the mean at the
@@ -15,14 +15,14 @@ Jain's q_j is half of each.
 Allocation of variation: the total sum of squares around the grand mean,
 SST = sum (y - grand mean)^2, splits exactly into 2^k r q_j^2 per effect plus
 the error SSE = sum (y - cell mean)^2, so the shares (each over SST) add up to
-100%. With one repetition there is no error term and no interval: nothing
+100%. With one launch there is no error term and no interval: nothing
 tells an effect from the noise of repeating it.
 
-Intervals are percentile bootstraps over repetitions, resampled independently
+Intervals are percentile bootstraps over launches, resampled independently
 within each cell (scipy.stats.bootstrap with one sample per cell): the
-repetitions, not the calls inside one, are the independent units, since the
+launches, not the calls inside one, are the independent units, since the
 calls of one process share its state (docs/performance.md on drift). With few
-repetitions the interval is too narrow (2 give each cell only 3 distinct
+launches the interval is too narrow (2 give each cell only 3 distinct
 resampled means): an effect is significant here when its interval excludes 0.
 """
 
@@ -42,7 +42,7 @@ class Effect:
     factors: tuple[int, ...]  # the factors it involves, by position: (0,) is A, (0, 1) is AB
     estimate: float  # contrast form (see the module's docstring)
     share: float | None  # of the total variation, 0..1; None when nothing varied at all
-    interval: tuple[float, float] | None  # bootstrap, at CONFIDENCE; None with one repetition
+    interval: tuple[float, float] | None  # bootstrap, at CONFIDENCE; None with one launch
 
     @property
     def is_interaction(self) -> bool:
@@ -61,9 +61,9 @@ class Effect:
 class Analysis:
     cell_means: np.ndarray  # one per cell, in standard order
     grand_mean: float
-    repetitions: int
+    launches: int
     effects: list[Effect]  # main effects first, then interactions by order
-    error_share: float | None  # share of the variation left to the repetitions; None if r = 1
+    error_share: float | None  # share of the variation left to the launches; None if r = 1
 
 
 def effect_terms(k: int) -> list[tuple[int, ...]]:
@@ -81,10 +81,10 @@ def sign_table(k: int) -> np.ndarray:
 
 def analyse(observations, confidence: float = CONFIDENCE, replicates: int = REPLICATES,
             seed: int = SEED) -> Analysis:
-    """The effects of `observations`: 2^k rows (cells, standard order) of r repetitions."""
+    """The effects of `observations`: 2^k rows (cells, standard order) of r launches."""
     y = np.asarray(observations, dtype=float)
     if y.ndim != 2 or y.shape[1] < 1:
-        raise ValueError("observations are 2^k cells of r >= 1 repetitions each")
+        raise ValueError("observations are 2^k cells of r >= 1 launches each")
     cells, r = y.shape
     k = cells.bit_length() - 1
     if cells != 2 ** k or not 2 <= k <= 3:

@@ -146,8 +146,10 @@ FACTORS: tuple[Factor, ...] = (
     Factor("hosts", "hosts", Annotated[str, BeforeValidator(topology.canonical)], (None,),
            "TEXT", lambda level: None if level is None else f"on {level}", crossed=True,
            baseline=True),
-    Factor("repetition", None, int, (), "INTEGER NOT NULL", lambda r: f"rep {r}",
-           baseline=True),
+    # The k-th launch of a configuration: a new set of processes (launches/). Not a
+    # condition of the baseline: a cell is read against its baseline launch by launch.
+    Factor("launch", None, int, (), "INTEGER NOT NULL",
+           lambda k: None if k is None else f"launch {k}"),
 )
 
 BY_NAME = {factor.name: factor for factor in FACTORS}

@@ -22,6 +22,7 @@ from .drivers import DriverInfo
 from .factors import BACKGROUND_NONE, FACTORS, FANOUT_OPERATION, NAMES, describe
 from .hosts.inventory import LOCAL, Host, local_host
 from .hosts.topology import Topology
+from .launches.schedule import new_seed, randomised_blocks
 from .spec import Spec, effective_settings
 
 COLLOCATED_TRANSPORT = "inproc"
@@ -54,12 +55,14 @@ class Cell:
 
     levels: dict  # factor name -> level, every factor of factors.py in its order
     warmup: int
-    samples: int
+    samples: int  # per launch
+    launches: int  # of its configuration; levels["launch"] says which one this is
     batch: int | str
     timeout_s: float
     role: str | None = None  # the experiment's role in the combined-factor estimate
     memory_limit_mb: int | None = None
     notes: tuple[str, ...] = ()  # known before the cell runs (crowding)
+    position: int | None = None  # its configuration's place in the spec's order
 
     def __getitem__(self, factor: str) -> Any:
         return self.levels[factor]
@@ -94,21 +97,24 @@ class Skipped:
 
 @dataclass
 class Matrix:
-    cells: list[Cell] = field(default_factory=list)
+    configurations: list[Cell] = field(default_factory=list)  # launch unset, spec order
+    cells: list[Cell] = field(default_factory=list)  # every launch, in the order they run
     skipped: list[Skipped] = field(default_factory=list)
+    seed: int | None = None  # of the order of the launches
 
 
 def expand(spec: Spec, drivers: dict[str, DriverInfo],
-           inventory: dict[str, Host] | None = None) -> Matrix:
-    """All cells of the spec, in the order they will run, on the hosts of `inventory`
-    (hosts/inventory.py; by default only `local`).
+           inventory: dict[str, Host] | None = None, seed: int | None = None) -> Matrix:
+    """All configurations of the spec, and their launches in the order they will run, on
+    the hosts of `inventory` (hosts/inventory.py; by default only `local`).
 
-    Repetitions are the outermost loop: the whole matrix runs once, then
-    again, so a slow drift of the machine (another tenant, thermal state)
-    touches every configuration alike instead of biasing the ones run last.
+    The launches run in randomised blocks (launches/schedule.py): every
+    configuration's k-th launch before any configuration's (k+1)-th, in an order
+    drawn from `seed` (else the spec's `seed`, else a new one, kept in the matrix),
+    so that a slow stretch of the machine touches a random few configurations of a
+    block instead of biasing the ones run last or one configuration's every launch.
     """
     matrix = Matrix()
-    repetitions: dict[str, int] = {}
     inventory = inventory or {LOCAL: local_host()}
     for experiment in spec.experiments:
         _check_names(experiment, effective_settings(spec, experiment), drivers)
@@ -116,7 +122,6 @@ def expand(spec: Spec, drivers: dict[str, DriverInfo],
     _check_size(spec, drivers)
     for experiment in spec.experiments:
         settings = effective_settings(spec, experiment)
-        repetitions[experiment.name] = settings["repetitions"]
         for driver_name in experiment.drivers:
             driver = drivers[driver_name]
             if not driver.available:
@@ -125,14 +130,18 @@ def expand(spec: Spec, drivers: dict[str, DriverInfo],
                 )
                 continue
             _expand_driver(experiment, settings, driver, matrix)
-    first_pass = matrix.cells
-    matrix.cells = [
-        dataclasses.replace(cell, levels={**cell.levels, "repetition": repetition})
-        for repetition in range(1, max(repetitions.values(), default=1) + 1)
-        for cell in first_pass
-        if repetition <= repetitions[cell["experiment"]]
-    ]
+    matrix.configurations = [dataclasses.replace(cell, position=index)
+                             for index, cell in enumerate(matrix.configurations)]
+    matrix.seed = next(s for s in (seed, spec.seed, new_seed()) if s is not None)
+    matrix.cells = scheduled(matrix.configurations, matrix.seed)
     return matrix
+
+
+def scheduled(configurations: list["Cell"], seed: int) -> list["Cell"]:
+    """The launches of `configurations`, each a cell with its launch number, in the order
+    they run: randomised blocks drawn from `seed` (launches/schedule.py)."""
+    return [dataclasses.replace(cell, levels={**cell.levels, "launch": launch})
+            for launch, cell in randomised_blocks(configurations, lambda c: c.launches, seed)]
 
 
 def _check_size(spec: Spec, drivers: dict[str, DriverInfo]) -> None:
@@ -160,11 +169,11 @@ def _check_size(spec: Spec, drivers: dict[str, DriverInfo]) -> None:
     if cells > MAX_CELLS:
         raise MatrixError(f"the spec asks for up to {cells:,} cells (experiment "
                           f"'{largest[1]}': {largest[0]:,}); one run has at most "
-                          f"{MAX_CELLS:,}, about a day: fewer values or repetitions")
+                          f"{MAX_CELLS:,}, about a day: fewer values or launches")
     if calls * MIN_CALL_NS / 1e9 > DAY_S:
         raise MatrixError(f"the spec asks for {calls:,} calls (warm-up and samples of up to "
                           f"{cells:,} cells): more than a day even at {MIN_CALL_NS} ns a "
-                          "call: fewer samples, warm-up calls or repetitions")
+                          "call: fewer samples, warm-up calls or launches")
 
 
 def _most_cells(experiment, settings: dict, drivers: dict[str, DriverInfo]) -> int:
@@ -177,7 +186,7 @@ def _most_cells(experiment, settings: dict, drivers: dict[str, DriverInfo]) -> i
              *(settings[factor.spec_key] for factor in CROSSED),
              *settings["options"].values()]
     return math.prod(len(values) for values in lists) * max(transports, 1) * fanouts \
-        * settings["repetitions"]
+        * settings["launches"]
 
 
 def _available_memory_bytes() -> int | None:
@@ -275,7 +284,7 @@ def _expand_driver(experiment, settings: dict, driver: DriverInfo, matrix: Matri
                                                                        strict=True)},
                         "subscribers": subscribers, "subscriber_processes": processes,
                         "options": dict(zip(option_keys, values, strict=True)) or None,
-                        "repetition": 1,
+                        "launch": None,
                     }
                     levels = {name: levels[name] for name in NAMES}
                     if reason := _cannot_run(levels, driver):
@@ -284,9 +293,10 @@ def _expand_driver(experiment, settings: dict, driver: DriverInfo, matrix: Matri
                     crowded = crowding_note(
                         busy_threads(mode, levels["threads"], levels["background"],
                                      subscribers), os.cpu_count() or 1)
-                    matrix.cells.append(Cell(
+                    matrix.configurations.append(Cell(
                         levels=levels, warmup=settings["warmup"],
-                        samples=settings["samples"], batch=settings["batch"],
+                        samples=settings["samples"], launches=settings["launches"],
+                        batch=settings["batch"],
                         timeout_s=settings["timeout_s"], role=experiment.role,
                         memory_limit_mb=settings["memory_limit_mb"],
                         notes=(crowded,) if crowded else (),

@@ -9,6 +9,9 @@ in the database. What the run starts is in its ledger (ledger.py) until it is
 gone, so that a run killed outright is cleaned up by the next.
 """
 
+import dataclasses
+import platform
+import time
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -22,10 +25,13 @@ from .hosts import disclosure
 from .hosts.inventory import LOCAL, load_inventory, local_host
 from .hosts.topology import Topology
 from .interruption import Interrupted, check
+from .launches import calibration
+from .launches.chooser import BudgetError
+from .launches.plan import LaunchPlan, following, make_plan
 from .ledger import Ledger
 from .leftovers import clean_dead_runs, end_what_remains
-from .matrix import Matrix, expand
-from .spec import load_spec
+from .matrix import Matrix, expand, scheduled
+from .spec import line_of_key, load_spec
 from .store import CellRecord, Store
 
 
@@ -41,15 +47,34 @@ class RunOutcome:
         return sum(1 for record in self.records if record.status != "ok")
 
 
-def plan(spec_path: Path, inventory_path: Path | None = None):
+def plan(spec_path: Path, inventory_path: Path | None = None, seed: int | None = None):
     """Validate the spec and its inventory (`inventory_path`, else the spec's own) and
-    expand it; raises SpecError, InventoryError or MatrixError before anything runs."""
+    expand it, its launches ordered by `seed` (else the spec's, else a new one); raises
+    SpecError, InventoryError or MatrixError before anything runs."""
     spec, text = load_spec(spec_path)
     if inventory_path is None and spec.inventory is not None:
         inventory_path = Path(spec_path).parent / spec.inventory
     inventory = load_inventory(inventory_path) if inventory_path else {LOCAL: local_host()}
     drivers = {name: describe(name) for name in known_driver_names()}
-    return spec, text, drivers, expand(spec, drivers, inventory), inventory
+    return spec, text, drivers, expand(spec, drivers, inventory, seed), inventory
+
+
+def this_machine() -> str:
+    """The machine the calibrations of this run belong to (launches/calibration.py)."""
+    return calibration.machine_key(environment.machine(), platform.release())
+
+
+def launch_plan(matrix: Matrix, store: Store | None, budget_s: float | None,
+                budget_source: str) -> LaunchPlan:
+    """The plan of the matrix from the store's calibrations of this machine (none without
+    a store); BudgetError, naming `budget_source`, when the budget cannot hold it."""
+    machine = this_machine()
+    lookups = [calibration.look_up(store, machine, c.factors()) if store
+               else calibration.Lookup(None, "missing") for c in matrix.configurations]
+    try:
+        return make_plan(matrix, lookups, budget_s)
+    except BudgetError as error:
+        raise BudgetError(f"{budget_source} {error}") from None
 
 
 def hosts_used(matrix: Matrix) -> list[str]:
@@ -64,21 +89,45 @@ def hosts_used(matrix: Matrix) -> list[str]:
 
 
 def run_suite(spec_path: Path, db_path: Path, console: Console,
-              inventory_path: Path | None = None) -> RunOutcome:
-    """Plan, then run and store every cell. A stop signal (interruption.py) ends the run
+              inventory_path: Path | None = None, seed: int | None = None,
+              budget_s: float | None = None) -> RunOutcome:
+    """Plan, then run and store every cell. With a budget (`budget_s`, else the spec's),
+    the configurations whose variance is not known here are calibrated first, and the
+    chooser spends the rest (launches/). A stop signal (interruption.py) ends the run
     `interrupted` once the current cell's processes are stopped; the caller installs the
     handlers. What a run killed earlier left behind is removed first (leftovers.py)."""
-    spec, text, drivers, matrix, inventory = plan(spec_path, inventory_path)
+    spec, text, drivers, matrix, inventory = plan(spec_path, inventory_path, seed)
+    budget_source = "--budget" if budget_s is not None else \
+        f"{spec_path}:{line_of_key(text, ['budget'])}: budget:"
+    budget_s = budget_s if budget_s is not None else spec.budget
     check()  # stopped while planning: no run is begun
     store = Store.create_or_open(db_path)
+    try:
+        planned = launch_plan(matrix, store, budget_s, budget_source)  # refused before a run
+    except BudgetError:
+        store.close()
+        raise
     run_ledger = Ledger(str(db_path.resolve()))
     ledger.activate(run_ledger)
     launchers = {name: disclosure.launcher(inventory[name]) for name in hosts_used(matrix)}
+    run = _Run(spec.suite, spec_path, text, drivers, store, run_ledger, console, launchers)
     try:
         for line in clean_dead_runs():
             console.print(f"[yellow]removed[/]: {line}")
-        return _run_cells(spec, spec_path, text, drivers, matrix, store, run_ledger, console,
-                          launchers)
+        chosen = None
+        if budget_s is not None:
+            started = time.monotonic()
+            if planned.to_calibrate:
+                _calibrate(run, matrix, planned)
+            calibrating_s = time.monotonic() - started
+            planned = launch_plan(matrix, store, budget_s - calibrating_s,
+                                  f"{budget_source} (less {calibrating_s:.1f} s of calibration)")
+            matrix = following(matrix, planned)
+            chosen = {**planned.record(), "budget_s": budget_s,
+                      "calibration_s": round(calibrating_s, 3)}
+        outcome = run.cells(matrix, chosen)
+        calibration.record_run(store, this_machine(), outcome.run_id)
+        return outcome
     finally:
         for launcher in launchers.values():
             launcher.close()
@@ -88,40 +137,76 @@ def run_suite(spec_path: Path, db_path: Path, console: Console,
         store.close()
 
 
-def _run_cells(spec, spec_path: Path, text: str, drivers, matrix: Matrix, store: Store,
-               run_ledger: Ledger, console: Console, launchers: dict) -> RunOutcome:
-    hosts = None
-    if set(launchers) - {LOCAL}:  # a run on this machine alone discloses it once
-        hosts = disclosure.disclose(launchers)
-        for name, entry in hosts.items():
-            if entry["error"]:
-                console.print(f"[yellow]host {name}[/]: no disclosure: {entry['error']}")
-        for line in disclosure.differences(hosts):
-            console.print(f"[yellow]warning[/]: {line}")
-    run_id = store.begin_run(spec.suite, str(spec_path), text, environment.collect(), __version__,
-                             hosts)
-    run_ledger.run_id = run_id
-    console.print(f"run {run_id}: suite [bold]{spec.suite}[/], {len(matrix.cells)} cells, "
-                  f"database {store.path}")
-    records: list[CellRecord] = []
-    interrupted: Interrupted | None = None
-    columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
-               TimeElapsedColumn())
-    try:
-        with Progress(*columns, console=console, transient=True) as progress:
-            task = progress.add_task("", total=len(matrix.cells))
-            for cell in matrix.cells:
-                check()
-                progress.update(task, description=cell.label())
-                record = run_cell(cell, drivers[cell["driver"]], launchers)
-                store.add_cell(run_id, record)
-                records.append(record)
-                if record.status != "ok":
-                    console.print(f"[red]failed[/] {cell.label()}: "
-                                  f"{(record.error or '').splitlines()[0]}")
-                progress.advance(task)
-    except Interrupted as signal_taken:
-        interrupted = signal_taken
-    finally:
-        store.end_run(run_id, "interrupted" if interrupted else "finished")
-    return RunOutcome(run_id, records, matrix, interrupted)
+@dataclass
+class _Run:
+    """What every run of one `mwbench run` shares: the spec's text, the drivers, the store,
+    the ledger, the console and the hosts' launchers."""
+
+    suite: str
+    spec_path: Path
+    text: str
+    drivers: dict
+    store: Store
+    ledger: Ledger
+    console: Console
+    launchers: dict
+
+    def cells(self, matrix: Matrix, planned: dict | None, suite: str | None = None
+              ) -> RunOutcome:
+        """Run and store the launches of `matrix` as one run, in their order."""
+        hosts = None
+        if set(self.launchers) - {LOCAL}:  # a run on this machine alone discloses it once
+            hosts = disclosure.disclose(self.launchers)
+            for name, entry in hosts.items():
+                if entry["error"]:
+                    self.console.print(f"[yellow]host {name}[/]: no disclosure: "
+                                       f"{entry['error']}")
+            for line in disclosure.differences(hosts):
+                self.console.print(f"[yellow]warning[/]: {line}")
+        suite = suite or self.suite
+        run_id = self.store.begin_run(suite, str(self.spec_path), self.text,
+                                      environment.collect(), __version__, hosts, matrix.seed,
+                                      planned)
+        self.ledger.run_id = run_id
+        self.console.print(
+            f"run {run_id}: suite [bold]{suite}[/], {len(matrix.configurations)} "
+            f"configurations, {len(matrix.cells)} launches in randomised blocks (seed "
+            f"{matrix.seed}), database {self.store.path}")
+        records: list[CellRecord] = []
+        interrupted: Interrupted | None = None
+        columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
+                   TimeElapsedColumn())
+        try:
+            with Progress(*columns, console=self.console, transient=True) as progress:
+                task = progress.add_task("", total=len(matrix.cells))
+                for cell in matrix.cells:
+                    check()
+                    progress.update(task, description=cell.label())
+                    record = run_cell(cell, self.drivers[cell["driver"]], self.launchers)
+                    self.store.add_cell(run_id, record)
+                    records.append(record)
+                    if record.status != "ok":
+                        self.console.print(f"[red]failed[/] {cell.label()}: "
+                                           f"{(record.error or '').splitlines()[0]}")
+                    progress.advance(task)
+        except Interrupted as signal_taken:
+            interrupted = signal_taken
+        finally:
+            self.store.end_run(run_id, "interrupted" if interrupted else "finished")
+        return RunOutcome(run_id, records, matrix, interrupted)
+
+
+def _calibrate(run: _Run, matrix: Matrix, planned: LaunchPlan) -> None:
+    """Measure the variance of the configurations the plan lacks (calibration.py), as a run
+    of its own, and store their components; a stop signal propagates."""
+    configurations = [dataclasses.replace(c, launches=calibration.CALIBRATION_LAUNCHES,
+                                          samples=calibration.CALIBRATION_SAMPLES)
+                      for c in planned.to_calibrate]
+    short = dataclasses.replace(matrix, configurations=configurations,
+                                cells=scheduled(configurations, matrix.seed))
+    run.console.print(f"calibrating {len(configurations)} configuration(s) whose variance "
+                      f"is not known on this machine (about {planned.calibration_s:.0f} s)")
+    outcome = run.cells(short, None, suite=f"{run.suite}.calibration")
+    if outcome.interrupted:
+        raise outcome.interrupted
+    calibration.record_run(run.store, this_machine(), outcome.run_id)

@@ -10,17 +10,29 @@ The format is documented in docs/spec.md.
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, ValidationError, create_model
+from pydantic import (
+    BaseModel,
+    BeforeValidator,
+    ConfigDict,
+    Field,
+    ValidationError,
+    create_model,
+    model_validator,
+)
 from ruamel.yaml import YAML
 from ruamel.yaml.comments import CommentedMap, CommentedSeq
 from ruamel.yaml.error import YAMLError
 
 from .bounded_input import InputError, check_yaml, read_text
+from .durations import parse_duration
 from .factors import FACTORS, FANOUT_OPERATION, Factor
 
 # What an experiment contributes to the combined-factor estimate (estimate.py).
 Role = Literal["simple", "size", "servants", "threads", "mixture"]
 NAME_PATTERN = r"^[A-Za-z0-9][A-Za-z0-9_.-]*$"
+OLD_LAUNCHES_KEY = "repetitions"
+SEED_LIMIT = 2**32 - 1
+MAX_BUDGET_S = 24 * 3600.0
 
 
 def _as_list(value: Any) -> Any:
@@ -42,10 +54,21 @@ class RunSettings(BaseModel):
     # zero or six) from asking for more than the machine has.
     warmup: int | None = Field(None, ge=0, le=10**9)
     samples: int | None = Field(None, ge=1, le=10**9)
-    repetitions: int | None = Field(None, ge=1, le=10_000)
+    # Each launch is a new set of processes (launches/); `repetitions` is its old name.
+    launches: int | None = Field(None, ge=1, le=10_000)
     batch: Annotated[int, Field(ge=1, le=2**24)] | Literal["auto"] | None = None
     timeout_s: float | None = Field(None, gt=0, le=24 * 3600, allow_inf_nan=False)
     memory_limit_mb: int | None = Field(None, ge=1, le=2**24)
+
+    @model_validator(mode="before")
+    @classmethod
+    def _old_name_of_launches(cls, data: Any) -> Any:
+        if isinstance(data, dict) and OLD_LAUNCHES_KEY in data:
+            if "launches" in data:
+                raise ValueError(f"set launches only: {OLD_LAUNCHES_KEY} is its old name")
+            data = {("launches" if key == OLD_LAUNCHES_KEY else key): value
+                    for key, value in data.items()}
+        return data
 
 
 def _factor_field(factor: Factor) -> tuple[Any, Any]:
@@ -81,6 +104,11 @@ class Spec(BaseModel):
     # The host inventory (hosts/inventory.py), relative to the spec; `mwbench run
     # --inventory` overrides it. Without either, the only host is `local`.
     inventory: str | None = None
+    # The order of the launches (launches/schedule.py); `mwbench run --seed` overrides it.
+    seed: int | None = Field(None, ge=0, le=SEED_LIMIT)
+    # The time the chooser spends (launches/chooser.py): "2m", "90s"; `--budget` overrides.
+    budget: Annotated[float, BeforeValidator(parse_duration),
+                      Field(gt=0, le=MAX_BUDGET_S)] | None = None
     defaults: Settings = Settings()
     experiments: list[Experiment] = Field(min_length=1)
 
@@ -90,8 +118,8 @@ class Spec(BaseModel):
 # transport the driver has).
 BUILTIN_DEFAULTS = {
     "warmup": 1000,
-    "samples": 20000,
-    "repetitions": 1,
+    "samples": 4000,
+    "launches": 5,  # as JMH's forks: one process pair is a draw
     "batch": "auto",
     "timeout_s": 120.0,
     "memory_limit_mb": None,  # no cap on the drivers' address space
@@ -301,6 +329,12 @@ def _factorial_problem(spec: Spec, experiment: Experiment, name: str,
     return (f"{name} has {len(distinct)} level{'s' if len(distinct) > 1 else ''} in this "
             f"experiment ({', '.join(map(str, distinct))}); a factor of the design needs "
             f"exactly two: list them under {where}")
+
+
+def line_of_key(text: str, location: list) -> int | None:
+    """The line of a key of a spec's text that parse_spec has accepted (for an error found
+    later, such as a budget too short for the cells)."""
+    return _line_of(YAML(typ="rt").load(text), location)
 
 
 def _plain(node: Any) -> Any:

@@ -63,6 +63,7 @@ class CellRecord:
     load_generator: dict | None = None  # {"argv": [...], "version": ...} of the background load
     daemon: dict | None = None  # {"program", "argv", "version"} of the middleware's daemon
     samples_ns: np.ndarray | None = None
+    position: int | None = None  # its configuration's place in the spec's order
     named_series: NamedSeries | None = None  # the parts timed inside each sample, if any
     started_utc: str = field(default_factory=utc_now)
     duration_s: float = 0.0
@@ -162,18 +163,20 @@ class Store:
     # --- runs -------------------------------------------------------------
 
     def begin_run(self, suite: str, spec_path: str, spec_text: str, environment: dict,
-                  mwbench_version: str, hosts: dict | None = None) -> int:
+                  mwbench_version: str, hosts: dict | None = None, seed: int | None = None,
+                  launch_plan: dict | None = None) -> int:
         """A new run, `running`, owned by this process (its pid, start time and boot);
-        `hosts`: the disclosure of the other hosts it uses (hosts/disclosure.py)."""
+        `hosts`: the disclosure of the other hosts it uses (hosts/disclosure.py); `seed`:
+        of the order of its launches; `launch_plan`: what a budget chose (launches/)."""
         pid = os.getpid()
         with self._db:
             cursor = self._db.execute(
                 "INSERT INTO runs (suite, spec_path, spec_text, environment, mwbench_version,"
-                " started_utc, status, pid, pid_start_ticks, boot_id, hosts)"
-                " VALUES (?, ?, ?, ?, ?, ?, 'running', ?, ?, ?, ?)",
+                " started_utc, status, pid, pid_start_ticks, boot_id, hosts, seed, launch_plan)"
+                " VALUES (?, ?, ?, ?, ?, ?, 'running', ?, ?, ?, ?, ?, ?)",
                 (suite, spec_path, spec_text, json.dumps(environment), mwbench_version,
-                 utc_now(), pid, start_ticks(pid), boot_id(),
-                 None if hosts is None else json.dumps(hosts)),
+                 utc_now(), pid, start_ticks(pid), boot_id(), _json_or_none(hosts), seed,
+                 _json_or_none(launch_plan)),
             )
         return int(cursor.lastrowid)
 
@@ -218,6 +221,23 @@ class Store:
             raise StoreError(f"{self.path}: the database holds no runs")
         return int(row[0])
 
+    # --- calibrations (launches/calibration.py) ------------------------------
+
+    def calibration(self, machine: str, configuration: str) -> sqlite3.Row | None:
+        return self._db.execute(
+            "SELECT * FROM calibrations WHERE machine = ? AND configuration = ?",
+            (machine, configuration)).fetchone()
+
+    def save_calibration(self, machine: str, configuration: str, values: dict,
+                         run_id: int | None) -> None:
+        """Store (or replace) the components of one configuration on one machine."""
+        columns = {"machine": machine, "configuration": configuration, **values,
+                   "measured_utc": utc_now(), "run_id": run_id}
+        marks = ", ".join("?" for _ in columns)
+        with self._db:
+            self._db.execute(f"INSERT OR REPLACE INTO calibrations ({', '.join(columns)}) "
+                             f"VALUES ({marks})", tuple(columns.values()))
+
     # --- cells ------------------------------------------------------------
 
     def add_cell(self, run_id: int, cell: CellRecord) -> int:
@@ -244,6 +264,7 @@ class Store:
             "daemon": _json_or_none(cell.daemon),
             "started_utc": cell.started_utc,
             "duration_s": cell.duration_s,
+            "position": cell.position,
         }
         names = ", ".join(columns)
         marks = ", ".join("?" for _ in columns)
@@ -263,14 +284,16 @@ class Store:
                  for position, (name, values) in enumerate(named.items())])
         return cell_id
 
-    def cells(self, run_id: int) -> list[dict]:
-        """The cells of a run, in the order they ran, each a dict of its columns (and the
-        run's suite) with the JSON and boolean columns decoded: the one place that reads
-        them back."""
+    def cells(self, run_id: int, spec_order: bool = False) -> list[dict]:
+        """The cells of a run, each a dict of its columns (and the run's suite) with the
+        JSON and boolean columns decoded: the one place that reads them back. In the order
+        they ran, or with `spec_order` by configuration in the spec's order, then launch
+        (cells stored before schema 9 ran in the spec's order)."""
         self.run(run_id)  # a clear error for an unknown run
+        order = "coalesce(cells.position, -1), cells.id" if spec_order else "cells.id"
         rows = self._db.execute(
             "SELECT cells.*, runs.suite FROM cells JOIN runs ON runs.id = cells.run_id"
-            " WHERE run_id = ? ORDER BY cells.id",
+            f" WHERE run_id = ? ORDER BY {order}",
             (run_id,),
         ).fetchall()
         return [_decoded(row) for row in rows]
@@ -300,7 +323,8 @@ class Store:
         ran and their files listed them (without decoding any values)."""
         rows = self._db.execute(
             "SELECT named_series.name FROM named_series JOIN cells ON cells.id = cell_id"
-            " WHERE cells.run_id = ? ORDER BY cell_id, position", (run_id,)).fetchall()
+            " WHERE cells.run_id = ? ORDER BY cell_id, named_series.position",
+            (run_id,)).fetchall()
         return list(dict.fromkeys(row["name"] for row in rows))
 
     def _decoded_values(self, row: sqlite3.Row, what: str) -> np.ndarray:
@@ -335,5 +359,5 @@ def _encoded(values: np.ndarray) -> tuple[str, int, bytes]:
     return SAMPLE_ENCODING, int(values.size), zlib.compress(raw, 6)
 
 
-def _json_or_none(value: dict | None) -> str | None:
+def _json_or_none(value: dict | list | None) -> str | None:
     return None if value is None else json.dumps(value, sort_keys=True)

@@ -48,13 +48,26 @@ Version 8 (several hosts) adds to `cells` `hosts`, which host each process ran
 on ("client=host-1 server=host-2"; NULL: all on the machine of the run), and
 to `runs` `hosts`, JSON: for each host of the inventory a run used, how it was
 reached, its build and bind address, and its `mwbench env` (or why none).
+
+Version 9 (launches as the unit of every statistic: launches/) renames the
+cells' `repetition` to `launch`, the k-th launch (a new set of processes) of
+its configuration: a cell stored before is one launch, as it always was.
+It adds to `cells` `position`, the place of the cell's configuration in the
+spec's order (NULL for a cell stored before: those ran in that order), and to
+`runs` `seed`, the seed of the order of its launches (NULL for a run stored
+before, whose order was the spec's, repetition by repetition),
+and `launch_plan`, JSON: the time budget and what the chooser gave each
+configuration, NULL for a run that took its launches and samples from the
+spec. And it adds the table `calibrations`: per machine and configuration,
+the variance between launches and within one, and what a launch and a
+sample cost (launches/variance.py), from which a budget is spent.
 """
 
 import sqlite3
 
 from .factors import BY_NAME, NAMES
 
-SCHEMA_VERSION = 8
+SCHEMA_VERSION = 9
 
 # The factors that identify a cell within a run, one column each (factors.py declares
 # them; a new one needs a migration below that adds its column).
@@ -144,6 +157,21 @@ CREATE TABLE named_series (
     PRIMARY KEY (cell_id, name)
 )"""
 
+CALIBRATIONS_TABLE = """
+CREATE TABLE calibrations (
+    machine TEXT NOT NULL,          -- launches/calibration.py: what makes two machines differ
+    configuration TEXT NOT NULL,    -- JSON of its factors, but the experiment and the launch
+    between_launches REAL NOT NULL, -- relative variance between launch medians
+    within_launch REAL NOT NULL,    -- relative variance of a launch median, times its samples
+    launch_cost_s REAL NOT NULL,
+    sample_cost_s REAL NOT NULL,
+    launches INTEGER NOT NULL,      -- measured from
+    samples INTEGER NOT NULL,
+    measured_utc TEXT NOT NULL,
+    run_id INTEGER REFERENCES runs(id),
+    PRIMARY KEY (machine, configuration)
+)"""
+
 # MIGRATIONS[n] takes a database from version n to n + 1.
 MIGRATIONS: dict[int, tuple[str, ...]] = {
     1: (
@@ -164,6 +192,13 @@ MIGRATIONS: dict[int, tuple[str, ...]] = {
     5: (NAMED_SERIES_TABLE, add_factor_column("assembly")),
     6: (add_factor_column("delivery"), add_factor_column("layer")),
     7: (add_factor_column("hosts"), "ALTER TABLE runs ADD COLUMN hosts TEXT"),
+    8: (
+        "ALTER TABLE cells RENAME COLUMN repetition TO launch",
+        "ALTER TABLE cells ADD COLUMN position INTEGER",
+        "ALTER TABLE runs ADD COLUMN seed INTEGER",
+        "ALTER TABLE runs ADD COLUMN launch_plan TEXT",
+        CALIBRATIONS_TABLE,
+    ),
 }
 
 

@@ -28,7 +28,7 @@ FACTORS = dict(experiment="ping", driver="rawtcp", transport="tcp", mode="remote
                priority=0, servants=None, threads=None, subscribers=None,
                subscriber_processes=None, options=None, background="none", assembly=None,
                delivery=None, layer=None, hosts=None,
-               repetition=1)
+               launch=1)
 
 
 def latency_samples(count: int, seed: int = 1, scale_ns: float = 20_000) -> np.ndarray:

@@ -39,7 +39,7 @@ def test_every_broken_result_file_fails_its_cell_and_the_run_goes_on(standin_roo
     cases = [*CASES, "none"]
     spec.write_text(textwrap.dedent(f"""\
         suite: broken
-        defaults: {{warmup: 10, samples: 100, placement: unpinned, idle_hold: false}}
+        defaults: {{launches: 1, warmup: 10, samples: 100, placement: unpinned, idle_hold: false}}
         experiments:
           - name: broken
             operation: roundtrip

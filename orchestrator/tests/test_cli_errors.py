@@ -21,7 +21,7 @@ def db(tmp_path):
 def spec(tmp_path):
     path = tmp_path / "spec.yaml"
     path.write_text("suite: s\nexperiments:\n  - {name: e, operation: roundtrip, "
-                    "drivers: rawtcp, transports: tcp, samples: 10, warmup: 1}\n")
+                    "drivers: rawtcp, transports: tcp, samples: 10, warmup: 1, launches: 1}\n")
     return path
 
 

@@ -37,10 +37,12 @@ def test_collocated_or_unknown_has_none():
     assert per_1000_calls({"sample_count": 10, "batch_size": 1}, None) == (None, None)
 
 
-def test_report_table_gives_the_median_over_repetitions():
+def test_report_table_gives_the_median_over_launches():
     cells = [{"batch_size": 1, "measurer_header": header(v, 0), "server_header": header(v, 0)}
              for v in (2000, 4000, 6000)]
-    configuration = Configuration(factors={}, cells=cells, per_call_us=np.array([1.0, 2.0, 3.0]),
+    launches = {k: np.array([1.0, 2.0, 3.0]) for k in (1, 2, 3)}
+    configuration = Configuration(factors={}, cells=cells, launches=launches,
+                                  per_call_us=np.concatenate(list(launches.values())),
                                   throughput_per_s=[1000.0], label="ccm comp-comp")
     row = summary_rows(Experiment("scenarios", [configuration], [], None))[0]
     assert row["client_switches"] == pytest.approx(2000.0)

@@ -58,10 +58,10 @@ def test_a_size_between_measured_sizes_is_interpolated_and_says_so(cells):
     assert result.estimate_us == pytest.approx(22.0)
 
 
-def test_repetitions_give_the_median_of_their_medians(tmp_path):
+def test_launches_give_the_median_of_their_medians(tmp_path):
     db = tmp_path / "m.db"
     run_id = store_cells(db, [
-        {"experiment": "simple", "role": "simple", "p50_us": value, "repetition": rep}
+        {"experiment": "simple", "role": "simple", "p50_us": value, "launch": rep}
         for rep, value in ((1, 20.0), (2, 26.0), (3, 21.0))])
     store = Store.open_existing(db)
     result = estimate(run_cells(store, run_id), 0, 1, 1)

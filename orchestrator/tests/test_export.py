@@ -10,6 +10,7 @@ import json
 import subprocess
 
 import numpy as np
+import pytest
 from click.testing import CliRunner
 
 from conftest import mwbench_exe
@@ -18,7 +19,7 @@ from mwbench.store import CellRecord, Store
 
 CONTRACT_KEYS = {
     "run_id", "suite", "experiment", "driver", "transport", "mode", "placement", "idle_hold",
-    "operation", "payload_bytes", "servants", "threads", "repetition", "samples", "min_us",
+    "operation", "payload_bytes", "servants", "threads", "launch", "samples", "min_us",
     "p25_us", "p50_us", "p75_us", "p90_us", "p99_us", "p999_us", "max_us", "mean_us", "std_us",
     "throughput_per_s", "status", "error",
 }
@@ -29,7 +30,7 @@ def make_db(path):
     run_id = store.begin_run("quick", "s.yaml", "suite: quick", {}, "0.1.0")
     factors = dict(experiment="ping", driver="rawtcp", transport="tcp", mode="remote",
                    operation="roundtrip", payload_bytes=0, placement="same-cpu", idle_hold=True,
-                   priority=0, servants=None, threads=None, options=None, repetition=1)
+                   priority=0, servants=None, threads=None, options=None, launch=1)
     stats = {key: 1.5 for key in CONTRACT_KEYS if key.endswith("_us")}
     stats.update(samples=3, throughput_per_s=2e5)
     store.add_cell(run_id, CellRecord(factors=factors, status="ok", stats=stats,
@@ -95,10 +96,46 @@ def test_cell_records_is_importable_where_it_always_was():
 def test_help_names_every_format_with_an_example():
     result = CliRunner().invoke(main, ["export", "--help"])
     assert result.exit_code == 0
-    assert "[json|csv|hdr|samples]" in result.output
-    for fmt in ("json", "csv", "hdr", "samples"):
+    assert "[json|csv|configurations|configurations-csv|hdr|samples]" in result.output
+    for fmt in ("json", "csv", "configurations", "configurations-csv", "hdr", "samples"):
         assert f"--format {fmt}" in result.output
     assert "HistogramLogProcessor" in result.output and "-outputValueUnitRatio" in result.output
+
+
+def test_configurations_carry_their_launches_figures_intervals_and_ratio_to_raw(tmp_path):
+    db = tmp_path / "m.db"
+    store = Store.create_or_open(db)
+    run_id = store.begin_run("quick", "s.yaml", "suite: quick", {}, "0.1.0")
+    rng = np.random.default_rng(1)
+    base = dict(experiment="ping", transport="tcp", mode="remote", operation="roundtrip",
+                payload_bytes=0, placement="same-cpu", idle_hold=True, priority=0)
+    for launch in range(1, 6):
+        level = float(np.exp(rng.normal(0, 0.1)))  # a level both launches of a block share
+        for driver, median in (("rawtcp", 10_000), ("omniorb", 12_000)):
+            samples = rng.lognormal(np.log(median * level), 0.1, 500).astype(np.int64)
+            store.add_cell(run_id, CellRecord(
+                factors={**base, "driver": driver, "launch": launch}, status="ok",
+                batch_size=1, samples_ns=samples))
+    store.add_cell(run_id, CellRecord(factors={**base, "driver": "zmq", "launch": 1},
+                                      status="ok", batch_size=1,
+                                      samples_ns=np.full(100, 50_000, dtype=np.int64)))
+    store.close()
+    result = CliRunner().invoke(main, ["export", "--db", str(db), "--format",
+                                       "configurations"])
+    assert result.exit_code == 0, result.output
+    raw, orb, zmq = json.loads(result.output)
+    assert raw["driver"] == "rawtcp" and raw["launches"] == 5 and raw["raw_ratio_p50"] is None
+    assert raw["p50_us_low"] < raw["p50_us"] < raw["p50_us_high"]
+    # Paired launch by launch, the shared level cancels: 1.2 with a narrow interval.
+    assert orb["raw_ratio_p50_low"] < 1.2 < orb["raw_ratio_p50_high"]
+    assert orb["raw_ratio_p50_high"] - orb["raw_ratio_p50_low"] < 0.1
+    assert orb["indistinguishable_from_raw"] is False and orb["interval_note"] is None
+    assert zmq["interval_note"] == "1 launch: no interval" and zmq["p50_us_low"] is None
+    assert zmq["raw_ratio_p50"] == pytest.approx(5.0, rel=0.1)  # launch 1 against launch 1
+    csv_out = CliRunner().invoke(main, ["export", "--db", str(db), "--format",
+                                        "configurations-csv"]).output
+    assert csv_out.splitlines()[0].startswith("run_id,suite,experiment,driver")
+    assert len(csv_out.splitlines()) == 4
 
 
 def test_a_reader_that_stops_early_is_no_error(tmp_path):
@@ -106,7 +143,7 @@ def test_a_reader_that_stops_early_is_no_error(tmp_path):
     db = tmp_path / "m.db"
     store = Store.create_or_open(db)
     run_id = store.begin_run("quick", "s.yaml", "suite: quick", {}, "0.1.0")
-    factors = dict(experiment="ping", driver="rawtcp", operation="roundtrip", repetition=1)
+    factors = dict(experiment="ping", driver="rawtcp", operation="roundtrip", launch=1)
     store.add_cell(run_id, CellRecord(factors=factors, status="ok", batch_size=1,
                                       samples_ns=np.arange(200_000)))
     store.close()

@@ -90,8 +90,9 @@ def test_tags_are_parseable_unique_and_free_of_separators():
         tag = cell_tag(7, factors)
         assert not set(tag) & set(", \r\n\t")
         assert parse_tag(tag) == {"run_id": 7, **{k: factors[k] for k in FACTOR_COLUMNS}}
-    assert cell_tag(1, FACTORS) == "run1/ping/rawtcp/remote/tcp/roundtrip/0B/same-cpu/hold/-/rep1"
-    assert cell_tag(1, FACTORS) != cell_tag(1, {**FACTORS, "repetition": 2})
+    assert cell_tag(1, FACTORS) == \
+        "run1/ping/rawtcp/remote/tcp/roundtrip/0B/same-cpu/hold/-/launch1"
+    assert cell_tag(1, FACTORS) != cell_tag(1, {**FACTORS, "launch": 2})
     assert cell_tag(1, odd).endswith(
         "/assembly=static/delivery=channel/layer=object/background=cpu%3A2"
         "/hosts=client%3Dhost-1%20subscribers%3Dhost-2%2Chost-3")

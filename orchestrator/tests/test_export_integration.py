@@ -21,7 +21,8 @@ from export_checks import assert_hdr_percentile, java_percentiles, read_log
 
 SPEC = """\
 suite: tiny
-defaults: {warmup: 50, samples: 300, placement: same-cpu, idle_hold: true, timeout_s: 20}
+defaults: {launches: 1, warmup: 50, samples: 300, placement: same-cpu, idle_hold: true,
+           timeout_s: 20}
 experiments:
   - {name: ping, operation: roundtrip, drivers: [rawtcp, omniorb], transports: tcp,
      modes: [remote, collocated]}

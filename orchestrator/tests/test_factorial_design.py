@@ -1,8 +1,8 @@
 """The 2^k r effects against values worked out by hand (Jain, chapters 17 and 18).
 
-The 2x2 design used throughout, three repetitions per cell (µs), A fastest:
+The 2x2 design used throughout, three launches per cell (µs), A fastest:
 
-    cell   A  B   repetitions     mean
+    cell   A  B   launches     mean
     0      -  -   10 11 12        11
     1      +  -   20 21 22        21
     2      -  +   14 15 16        15
@@ -28,7 +28,7 @@ def test_effects_are_the_contrasts_worked_out_by_hand():
     assert [e.estimate for e in analysis.effects] == pytest.approx([13.0, 7.0, 3.0])
     assert analysis.cell_means == pytest.approx([11, 21, 15, 31])
     assert analysis.grand_mean == pytest.approx(19.5)
-    assert analysis.repetitions == 3
+    assert analysis.launches == 3
 
 
 def test_allocation_of_variation_matches_the_hand_computation_and_sums_to_one():
@@ -39,7 +39,7 @@ def test_allocation_of_variation_matches_the_hand_computation_and_sums_to_one():
     assert sum(shares) + analysis.error_share == pytest.approx(1.0)
 
 
-def test_with_repetitions_each_effect_has_a_bootstrap_interval_around_it():
+def test_with_launches_each_effect_has_a_bootstrap_interval_around_it():
     analysis = analyse(KNOWN)
     for effect in analysis.effects:
         low, high = effect.interval
@@ -49,7 +49,7 @@ def test_with_repetitions_each_effect_has_a_bootstrap_interval_around_it():
     assert [e.significant for e in analysis.effects] == [True, True, True]
 
 
-def test_an_interaction_lost_in_the_repetitions_is_not_significant():
+def test_an_interaction_lost_in_the_launches_is_not_significant():
     # No interaction in the means (A adds 10 at both levels of B), a wide spread inside.
     analysis = analyse([[5, 15], [15, 25], [25, 35], [35, 45]])
     interaction = analysis.effects[2]
@@ -62,7 +62,7 @@ def test_the_interval_is_reproducible():
     assert analyse(KNOWN).effects[0].interval == analyse(KNOWN).effects[0].interval
 
 
-def test_one_repetition_has_no_interval_and_no_error_term():
+def test_one_launch_has_no_interval_and_no_error_term():
     analysis = analyse([[11], [21], [15], [31]])
     assert [e.estimate for e in analysis.effects] == pytest.approx([13.0, 7.0, 3.0])
     assert all(e.interval is None and e.significant is None for e in analysis.effects)

@@ -2,7 +2,7 @@
 
 The CCMPerf-style 2x2 on omniORB's server (thread per connection or a pool)
 and the client's connections (one per thread or one shared), with two client
-threads and two repetitions. Only the structure is checked: which effects
+threads and two launches. Only the structure is checked: which effects
 exist and that each has an interval, never how large a measured time is.
 """
 
@@ -22,7 +22,7 @@ from mwbench.store import Store
 
 SPEC = """\
 suite: factorial-test
-defaults: {warmup: 50, samples: 300, repetitions: 2}
+defaults: {warmup: 50, samples: 300, launches: 2}
 experiments:
   - name: threading
     operation: ping
@@ -57,7 +57,7 @@ def test_the_run_yields_one_complete_design_with_every_effect(measured):
         store.close()
     assert len(section["designs"]) == 1
     design = section["designs"][0]
-    assert design["missing"] == [] and design["repetitions"] == 2
+    assert design["missing"] == [] and design["launches"] == 2
     assert [c["levels"] for c in design["cells"]] == [
         ["per-connection", "own"], ["pool", "own"], ["per-connection", "shared"],
         ["pool", "shared"]]

@@ -25,7 +25,7 @@ from mwbench.cli import main
 BASE = textwrap.dedent("""\
     suite: hostile
     description: a valid spec, cut and bent below
-    defaults: {warmup: 10, samples: 100, placement: same-cpu, idle_hold: true}
+    defaults: {launches: 1, warmup: 10, samples: 100, placement: same-cpu, idle_hold: true}
     experiments:
       - name: ping
         operation: roundtrip
@@ -73,21 +73,21 @@ def hostile_texts() -> dict[str, bytes]:
     cases["many-nodes"] = ("suite: x\nexperiments:\n" + "".join(
         f"  - {{name: e{i}, operation: ping, drivers: rawtcp}}\n" for i in range(2000))).encode()
     cases["unknown-anchor"] = b"suite: *nowhere\n"
-    numbers = {"warmup": None, "samples": None, "repetitions": None, "batch": None,
+    numbers = {"warmup": None, "samples": None, "launches": None, "batch": None,
                "timeout_s": None, "memory_limit_mb": None, "payload_bytes": None,
                "servants": None, "threads": None, "priority": None}
     for key in numbers:
         for value in ("-1", "0", "1e400", ".inf", ".nan", "10" + "0" * 30, "9" * 400, "abc",
                       "[]", "{}", "true", "1.5", "'7'"):
             cases[f"{key}={value[:12]}"] = _experiment(**{key: value}).encode()
-    cases["repetitions-billion"] = _experiment("rawtcp", repetitions=1_000_000_000).encode()
+    cases["launches-billion"] = _experiment("rawtcp", launches=1_000_000_000).encode()
     cases["a-million-cells"] = _experiment(
         "rawtcp",
         payload_bytes="[" + ", ".join(str(i) for i in range(1000)) + "]",
-        repetitions=1000).encode()
+        launches=1000).encode()
     cases["samples-beyond-memory"] = _experiment("rawtcp", samples=10**9, threads=1024).encode()
     cases["calls-beyond-a-day"] = _experiment(
-        "rawtcp", samples=10**8, warmup=10**9, repetitions=100,
+        "rawtcp", samples=10**8, warmup=10**9, launches=100,
         payload_bytes="[0, 1, 2, 3, 4, 5, 6, 7, 8, 9]").encode()
     for key, value in (("suite", "[a, b]"), ("experiments", "rawtcp"), ("defaults", "[1]"),
                        ("experiments", "[[1]]"), ("experiments", "[{name: x}]"),
@@ -176,7 +176,7 @@ def test_files_that_are_not_specs_are_refused_fast(tmp_path, kind, message):
 
 
 @pytest.mark.parametrize("name", ["random-4096-0", "laughs-9", "flow-maps-60000",
-                                  "unclosed-lists-60000", "repetitions-billion"])
+                                  "unclosed-lists-60000", "launches-billion"])
 def test_the_real_command_refuses_them_in_one_line(tmp_path, name):
     import subprocess
 

@@ -137,7 +137,7 @@ def test_a_transport_that_cannot_cross_hosts_is_skipped_across_them(tmp_path):
     hosts = load_inventory(inventory(tmp_path))
     matrix = expand(spec_with("[lab-a, {client: lab-a, server: lab-b}]"),
                     {"rawtcp": RAWTCP}, hosts)
-    cells = [(cell["transport"], cell["hosts"]) for cell in matrix.cells]
+    cells = [(cell["transport"], cell["hosts"]) for cell in matrix.configurations]
     assert cells == [("tcp", "lab-a"), ("tcp", "client=lab-a server=lab-b"),
                      ("uds", "lab-a")]
     assert [s.reason for s in matrix.skipped] == [
@@ -151,7 +151,7 @@ def test_subscriber_hosts_need_a_process_each(tmp_path):
         "    transports: tcp\n    subscribers: 2\n    subscriber_processes: [one, each]\n"
         "    hosts: {client: lab-a, subscribers: [lab-a, lab-b]}\n", "spec.yaml")
     matrix = expand(spec, {"rawtcp": RAWTCP}, hosts)
-    assert [cell["subscriber_processes"] for cell in matrix.cells] == ["each"]
+    assert [cell["subscriber_processes"] for cell in matrix.configurations] == ["each"]
     assert "2 subscriber hosts need as many subscriber processes" in matrix.skipped[0].reason
 
 
@@ -163,7 +163,7 @@ def test_a_one_way_figure_is_refused_across_hosts(tmp_path):
                       "    operation: tick_to_display\n"
                       "    hosts: [lab-a, {client: lab-a, server: lab-b}]\n", "spec.yaml")
     matrix = expand(spec, {"deploy": one_way}, hosts)
-    assert [cell["hosts"] for cell in matrix.cells] == ["lab-a"]
+    assert [cell["hosts"] for cell in matrix.configurations] == ["lab-a"]
     assert "needs synchronised clocks" in matrix.skipped[0].reason
 
 
@@ -183,7 +183,7 @@ def test_nodes_go_to_hosts_of_the_inventory_that_can_reach_each_other(tmp_path):
     hosts = load_inventory(inventory(tmp_path))
     matrix = expand(nodes_spec("{client: lab-a, nodes: {Sensors: lab-a, Display: lab-b}}"),
                     {"deploy": DEPLOY}, hosts)
-    assert [cell["hosts"] for cell in matrix.cells] == [
+    assert [cell["hosts"] for cell in matrix.configurations] == [
         "client=lab-a nodes=Display:lab-b,Sensors:lab-a"]
     with pytest.raises(MatrixError, match="no host 'lab-c' in the inventory"):
         expand(nodes_spec("{client: lab-a, nodes: {Display: lab-c}}"), {"deploy": DEPLOY}, hosts)
@@ -197,7 +197,7 @@ def test_a_driver_without_nodes_cannot_be_given_their_hosts(tmp_path):
                        modes={"collocated": ["inproc"]})
     matrix = expand(nodes_spec("{client: lab-a, nodes: {Display: lab-b}}", "plain"),
                     {"plain": plain}, hosts)
-    assert matrix.cells == []
+    assert matrix.configurations == []
     assert "plain deploys no component application on nodes" in matrix.skipped[0].reason
 
 

@@ -27,7 +27,7 @@ DISPLAY = "{client: host-1, nodes: {Display: host-2}}"
 
 SPEC = f"""\
 suite: nodes
-defaults: {{warmup: 2, samples: 3, placement: same-cpu, timeout_s: 300}}
+defaults: {{launches: 1, warmup: 2, samples: 3, placement: same-cpu, timeout_s: 300}}
 experiments:
   - {{name: assembly, drivers: [deploy], operation: assembly, modes: collocated, batch: 1,
       options: {{plan: {PLAN}}}, hosts: [{BOTH}, {DISPLAY}]}}

@@ -94,7 +94,7 @@ def cells(tmp_path):
 
 SPEC = """\
 suite: hosts
-defaults: {{warmup: 100, samples: {samples}, placement: same-cpu, timeout_s: 300}}
+defaults: {{launches: 1, warmup: 100, samples: {samples}, placement: same-cpu, timeout_s: 300}}
 experiments:
 {experiments}"""
 

@@ -17,7 +17,7 @@ import time
 
 import pytest
 
-from conftest import mwbench_exe
+from conftest import mwbench_exe, seed_in_spec_order
 from mwbench import daemon as daemon_module
 from mwbench.drivers import describe, program_path
 from mwbench.ledger import start_ticks
@@ -26,10 +26,12 @@ from mwbench.store import Store
 POLL_S = 0.02
 WAIT_S = 120  # for what must happen: a hang, not a busy machine, exceeds it
 
-# One short cell, stored before the long one that is interrupted.
+# One short cell, stored before the long one that is interrupted (a seed that runs them in
+# the spec's order).
 SPEC = """\
 suite: long
-defaults: {{warmup: 10, placement: unpinned, idle_hold: false}}
+seed: {seed}
+defaults: {{launches: 1, warmup: 10, placement: unpinned, idle_hold: false}}
 experiments:
   - {{name: short, operation: roundtrip, drivers: {driver}, transports: {transport},
      samples: 100}}
@@ -59,7 +61,8 @@ class Run:
         self.state = tmp_path / "state"
         self.db = self.folder / "m.db"
         spec = self.folder / "spec.yaml"
-        spec.write_text(SPEC.format(driver=driver, transport=transport))
+        spec.write_text(SPEC.format(driver=driver, transport=transport,
+                                    seed=seed_in_spec_order(2)))
         self.process = subprocess.Popen(
             [mwbench_exe(), "run", str(spec), "--db", str(self.db)], stdout=subprocess.PIPE,
             stderr=subprocess.PIPE, text=True, env=self.env)
@@ -159,7 +162,7 @@ def test_a_stop_signal_stops_the_cell_cleans_up_and_keeps_finished_cells(
     assert status == 128 + signum, out + err
     assert "Traceback" not in out + err
     name = signal.Signals(signum).name
-    assert f"interrupted by {name}: 1 finished cells of run 1 are stored" in out
+    assert f"interrupted by {name}: 1 finished launches of run 1 are stored" in out
     assert _cells(run.db) == 1  # the summary counts what the database holds
     assert run_status(run.db) == ("interrupted", "interrupted")
     assert not any(alive(p) for p in ledger["processes"]), "a process was left running"
@@ -230,7 +233,7 @@ def test_a_roudi_of_another_live_run_is_named_as_that_runs(tmp_path, no_roudi):
     spec = tmp_path / "second.yaml"
     spec.write_text(textwrap.dedent("""\
         suite: second
-        defaults: {warmup: 10, samples: 100, placement: unpinned, idle_hold: false}
+        defaults: {launches: 1, warmup: 10, samples: 100, placement: unpinned, idle_hold: false}
         experiments:
           - {name: e, operation: roundtrip, drivers: iceoryx, transports: shm}
         """))

@@ -13,13 +13,14 @@ LEVELS = {"experiment": "e", "driver": "rawtcp", "transport": "tcp", "mode": "re
           "operation": "octets", "payload_bytes": 64, "placement": "same-cpu",
           "idle_hold": True, "priority": 0, "servants": None, "threads": None,
           "subscribers": None, "subscriber_processes": None, "options": {"nodelay": "1"},
-          "background": "none", "assembly": None, "repetition": 1}
+          "background": "none", "assembly": None, "launch": 1}
 HEADER = {"operation": "octets", "transport": "tcp", "payload_bytes": 64, "threads": 1,
           "servants": 1, "options": {"nodelay": "1"}, "sample_count": 0}
 
 
 def cell(**levels) -> Cell:
-    return Cell(levels={**LEVELS, **levels}, warmup=10, samples=100, batch=1, timeout_s=60)
+    return Cell(levels={**LEVELS, **levels}, warmup=10, samples=100, launches=1, batch=1,
+                timeout_s=60)
 
 
 def test_a_header_that_repeats_the_cell_passes():

@@ -35,7 +35,8 @@ def spec(**experiment) -> Spec:
 
 
 def factors(matrix, *keys):
-    return [tuple(cell.factors()[k] for k in keys) for cell in matrix.cells]
+    """The levels of `keys` of each configuration, in the spec's order."""
+    return [tuple(cell.factors()[k] for k in keys) for cell in matrix.configurations]
 
 
 def test_quick_suite_shape():
@@ -55,14 +56,18 @@ def test_quick_suite_shape():
 def test_every_list_multiplies_the_matrix():
     matrix = expand(spec(drivers="omniorb", operation="octets", transports="tcp",
                          payload_bytes=[0, 64, 4096], placement=["same-cpu", "unpinned"],
-                         options={"threading": ["per-connection", "pool"]}, repetitions=2),
+                         options={"threading": ["per-connection", "pool"]}, launches=2),
                     DRIVERS)
+    assert len(matrix.configurations) == 3 * 2 * 2
     assert len(matrix.cells) == 3 * 2 * 2 * 2
-    assert [cell["options"] for cell in matrix.cells[:4]] == [
+    assert [cell["options"] for cell in matrix.configurations[:4]] == [
         {"threading": "per-connection"}, {"threading": "pool"}] * 2
-    # Repetitions are the outer loop: the whole matrix once, then again.
-    assert [c["repetition"] for c in matrix.cells] == [1] * 12 + [2] * 12
-    assert matrix.cells[0].factors() | {"repetition": 2} == matrix.cells[12].factors()
+    # Randomised blocks: every configuration's first launch, then every second one.
+    assert [c["launch"] for c in matrix.cells] == [1] * 12 + [2] * 12
+    first = [c.factors() | {"launch": None} for c in matrix.cells[:12]]
+    second = [c.factors() | {"launch": None} for c in matrix.cells[12:]]
+    assert sorted(map(str, first)) == sorted(map(str, second))
+    assert {c.launches for c in matrix.cells} == {2}
 
 
 def test_payload_on_an_operation_without_one_is_skipped():
@@ -81,7 +86,7 @@ def test_collocated_cells_are_not_run_across_cpus():
 def test_options_go_only_to_drivers_that_know_them():
     matrix = expand(spec(drivers=["rawtcp", "omniorb"], transports="tcp",
                          options={"threading": "pool"}), DRIVERS)
-    assert {c["driver"]: c["options"] for c in matrix.cells} == {
+    assert {c["driver"]: c["options"] for c in matrix.configurations} == {
         "rawtcp": None, "omniorb": {"threading": "pool"}}
 
 
@@ -106,11 +111,24 @@ def test_unknown_names_are_errors_listing_the_known_ones(experiment, message):
 
 
 def test_experiments_repeat_as_often_as_each_asks():
-    two = spec(drivers="rawtcp", transports="tcp", repetitions=2)
-    two.experiments.append(two.experiments[0].model_copy(update={"name": "f", "repetitions": 1}))
-    matrix = expand(two, DRIVERS)
-    assert [(c["experiment"], c["repetition"]) for c in matrix.cells] == [
-        ("e", 1), ("f", 1), ("e", 2)]
+    two = spec(drivers="rawtcp", transports="tcp", launches=2)
+    two.experiments.append(two.experiments[0].model_copy(update={"name": "f", "launches": 1}))
+    matrix = expand(two, DRIVERS, seed=3)
+    launched = [(c["experiment"], c["launch"]) for c in matrix.cells]
+    assert sorted(launched[:2]) == [("e", 1), ("f", 1)] and launched[2] == ("e", 2)
+
+
+def test_the_order_of_the_launches_is_drawn_from_the_seed():
+    wide = spec(drivers=["rawtcp", "omniorb"], transports=["tcp", "uds", "unix"],
+                payload_bytes=0, launches=3)
+    orders = {seed: [c.factors() for c in expand(wide, DRIVERS, seed=seed).cells]
+              for seed in (1, 1, 2)}
+    assert expand(wide, DRIVERS, seed=1).seed == 1
+    assert orders[1] == [c.factors() for c in expand(wide, DRIVERS, seed=1).cells]
+    assert orders[1] != orders[2]
+    with_seed = Spec.model_validate({**wide.model_dump(exclude_none=True), "seed": 9})
+    assert expand(with_seed, DRIVERS).seed == 9
+    assert expand(wide, DRIVERS).seed is not None  # a new one, kept to be stored
 
 
 BOUNDED = DriverInfo(
@@ -136,14 +154,14 @@ def test_background_multiplies_the_matrix_and_is_a_factor():
     matrix = expand(spec(drivers="omniorb", transports="tcp", background=["none", "cpu:2"]),
                     DRIVERS)
     assert factors(matrix, "background") == [("none",), ("cpu:2",)]
-    assert "background cpu:2" in matrix.cells[1].label()
+    assert "background cpu:2" in matrix.configurations[1].label()
 
 
 def test_crowded_cells_carry_a_note_with_the_count(monkeypatch):
     monkeypatch.setattr("os.cpu_count", lambda: 2)
     matrix = expand(spec(drivers="omniorb", transports="tcp", modes=["remote", "collocated"],
                          threads=[1, 2], background=["none", "cpu:1"]), DRIVERS)
-    notes = {(c["mode"], c["threads"], c["background"]): c.notes for c in matrix.cells}
+    notes = {(c["mode"], c["threads"], c["background"]): c.notes for c in matrix.configurations}
     assert notes[("remote", 1, "none")] == ()  # a client and its server thread take turns
     assert notes[("collocated", 2, "none")] == ()  # no server thread
     assert notes[("remote", 2, "none")] == (
@@ -159,7 +177,7 @@ def test_role_and_memory_limit_reach_the_cells():
         "suite": "t", "defaults": {"memory_limit_mb": 256},
         "experiments": [{"name": "e", "operation": "roundtrip", "drivers": "omniorb",
                          "transports": "tcp", "role": "simple"}]}), DRIVERS)
-    (cell,) = matrix.cells
+    (cell,) = matrix.configurations
     assert cell.role == "simple" and cell.memory_limit_mb == 256
     assert "role" not in cell.factors() and cell.factors()["background"] == "none"
 
@@ -182,8 +200,8 @@ def test_fanout_cells_cross_subscribers_with_where_they_run():
         ("fanout", "collocated", 1, None), ("fanout", "collocated", 4, None),
         ("roundtrip", "collocated", None, None),
     ]
-    assert [c.subscriber_process_count for c in matrix.cells[:3]] == [1, 1, 4]
-    assert "subscribers 4 a process each" in matrix.cells[2].label()
+    assert [c.subscriber_process_count for c in matrix.configurations[:3]] == [1, 1, 4]
+    assert "subscribers 4 a process each" in matrix.configurations[2].label()
     assert {s.reason for s in matrix.skipped} == {
         "pubsub hosts at most 8 subscriber(s) (max_subscribers in --describe); asked for 16"}
 
@@ -192,11 +210,11 @@ def test_a_fanout_without_subscribers_has_one(monkeypatch):
     monkeypatch.setattr("os.cpu_count", lambda: 2)
     matrix = expand(spec(drivers="pubsub", operation="fanout"), {"pubsub": PUBSUB})
     assert factors(matrix, "subscribers", "subscriber_processes") == [(1, "one")]
-    assert matrix.cells[0].notes == ()
+    assert matrix.configurations[0].notes == ()
     # Every event wakes all four subscribers at once: more than the machine's CPUs.
     matrix = expand(spec(drivers="pubsub", operation="fanout", subscribers=4),
                     {"pubsub": PUBSUB})
-    assert matrix.cells[0].notes[0].startswith(
+    assert matrix.configurations[0].notes[0].startswith(
         "crowded: 5 busy threads (1 client + 4 server + 0 background)")
 
 
@@ -217,8 +235,9 @@ def test_assembly_is_crossed_and_reaches_the_driver_as_its_option():
     assert factors(matrix, "assembly", "options") == [
         ("static", {"plan": "a"}), ("static", {"plan": "b"}),
         ("dynamic", {"plan": "a"}), ("dynamic", {"plan": "b"})]
-    assert "hold static assembly plan=a rep 1" in matrix.cells[0].label()
-    argv = driver_arguments(matrix.cells[2], DEPLOY, "collocated", None, [], Path("out"), [])
+    assert "hold static assembly plan=a" in matrix.configurations[0].label()
+    argv = driver_arguments(matrix.configurations[2], DEPLOY, "collocated", None, [],
+                            Path("out"), [])
     options = [argv[i + 1] for i, flag in enumerate(argv) if flag == "--option"]
     assert options == ["plan=a", "assembly=dynamic"]
 
@@ -237,7 +256,7 @@ def test_without_assembly_no_driver_is_given_the_option():
     from mwbench.cell_processes import driver_arguments
 
     matrix = expand(spec(drivers="omniorb", modes="collocated"), DRIVERS)
-    (cell,) = matrix.cells
+    (cell,) = matrix.configurations
     assert cell["assembly"] is None
     assert "--option" not in driver_arguments(cell, OMNIORB, "collocated", None, [],
                                               Path("out"), [])

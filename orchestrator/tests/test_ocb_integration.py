@@ -55,7 +55,7 @@ def export(db):
 def test_background_load_runs_with_the_cell_and_is_recorded(tmp_path):
     completed, db = run(tmp_path, """\
         suite: loaded
-        defaults: {warmup: 50, samples: 300}
+        defaults: {launches: 1, warmup: 50, samples: 300}
         experiments:
           - {name: ping, operation: roundtrip, drivers: rawtcp, transports: tcp,
              background: [none, "cpu:1"]}
@@ -77,7 +77,7 @@ def test_ctrl_c_during_a_loaded_cell_leaves_no_load_behind(tmp_path):
     # A timeout no other test uses, to find this cell's stress-ng by its command line.
     spec.write_text("""\
 suite: long
-defaults: {warmup: 10, timeout_s: 37}
+defaults: {launches: 1, warmup: 10, timeout_s: 37}
 experiments:
   - {name: long, operation: roundtrip, drivers: rawtcp, transports: tcp, samples: 50000000,
      background: "cpu:1"}
@@ -107,7 +107,7 @@ def test_threads_store_their_series_and_the_systems_rate(tmp_path):
     needs("threads")
     completed, db = run(tmp_path, """\
         suite: threads
-        defaults: {warmup: 50, samples: 400}
+        defaults: {launches: 1, warmup: 50, samples: 400}
         experiments:
           - {name: parallel, operation: ping, drivers: omniorb, transports: tcp,
              threads: [1, 3], options: {connections: [own, shared]}}
@@ -130,14 +130,15 @@ def test_a_servant_count_beyond_the_memory_limit_fails_its_cell_and_the_run_goes
     needs("servants")
     completed, db = run(tmp_path, """\
         suite: limited
-        defaults: {warmup: 50, samples: 300}
+        defaults: {launches: 1, warmup: 50, samples: 300}
         experiments:
           - {name: dispatcher, operation: ping, drivers: omniorb, transports: tcp,
              servants: [10, 100000], memory_limit_mb: 64}
           - {name: after, operation: ping, drivers: omniorb, transports: tcp}
         """)
     assert completed.returncode == 1, completed.stdout + completed.stderr
-    small, large, after = export(db)
+    cells = {(c["experiment"], c["servants"]): c for c in export(db)}  # in the order they ran
+    small, large, after = cells["dispatcher", 10], cells["dispatcher", 100000], cells["after", None]
     assert small["status"] == "ok" and after["status"] == "ok"
     assert large["status"] == "failed" and large["servants"] == 100000
     # 10 servants fit in 64 MiB of address space, 100,000 do not (about 120 MiB); the

@@ -26,7 +26,7 @@ SAMPLES = 40
 SPEC = f"""\
 suite: phases
 defaults: {{warmup: 1, samples: {SAMPLES}, placement: unpinned, idle_hold: false,
-            repetitions: 2}}
+            launches: 2}}
 experiments:
   - name: deploy
     operation: roundtrip
@@ -61,17 +61,17 @@ def stored(standin_root, tmp_path):
 
 def test_the_phases_reach_the_store_with_the_assembly_factor(stored):
     store = Store.open_existing(stored)
-    cells = store.cells(store.latest_run_id())
-    assert [(c["assembly"], c["repetition"], c["status"]) for c in cells] == [
-        ("static", 1, "ok"), ("dynamic", 1, "ok"), ("static", 2, "ok"), ("dynamic", 2, "ok")]
+    cells = store.cells(store.latest_run_id(), spec_order=True)
+    assert [(c["assembly"], c["launch"], c["status"]) for c in cells] == [
+        ("static", 1, "ok"), ("static", 2, "ok"), ("dynamic", 1, "ok"), ("dynamic", 2, "ok")]
     # The driver was given the factor as its option, and echoed it.
     assert cells[0]["measurer_header"]["options"] == {"named": "phases", "assembly": "static"}
     assert cells[0]["options"] == {"named": "phases"}
-    series = store.named_series(cells[1]["id"])
+    series = store.named_series(cells[2]["id"])
     assert list(series) == list(standin_driver.PHASES)
     assert series.part_of["library_load"] == "home_creation"
     assert series["plan_parsing"].tolist() == [300_000 + i for i in range(SAMPLES)]
-    assert cells[1]["samples"] == SAMPLES  # the statistics are of the samples alone
+    assert cells[2]["samples"] == SAMPLES  # the statistics are of the samples alone
     store.close()
 
 
@@ -89,7 +89,7 @@ def test_the_report_has_the_phases_table_figure_and_footprint(stored, tmp_path):
                     ("1", "registration", "µs"), ("2", "registration_publish", "µs"),
                     ("0", "teardown", "µs")]
     assert "static assembly" in table and "dynamic assembly" in table
-    assert f"{2 * SAMPLES} samples" in table and "2 repetitions" in table
+    assert f"{2 * SAMPLES} samples" in table and "2 launches" in table
     # plan_parsing: static 100,000 + i ns, dynamic 300,000 + i ns, i in 0..39, pooled.
     plan = table[table.index(">plan_parsing<"):]
     plan = plan[:plan.index("</tr>")]

@@ -20,7 +20,7 @@ from mwbench.cli import main
 
 SPEC = """\
 suite: report-test
-defaults: {warmup: 50, samples: 400, repetitions: 2}
+defaults: {warmup: 50, samples: 400, launches: 2}
 experiments:
   - name: ping
     operation: roundtrip
@@ -37,7 +37,7 @@ experiments:
     operation: roundtrip
     drivers: rawtcp
     transports: tcp
-    repetitions: 1
+    launches: 1
     options: {fault: exit}
 """
 
@@ -92,7 +92,7 @@ def test_expected_figures_are_present(report):
 def test_a_run_whose_cells_all_failed_still_gets_a_report(tmp_path):
     db = run_spec(tmp_path, """\
         suite: all-broken
-        defaults: {warmup: 10, samples: 100}
+        defaults: {launches: 1, warmup: 10, samples: 100}
         experiments:
           - {name: broken, operation: roundtrip, drivers: rawtcp, transports: tcp,
              options: {fault: exit}}

@@ -2,10 +2,10 @@
 
 The run's spec declares `factorial: [options.threading, options.connections]`
 on experiment `design`, measured on two transports (two configurations of
-the other factors). Each repetition of a cell has three calls m - d, m, m + d
+the other factors). Each launch of a cell has three calls m - d, m, m + d
 (µs), so its median is m, its standard deviation d and p99 - p50 is 0.98 d:
 
-    threading        connections   medians m (3 repetitions)   d
+    threading        connections   medians m (3 launches)   d
     per-connection   own           10 11 12                    0.5
     pool             own           20 21 22                    1.5
     per-connection   shared        14 15 16                    0.5
@@ -16,8 +16,8 @@ the other factors). Each repetition of a cell has three calls m - d, m, m + d
     jitter:  threading +1.0 (100%), connections and interaction 0
 
 On transport unix, the pool/shared cell failed: that design is incomplete.
-Experiment `single` is the tcp design with one repetition; `unbalanced` the
-tcp design whose third repetition failed in the pool/own cell.
+Experiment `single` is the tcp design with one launch; `unbalanced` the
+tcp design whose third launch failed in the pool/own cell.
 """
 
 import html as markup
@@ -40,7 +40,7 @@ experiments:
     drivers: omniorb
     transports: [tcp, unix]
     threads: 2
-    repetitions: 3
+    launches: 3
     options: {threading: [per-connection, pool], connections: [own, shared]}
     factorial: [options.threading, options.connections]
   - name: single
@@ -52,7 +52,7 @@ experiments:
   - name: unbalanced
     operation: ping
     drivers: omniorb
-    repetitions: 3
+    launches: 3
     options: {threading: [per-connection, pool], connections: [own, shared]}
     factorial: [options.threading, options.connections]
 """
@@ -70,9 +70,9 @@ def known_cells() -> list[dict]:
     for (threading, connections), (medians, spread) in CELLS.items():
         options = {"threading": threading, "connections": connections}
         for transport in ("tcp", "unix"):
-            for repetition, median in enumerate(medians, start=1):
+            for launch, median in enumerate(medians, start=1):
                 cell = {"experiment": "design", "transport": transport, "threads": 2,
-                        "options": options, "repetition": repetition,
+                        "options": options, "launch": launch,
                         "samples_ns": calls(median, spread)}
                 if transport == "unix" and threading == "pool" and connections == "shared":
                     cell = {**cell, "error": "server exited with status 1"}
@@ -80,10 +80,10 @@ def known_cells() -> list[dict]:
                 cells.append(cell)
         cells.append({"experiment": "single", "options": options,
                       "samples_ns": calls(medians[1], spread)})
-        for repetition, median in enumerate(medians, start=1):
+        for launch, median in enumerate(medians, start=1):
             cells.append({"experiment": "unbalanced", "options": options,
-                          "repetition": repetition, "samples_ns": calls(median, spread)})
-            if repetition == 3 and (threading, connections) == ("pool", "own"):
+                          "launch": launch, "samples_ns": calls(median, spread)})
+            if launch == 3 and (threading, connections) == ("pool", "own"):
                 cells[-1] = {**cells[-1], "error": "client timed out"}
                 del cells[-1]["samples_ns"]
     return cells
@@ -119,7 +119,7 @@ def test_one_design_per_configuration_of_the_other_factors(section):
 
 def test_effects_of_the_median_are_those_worked_out_by_hand(section):
     tcp = section["designs"][0]
-    assert tcp["repetitions"] == 3
+    assert tcp["launches"] == 3
     assert [c["levels"] for c in tcp["cells"]] == [
         ["per-connection", "own"], ["pool", "own"], ["per-connection", "shared"],
         ["pool", "shared"]]
@@ -145,7 +145,7 @@ def test_jitter_is_the_standard_deviation_and_the_tail_is_p99_minus_p50(section)
     assert jitter[0].share == pytest.approx(1.0)
 
 
-def test_throughput_is_the_mean_of_the_repetitions_rates(section):
+def test_throughput_is_the_mean_of_the_launches_rates(section):
     # Three calls in the sum of their times: 1e6 / m calls per second for median m.
     tcp = section["designs"][0]
     expected = [np.mean([1e6 / m for m in medians]) for medians, _ in CELLS.values()]
@@ -159,21 +159,21 @@ def test_the_sentence_names_the_largest_effect_and_the_interaction(section):
         "+13.000 µs from per-connection to pool); the interaction "
         "options.threading × options.connections is significant (95% bootstrap interval "
         "excludes 0).")
-    assert "with one repetition there is no interval" in single["sentence"]
+    assert "with one launch there is no interval" in single["sentence"]
 
 
-def test_one_repetition_gives_effects_without_interval_or_error(section):
+def test_one_launch_gives_effects_without_interval_or_error(section):
     single = section["designs"][2]
-    assert single["repetitions"] == 1
+    assert single["launches"] == 1
     median = [metrics["median"] for metrics in by_name(single).values()]
     assert [e.estimate for e in median] == pytest.approx([13, 7, 3])
     assert all(e.interval is None for e in median)
     assert single["error"]["median"] is None
 
 
-def test_a_repetition_failed_in_one_cell_is_left_out_of_every_cell(section):
+def test_a_launch_failed_in_one_cell_is_left_out_of_every_cell(section):
     unbalanced = section["designs"][3]
-    assert unbalanced["repetitions"] == 2 and unbalanced["dropped"] == 1
+    assert unbalanced["launches"] == 2 and unbalanced["dropped"] == 1
     assert [c["means"]["median"] for c in unbalanced["cells"]] == pytest.approx(
         [10.5, 20.5, 14.5, 30.5])
     median = [metrics["median"] for metrics in by_name(unbalanced).values()]
@@ -206,9 +206,9 @@ def test_the_report_renders_each_design_with_tables_captions_and_figure(page):
     words = text(page)
     assert "options.threading × options.connections" in words
     assert "+13.000 [" in words and "73.6%" in words and "1.2%" in words
-    assert "3 repetitions per cell; brackets: 95% percentile bootstrap interval" in words
-    assert "One repetition per cell: no interval and no error term" in words
-    assert "1 repetition(s) failed in some cell and are left out of every cell" in words
+    assert "3 launches per cell; brackets: 95% percentile bootstrap interval" in words
+    assert "One launch per cell: no interval and no error term" in words
+    assert "1 launch(es) failed in some cell and are left out of every cell" in words
     assert "missing: options.threading=pool, options.connections=shared." in words
     assert words.count("What the tables show:") == 3  # one per complete design
     assert words.count("When they may not apply:") == 3

@@ -54,8 +54,8 @@ def deploy_cells(overlap: bool = False) -> list[dict]:
         {"experiment": "deploy", "mode": "collocated", "transport": "inproc",
          "operation": "assembly", "driver": "deploy", "assembly": "static",
          "samples_ns": samples, "named_series": phases(1, overlap),
-         "measurer_header": header("static", FOOTPRINT), "repetition": repetition}
-        for repetition in (1, 2)
+         "measurer_header": header("static", FOOTPRINT), "launch": launch}
+        for launch in (1, 2)
     ] + [
         {"experiment": "deploy", "mode": "collocated", "transport": "inproc",
          "operation": "assembly", "driver": "deploy", "assembly": "dynamic",
@@ -68,7 +68,7 @@ def test_rows_are_the_series_under_their_wholes_with_pooled_min_max_and_mean(tmp
     store, run_id = stored(tmp_path, deploy_cells())
     (experiment,) = load_run(store, run_id).experiments
     found = section("a", experiment)
-    assert [(c["label"], c["samples"], c["repetitions"]) for c in found["columns"]] == [
+    assert [(c["label"], c["samples"], c["launches"]) for c in found["columns"]] == [
         ("static assembly", 6, 2), ("dynamic assembly", 3, 1)]
     assert [c["recorded"] for c in found["columns"]] == ["plan basic_sp.cdp"] * 2
     assert [(r["name"], r["depth"], r["unit"]) for r in found["rows"]] == [

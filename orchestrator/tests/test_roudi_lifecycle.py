@@ -31,7 +31,7 @@ pytestmark = pytest.mark.skipif(
 
 SPEC = """\
 suite: roudi
-defaults: {warmup: 50, samples: 300, placement: unpinned, idle_hold: false}
+defaults: {launches: 1, warmup: 50, samples: 300, placement: unpinned, idle_hold: false}
 experiments:
   - name: ping
     operation: roundtrip
@@ -42,7 +42,7 @@ experiments:
 
 MIXED = """\
 suite: roudi-fails
-defaults: {warmup: 50, samples: 300, placement: unpinned, idle_hold: false}
+defaults: {launches: 1, warmup: 50, samples: 300, placement: unpinned, idle_hold: false}
 experiments:
   - name: ping
     operation: roundtrip

@@ -24,7 +24,7 @@ def _drivers_are_built():
 
 TINY = """\
 suite: tiny
-defaults: {warmup: 50, samples: 300, placement: same-cpu, idle_hold: true}
+defaults: {launches: 1, warmup: 50, samples: 300, placement: same-cpu, idle_hold: true}
 experiments:
   - name: ping
     operation: roundtrip
@@ -76,20 +76,21 @@ def test_tiny_spec_runs_every_driver_transport_and_mode(tmp_path):
 def test_failing_server_fails_its_cell_and_the_run_goes_on(tmp_path, fault, reason):
     completed, db = run(tmp_path, f"""\
         suite: faults
-        defaults: {{warmup: 10, samples: 100, timeout_s: 3}}
+        defaults: {{launches: 1, warmup: 10, samples: 100, timeout_s: 3}}
         experiments:
           - {{name: broken, operation: roundtrip, drivers: rawtcp, transports: tcp,
               options: {{fault: {fault}}}}}
           - {{name: healthy, operation: roundtrip, drivers: rawtcp, transports: tcp}}
         """)
     assert completed.returncode == 1, completed.stdout + completed.stderr
-    broken, healthy = export(db)
+    by_name = {cell["experiment"]: cell for cell in export(db)}  # in the order they ran
+    broken, healthy = by_name["broken"], by_name["healthy"]
     assert broken["status"] == "failed"
     assert reason in broken["error"]
     assert healthy["status"] == "ok"
     if fault != "hang":
         assert "stderr (last lines)" in broken["error"]  # the tail of the process's errors
-    assert "1 of 2 cells failed" in completed.stdout
+    assert "1 of 2 launches failed" in completed.stdout
 
 
 def test_invalid_spec_exits_2_before_anything_runs(tmp_path):

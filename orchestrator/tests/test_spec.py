@@ -8,7 +8,7 @@ from mwbench.spec import SpecError, effective_settings, load_spec
 
 VALID = """\
 suite: quick
-defaults: {warmup: 1000, samples: 20000, repetitions: 1, placement: same-cpu, idle_hold: true}
+defaults: {warmup: 1000, samples: 20000, launches: 1, placement: same-cpu, idle_hold: true}
 experiments:
   - name: ping
     operation: roundtrip

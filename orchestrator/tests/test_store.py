@@ -13,7 +13,7 @@ from mwbench.store import SCHEMA_VERSION, CellRecord, Store, StoreError
 def factors(**overrides):
     base = dict(experiment="e", driver="rawtcp", transport="tcp", mode="remote",
                 operation="roundtrip", payload_bytes=0, placement="same-cpu", idle_hold=True,
-                priority=0, servants=None, threads=None, options=None, repetition=1)
+                priority=0, servants=None, threads=None, options=None, launch=1)
     return {**base, **overrides}
 
 
@@ -126,9 +126,13 @@ def test_a_version_5_database_gains_named_series_and_the_newer_factors(tmp_path)
     connection.execute("BEGIN IMMEDIATE")
     store_schema.create(connection)  # at SCHEMA_VERSION: taken back to version 5 below
     connection.execute("DROP TABLE named_series")
-    for column in ("assembly", "delivery", "layer", "hosts"):  # versions 6 to 8 added them
+    connection.execute("DROP TABLE calibrations")  # version 9 added it
+    # Versions 6 to 8 added the first four, version 9 `position`.
+    for column in ("assembly", "delivery", "layer", "hosts", "position"):
         connection.execute(f"ALTER TABLE cells DROP COLUMN {column}")
-    connection.execute("ALTER TABLE runs DROP COLUMN hosts")
+    for column in ("hosts", "seed", "launch_plan"):
+        connection.execute(f"ALTER TABLE runs DROP COLUMN {column}")
+    connection.execute("ALTER TABLE cells RENAME COLUMN launch TO repetition")
     connection.execute("UPDATE schema_info SET version = 5")
     connection.execute("INSERT INTO runs (suite, spec_path, spec_text, environment, "
                        "mwbench_version, started_utc, status) VALUES ('s', 'p', 't', '{}', "
@@ -143,6 +147,8 @@ def test_a_version_5_database_gains_named_series_and_the_newer_factors(tmp_path)
     assert old["assembly"] is None  # no cell before version 6 set it
     assert old["delivery"] is None and old["layer"] is None  # nor before version 7
     assert old["hosts"] is None  # nor before version 8: every process on the run's machine
+    assert old["launch"] == 1  # version 9: a cell stored before is one launch
+    assert store.run(1)["seed"] is None  # its order was the spec's
     assert len(store.named_series(old["id"])) == 0
     store.close()
     Store.create_or_open(tmp_path / "fresh.db").close()

@@ -93,7 +93,8 @@ def test_a_rate_limit_shapes_both_directions_of_every_link(tmp_path):
             assert "rate 10Mbit" in test_host.host.link_shaping()
         spec = tmp_path / "spec.yaml"
         spec.write_text(
-            "suite: shaped\ndefaults: {warmup: 5, samples: 40, batch: 1, placement: same-cpu}\n"
+            "suite: shaped\ndefaults: {launches: 1, warmup: 5, samples: 40, batch: 1, "
+            "placement: same-cpu}\n"
             "experiments:\n  - {name: bulk, drivers: [rawtcp], transports: [tcp], "
             "operation: octets, payload_bytes: 65536, "
             "hosts: [{client: host-1, server: host-2}]}\n")

@@ -4,7 +4,7 @@ import sys
 
 import click
 
-from . import clean, compare, env, estimate, export, list, report, run, testhosts
+from . import clean, compare, env, estimate, export, list, plan, report, run, testhosts
 
 EXIT_USAGE = 2
 
@@ -47,6 +47,7 @@ def main() -> None:
     Typical session:
       mwbench env                      # what this machine is
       mwbench list                     # which drivers and suites are available
+      mwbench plan suites/quick.yaml   # what a run would do: launches, time, precision
       mwbench run suites/quick.yaml    # measure; results go to results/mwbench.db
       mwbench report -o report.html    # figures, disclosure and baseline ratios
       mwbench compare 1 2              # is run 2 slower than run 1? exits 1 if so
@@ -59,6 +60,6 @@ def main() -> None:
     """
 
 
-for verb in (env.command, list.command, run.command, report.command, compare.command,
+for verb in (env.command, list.command, plan.command, run.command, report.command, compare.command,
              estimate.command, export.command, clean.command, testhosts.command):
     main.add_command(verb)

@@ -13,7 +13,16 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
-from ..comparison import DEFAULT_SEED, Comparison, NoCommonCells, Settings, cautions, compare
+from ..comparison import (
+    DEFAULT_SEED,
+    NOT_RESOLVABLE,
+    Comparison,
+    NoCommonCells,
+    Row,
+    Settings,
+    cautions,
+    compare,
+)
 from ..comparison.records import records
 from ..comparison.runs import describe_factors, extra_factors, load_run, placement_text
 from .console import make_console
@@ -21,7 +30,7 @@ from .options import RUN_ID, db_option
 from .stored import read_store
 
 EXIT_REGRESSION = 1
-_STYLE = {"regression": "red", "improvement": "green", "not significant": "yellow"}
+_STYLE = {"regression": "red", "improvement": "green", NOT_RESOLVABLE: "yellow"}
 
 
 @click.command("compare")
@@ -37,25 +46,25 @@ _STYLE = {"regression": "red", "improvement": "green", "not significant": "yello
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON record per configuration.")
 def command(base: int, new: int, db: Path | None, threshold: float, confidence: float,
             seed: int, as_json: bool) -> None:
-    """Compare run NEW against run BASE, matching cells on every factor but the repetition.
+    """Compare run NEW against run BASE, matching cells on every factor but the launch.
 
     For each configuration: both p50s and p99s (µs per call, the median over
-    repetitions of each repetition's figure), the ratio new/base of the p50s,
-    and a percentile bootstrap confidence interval for that ratio. With at
-    least two repetitions on both sides the bootstrap resamples repetitions
-    and, within each, the raw samples, so that the drift between runs (10-30%
-    on a shared machine) widens the interval as it should; with one
-    repetition it resamples raw samples only and says that the interval is
-    too narrow. A configuration has regressed when the ratio exceeds
-    1 + threshold and the interval's lower bound exceeds 1; an improvement is
-    the mirror image. Cells in only one run, and failed cells, are listed;
-    a configuration that worked in BASE and fails in NEW fails the gate.
+    launches of each launch's figure), the ratio new/base of the p50s, its
+    confidence interval by a hierarchical bootstrap over launches (each
+    side's launches resampled, then the samples within each), and the
+    smallest change the two runs could have detected (80% power at this
+    confidence). A launch is a new set of processes: a process pair settles
+    near one of a few levels, so launches, not samples, are what the test
+    counts.
 
-    Repetitions within one run share that run's drift, so no interval can
-    see all of it: choose --threshold beyond the spread you measure between
-    idle runs of the same spec (benchmarks/drift.py measures it; 34% for
-    remote cells on a small idle virtual machine, where 5% flags one plain
-    rerun pair in six).
+    A configuration has regressed when the ratio exceeds 1 + threshold and
+    the interval's lower bound exceeds 1; an improvement is the mirror image;
+    "no change" when the ratio is within the threshold and the runs could
+    have seen a change of the threshold's size. Otherwise it is "not
+    resolvable", with the launches per side that would resolve it: the gate
+    does not call a regression that the runs cannot resolve. Cells in only
+    one run, and failed cells, are listed; a configuration that worked in
+    BASE and fails in NEW fails the gate.
 
     Exits 0 when nothing regressed, 1 when something did, 2 for a missing
     database, an unknown run, or runs with no cell in common.
@@ -65,7 +74,6 @@ def command(base: int, new: int, db: Path | None, threshold: float, confidence: 
       mwbench compare 3 4                         # run 4 against run 3, results/mwbench.db
       mwbench compare 3 4 --threshold 10          # only slowdowns beyond 10% count
       mwbench compare 1 2 --db ci.db --json > comparison.json
-      mwbench compare 1 2 --db ci.db --threshold 40   # in CI: status 1 fails the job
     """
     settings = Settings(threshold=threshold / 100.0, confidence=confidence, seed=seed)
     comparison = read_store(
@@ -84,34 +92,42 @@ def _print(console: Console, comparison: Comparison) -> None:
     settings = comparison.settings
     base, new = comparison.base.run_id, comparison.new.run_id
     table = Table(title=f"run {base} (BASE) → run {new} (NEW): µs per call, median over "
-                        f"repetitions; ratio new/base of p50; {settings.confidence:.0%} "
-                        f"interval by bootstrap (seed {settings.seed})")
+                        f"launches; ratio new/base of p50, {settings.confidence:.0%} interval by "
+                        f"a hierarchical bootstrap over launches (seed {settings.seed}); "
+                        "detectable: the smallest change these runs could have seen")
     compared = comparison.compared
     show_extra = any(extra_factors(row.factors) for row in compared)
-    numeric = {"bytes", "reps", "base p50", "new p50", "base p99", "new p99", "ratio"}
+    numeric = {"bytes", "launches", "base p50", "new p50", "base p99", "new p99", "ratio",
+               "detectable"}
     headings = ["experiment", "driver", "mode", "transport", "op", "bytes", "placement",
-                *(["other"] if show_extra else []), "reps", "base p50", "new p50", "base p99",
-                "new p99", "ratio", "interval", "verdict"]
+                *(["other"] if show_extra else []), "launches", "base p50", "new p50",
+                "base p99", "new p99", "ratio", "interval", "detectable", "verdict"]
     for heading in headings:
         table.add_column(heading, justify="right" if heading in numeric else "left")
     for row in compared:
         f = row.factors
-        style = _STYLE.get(row.verdict)
         table.add_row(
             f["experiment"], f["driver"], _text(f["mode"]), _text(f["transport"]),
             f["operation"], _text(f["payload_bytes"]), placement_text(f),
             *([escape(" ".join(extra_factors(f)))] if show_extra else []),
-            f"{row.base.repetitions}/{row.new.repetitions}",
+            f"{row.base.launches}/{row.new.launches}",
             f"{row.base.p50_us:.2f}", f"{row.new.p50_us:.2f}",
-            f"{row.base.p99_us:.2f}", f"{row.new.p99_us:.2f}",
-            f"{row.ratio:.3f}", f"{row.ci_low:.3f}–{row.ci_high:.3f}",
-            f"[{style}]{row.verdict}[/]" if style else row.verdict,
-        )
+            f"{row.base.p99_us:.2f}", f"{row.new.p99_us:.2f}", f"{row.ratio:.3f}",
+            "-" if row.ci_low is None else f"{row.ci_low:.3f}–{row.ci_high:.3f}",
+            "-" if row.detectable is None else f"{row.detectable:.1%}", _verdict(row))
     console.print(table)
     _print_lists(console, comparison)
     for caution in cautions(comparison):
         console.print(f"[yellow]warning[/]: {escape(caution)}")
     console.print(_verdict_line(comparison))
+
+
+def _verdict(row: Row) -> str:
+    text = row.verdict
+    if row.needs is not None:
+        text += f": needs ≥ {row.needs} launches"
+    style = _STYLE.get(row.verdict)
+    return f"[{style}]{text}[/]" if style else text
 
 
 def _print_lists(console: Console, comparison: Comparison) -> None:
@@ -131,13 +147,13 @@ def _print_lists(console: Console, comparison: Comparison) -> None:
     for role, run, row, side in failures:
         for failed in side.failed:
             reason = failed.error.splitlines()[0] if failed.error else "no reason stored"
-            console.print(f"  [red]failed[/] {role} run {run.run_id} repetition "
-                          f"{failed.repetition}: {escape(describe_factors(row.factors))}: "
+            console.print(f"  [red]failed[/] {role} run {run.run_id} launch "
+                          f"{failed.launch}: {escape(describe_factors(row.factors))}: "
                           f"{escape(reason)}")
     not_compared = [row for row in comparison.rows if row.verdict.startswith("failed in")]
     if not_compared:
         console.print(f"{len(not_compared)} configuration(s) in both runs not compared: "
-                      "every repetition failed in one of them "
+                      "every launch failed in one of them "
                       f"({len(comparison.broken)} worked in BASE and fail in NEW)")
 
 
@@ -156,6 +172,10 @@ def _verdict_line(comparison: Comparison) -> str:
                 f"slower beyond the threshold ({how})")
     improved = sum(1 for row in compared if row.verdict == "improvement")
     extra = f"; {improved} improved" if improved else ""
+    unresolved = len(comparison.unresolved)
+    if unresolved:
+        extra += (f"; [yellow]{unresolved} not resolvable[/] by these runs (more launches "
+                  "would resolve them: see the verdicts)")
     return f"no regression in {len(compared)} configuration(s) ({how}{extra})"
 
 

@@ -96,7 +96,7 @@ def _text(run_id: int, result: Estimate) -> str:
         + f": {result.payload_bytes} B, {result.servants} servants, {result.threads} threads",
         f"estimated time per call: {result.estimate_us:.3f} µs (median, per thread)",
         f"  = {result.formula()}",
-        "from the stored cells (median per call in µs; with repetitions, the median of their "
+        "from the stored cells (median per call in µs; with launches, the median of their "
         "medians):",
     ]
     for point in result.terms:

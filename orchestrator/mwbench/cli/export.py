@@ -23,27 +23,36 @@ from .options import RUN_ID, OutputError, db_option, output_file, output_option
               help="Run id to export; may repeat. Default: the latest run.")
 @click.option("--format", "fmt", type=click.Choice(list(FORMATS)), default="json",
               show_default=True,
-              help="json, csv: one summary record per cell. hdr: an HdrHistogram log, one "
-                   "tagged histogram per cell. samples: every raw sample as a CSV row.")
+              help="json, csv: one summary record per cell (a launch). configurations, "
+                   "configurations-csv: one record per configuration, its figures over its "
+                   "launches with intervals and its ratio to the raw socket. hdr: an "
+                   "HdrHistogram log, one tagged histogram per cell. samples: every raw "
+                   "sample as a CSV row.")
 @output_option("File to write (default: standard output; its directory is made if "
                "missing).")
 def command(db: Path | None, run_ids: tuple[int, ...], fmt: str, output: Path | None) -> None:
     """Export the cells of one or more runs (default: the latest run).
 
     \b
-    Summaries, one record per cell (keys in the README, "Reading results"):
+    Summaries, one record per cell, a launch (keys in the README, "Reading results"):
       mwbench export --format json > latest.json
       mwbench export --db results/mwbench.db --run 3 --run 4 --format csv -o cells.csv
 
     \b
+    One record per configuration: p50 and p99 over its launches with their 95%
+    intervals, and its ratio to the raw socket, launch by launch:
+      mwbench export --format configurations > configurations.json
+      mwbench export --format configurations-csv -o configurations.csv
+
+    \b
     HdrHistogram log: per-call latency in ns, one histogram per cell, tagged
     run/experiment/driver/mode/transport/operation/payload/placement/hold/
-    options/repetition (the log's header lists every tag with its factors;
+    options/launch (the log's header lists every tag with its factors;
     failed cells are listed there, without a histogram):
       mwbench export --format hdr -o latest.hlog
       grep '^#   run' latest.hlog          # the tags
       java -cp HdrHistogram.jar org.HdrHistogram.HistogramLogProcessor \\
-          -i latest.hlog -tag run1/ping/rawtcp/remote/tcp/roundtrip/0B/same-cpu/hold/-/rep1 \\
+          -i latest.hlog -tag run1/ping/rawtcp/remote/tcp/roundtrip/0B/same-cpu/hold/-/launch1 \\
           -outputValueUnitRatio 1000      # percentiles in µs (default ratio 1e6: ms)
 
     \b

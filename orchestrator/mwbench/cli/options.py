@@ -13,7 +13,9 @@ from typing import IO
 
 import click
 
+from ..durations import parse_duration
 from ..paths import make_parent
+from ..spec import MAX_BUDGET_S, SEED_LIMIT
 
 # A run id is an SQLite row id: a positive 64-bit integer.
 RUN_ID = click.IntRange(1, 2**63 - 1)
@@ -29,6 +31,34 @@ def _file_path(ctx: click.Context, param: click.Parameter, value: str | None) ->
     if path.is_dir():
         raise click.BadParameter(f"{value} is a directory; give a file's path", ctx, param)
     return path
+
+
+def _budget(ctx: click.Context, param: click.Parameter, value: str | None) -> float | None:
+    """A time budget: a positive duration of at most a day."""
+    if value is None:
+        return None
+    try:
+        seconds = parse_duration(value)
+    except ValueError as error:
+        raise click.BadParameter(str(error), ctx, param) from None
+    if not 0 < seconds <= MAX_BUDGET_S:
+        raise click.BadParameter(f"{value} is {seconds:g} s; a budget is more than 0 s and at "
+                                 f"most {MAX_BUDGET_S:g} s (a day)", ctx, param)
+    return seconds
+
+
+def budget_option() -> Callable:
+    return click.option("--budget", default=None, callback=_budget, metavar="DURATION",
+                        help="Time to spend (e.g. 90s, 2m): launches and samples per cell are "
+                             "chosen from the variance measured on this machine; overrides "
+                             "the spec's `budget:`.")
+
+
+def seed_option() -> Callable:
+    return click.option("--seed", type=click.IntRange(0, SEED_LIMIT), default=None,
+                        help="Seed of the order of the launches (randomised blocks); "
+                             "overrides the spec's `seed:`; default: a new one, printed and "
+                             "stored with the run.")
 
 
 def db_option(help_text: str) -> Callable:

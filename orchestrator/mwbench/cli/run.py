@@ -8,6 +8,7 @@ import click
 from .. import paths
 from ..hosts.inventory import InventoryError
 from ..interruption import Interrupted, stop_on_signals
+from ..launches.chooser import BudgetError
 from ..leftovers import LeftoverError
 from ..matrix import MatrixError
 from ..runner import run_suite
@@ -15,7 +16,7 @@ from ..spec import SpecError
 from ..store import StoreError
 from ..summary import print_summary
 from .console import make_console
-from .options import db_option
+from .options import budget_option, db_option, seed_option
 
 EXIT_FAILED_CELLS = 1
 EXIT_BAD_INPUT = 2
@@ -28,8 +29,19 @@ EXIT_BAD_INPUT = 2
               envvar="MWBENCH_INVENTORY", show_envvar=True,
               help="Host inventory (YAML) naming the hosts of the factor `hosts`; "
                    "overrides the spec's `inventory:`.")
-def command(spec: Path, db: Path | None, inventory: Path | None) -> None:
+@seed_option()
+@budget_option()
+def command(spec: Path, db: Path | None, inventory: Path | None, seed: int | None,
+            budget: float | None) -> None:
     """Run the experiments of SPEC (a YAML file) and store every cell.
+
+    Each configuration is measured by several launches (`launches:` in the
+    spec), each a new set of processes, run in randomised blocks: every
+    configuration's k-th launch before any (k+1)-th, in an order drawn from
+    the seed. With --budget (or `budget:` in the spec), the launches and
+    samples of each cell are chosen from the variance measured on this
+    machine; what is not yet measured is calibrated first. `mwbench plan
+    SPEC` shows what a run will do without running it.
 
     Exits 0 when every cell succeeded, 1 when a cell failed (the others still
     ran and are stored), 2 for an invalid spec or database (nothing runs), and
@@ -46,12 +58,16 @@ def command(spec: Path, db: Path | None, inventory: Path | None) -> None:
       mwbench run suites/quick.yaml
       mwbench run my-spec.yaml --db results/laptop.db
       mwbench run suites/hosts.yaml --inventory lab.yaml
+      mwbench run suites/drivers.yaml --budget 2m
+      mwbench run suites/quick.yaml --seed 1234   # the order of an earlier run
     """
     console = make_console()
     with stop_on_signals():
         try:
-            outcome = run_suite(spec, db or paths.default_db(), console, inventory)
-        except (SpecError, InventoryError, MatrixError, StoreError, LeftoverError) as error:
+            outcome = run_suite(spec, db or paths.default_db(), console, inventory, seed,
+                                budget)
+        except (SpecError, InventoryError, MatrixError, StoreError, LeftoverError,
+                BudgetError) as error:
             where = f"{spec}: " if isinstance(error, MatrixError) else ""
             click.echo(f"mwbench run: {where}{error}", err=True)
             sys.exit(EXIT_BAD_INPUT)
@@ -61,11 +77,11 @@ def command(spec: Path, db: Path | None, inventory: Path | None) -> None:
     print_summary(console, outcome.records, outcome.matrix)
     if outcome.interrupted:
         console.print(f"[yellow]interrupted[/] by {outcome.interrupted}: "
-                      f"{len(outcome.records)} finished cells of run {outcome.run_id} are "
+                      f"{len(outcome.records)} finished launches of run {outcome.run_id} are "
                       "stored")
         sys.exit(outcome.interrupted.exit_status)
     if outcome.failed:
-        console.print(f"[red]{outcome.failed} of {len(outcome.records)} cells failed[/] "
+        console.print(f"[red]{outcome.failed} of {len(outcome.records)} launches failed[/] "
                       f"(run {outcome.run_id})")
         sys.exit(EXIT_FAILED_CELLS)
-    console.print(f"run {outcome.run_id}: all {len(outcome.records)} cells ok")
+    console.print(f"run {outcome.run_id}: all {len(outcome.records)} launches ok")

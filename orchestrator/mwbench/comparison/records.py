@@ -8,6 +8,8 @@ how it was obtained. Figures a configuration lacks are None.
 from . import Comparison, Row, Side
 from .runs import MATCH_FACTORS
 
+METHOD = "hierarchical bootstrap over launches"
+
 
 def records(comparison: Comparison) -> list[dict]:
     settings = comparison.settings
@@ -27,7 +29,8 @@ def _record(row: Row) -> dict:
     if record["idle_hold"] is not None:
         record["idle_hold"] = bool(record["idle_hold"])
     record.update(verdict=row.verdict, ratio=row.ratio, ci_low=row.ci_low, ci_high=row.ci_high,
-                  method=row.method)
+                  method=METHOD, smallest_detectable_pct=None if row.detectable is None
+                  else row.detectable * 100.0, launches_needed=row.needs)
     for role, side in (("base", row.base), ("new", row.new)):
         record.update(_side(role, side))
     return record
@@ -36,9 +39,9 @@ def _record(row: Row) -> dict:
 def _side(role: str, side: Side | None) -> dict:
     side = side or Side()
     return {
-        f"{role}_repetitions": side.repetitions,
+        f"{role}_launches": side.launches,
         f"{role}_p50_us": side.p50_us,
         f"{role}_p99_us": side.p99_us,
-        f"{role}_failed": [{"repetition": f.repetition, "error": f.error} for f in side.failed],
+        f"{role}_failed": [{"launch": f.launch, "error": f.error} for f in side.failed],
         f"{role}_injected_delay_ns": side.injected_delay_ns,
     }

@@ -1,9 +1,9 @@
 """The cells of one run, grouped into configurations that two runs can share.
 
-A configuration is every factor of a cell but its repetition: the
-repetitions of a configuration are measurements of the same thing, and the
-comparison pools them. Failed cells stay in their configuration, so that a
-comparison can list them rather than silently count fewer repetitions.
+A configuration is every factor of a cell but its launch: the launches of a
+configuration are measurements of the same thing, each by a new set of
+processes (launches/). Failed cells stay in their configuration, so that a
+comparison can list them rather than silently count fewer launches.
 """
 
 import json
@@ -14,19 +14,19 @@ import numpy as np
 from ..factors import describe
 from ..store import FACTOR_COLUMNS, Store
 
-MATCH_FACTORS = tuple(name for name in FACTOR_COLUMNS if name != "repetition")
+MATCH_FACTORS = tuple(name for name in FACTOR_COLUMNS if name != "launch")
 
 
 @dataclass
 class FailedCell:
-    repetition: int
+    launch: int
     error: str
 
 
 @dataclass
 class Configuration:
     factors: dict  # keys of MATCH_FACTORS, as stored (options decoded)
-    repetitions: list[np.ndarray] = field(default_factory=list)  # per-call ns, ok cells only
+    launches: dict[int, np.ndarray] = field(default_factory=dict)  # launch -> per-call ns, ok
     failed: list[FailedCell] = field(default_factory=list)
     injected_delay_ns: int | None = None  # MWBENCH_INJECT_DELAY_NS of its cells, if any
 
@@ -36,7 +36,7 @@ class RunCells:
     run_id: int
     suite: str
     cell_count: int
-    configurations: dict[tuple, Configuration]  # in the order the run measured them
+    configurations: dict[tuple, Configuration]  # in the spec's order
 
     def describe(self) -> str:
         return f"run {self.run_id} (suite {self.suite}, {self.cell_count} cells)"
@@ -54,21 +54,21 @@ class RunCells:
 def load_run(store: Store, run_id: int) -> RunCells:
     """Every cell of a run with its raw samples; StoreError for an unknown run."""
     suite = store.run(run_id)["suite"]
-    rows = store.cells(run_id)
+    rows = store.cells(run_id, spec_order=True)
     configurations: dict[tuple, Configuration] = {}
     for row in rows:
         factors = {name: row[name] for name in MATCH_FACTORS}
         key = match_key(factors)
         configuration = configurations.setdefault(key, Configuration(factors=factors))
         if row["status"] != "ok":
-            configuration.failed.append(FailedCell(row["repetition"], row["error"] or ""))
+            configuration.failed.append(FailedCell(row["launch"], row["error"] or ""))
             continue
         samples = store.samples(row["id"])
         if samples.size == 0:
-            configuration.failed.append(FailedCell(row["repetition"], "no samples stored"))
+            configuration.failed.append(FailedCell(row["launch"], "no samples stored"))
             continue
         # Samples are ns per batch; a per-call time makes batched and unbatched cells comparable.
-        configuration.repetitions.append(samples / float(row["batch_size"] or 1))
+        configuration.launches[row["launch"]] = samples / float(row["batch_size"] or 1)
         header = row["measurer_header"] or {}
         if header.get("injected_delay_ns"):
             configuration.injected_delay_ns = int(header["injected_delay_ns"])

@@ -6,7 +6,10 @@ stream, and returns short notes for the user (cells it skipped, values it
 clamped). `mwbench export` picks the function by name from FORMATS and knows
 nothing else about it; adding a format is one module and one line here.
 
-    json, csv   one summary record per cell (records.py: the export contract)
+    json, csv   one summary record per cell, a launch (records.py: the export contract)
+    configurations, configurations-csv
+                one record per configuration: figures over its launches with their
+                intervals, and its ratio to the raw socket (configurations.py)
     hdr         one HdrHistogram interval log, a tagged histogram per cell
     samples     every raw sample, one CSV row each, with its cell's factors
 
@@ -17,7 +20,7 @@ cell_records`) for the benchmarks and the report.
 from typing import Protocol, TextIO
 
 from ..store import Store
-from . import csv_summary, hdr_log, json_summary, samples_csv
+from . import configurations, csv_summary, hdr_log, json_summary, samples_csv
 from .records import EXPORT_KEYS, cell_factors, cell_records
 
 
@@ -28,6 +31,8 @@ class Writer(Protocol):
 FORMATS: dict[str, Writer] = {
     "json": json_summary.write,
     "csv": csv_summary.write,
+    "configurations": configurations.write_json,
+    "configurations-csv": configurations.write_csv,
     "hdr": hdr_log.write,
     "samples": samples_csv.write,
 }

@@ -46,7 +46,7 @@ def write(store: Store, run_ids: list[int], stream: TextIO) -> list[str]:
     base = min(_epoch_s(store.run(run_id)["started_utc"]) for run_id in run_ids)
     described, failed, notes, lines, tags = [], [], [], [], set()
     for run_id in run_ids:
-        for row in store.cells(run_id):
+        for row in store.cells(run_id, spec_order=True):
             factors = cell_factors(row)
             tag = cell_tag(run_id, factors)
             if tag in tags:  # cells of one run differ in their factors; a hand-made store may not
@@ -85,7 +85,7 @@ def _header(run_ids: list[int], base: float) -> list[str]:
         f"#[StartTime: {base:.3f} (seconds since epoch), {started}]",
         f"#[BaseTime: {base:.3f} (seconds since epoch)]",
         "# tags (run/experiment/driver/mode/transport/operation/payload/placement/hold/options/"
-        "repetition[/prio=][/servants=][/threads=]), each with its cell's full factors:",
+        "launch[/prio=][/servants=][/threads=]), each with its cell's full factors:",
     ]
 
 

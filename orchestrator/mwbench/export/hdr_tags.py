@@ -30,7 +30,7 @@ from ..factors import BY_NAME, FACTORS
 NONE = "-"
 # The factors of the fixed part of a tag; every other follows as name=value when set.
 FIXED = ("experiment", "driver", "mode", "transport", "operation", "payload_bytes",
-         "placement", "idle_hold", "options", "repetition")
+         "placement", "idle_hold", "options", "launch")
 TRAILING = tuple(factor for factor in FACTORS if factor.name not in FIXED)
 ALIASES = {"priority": "prio"}  # as tags have named it from the start
 NAMES_OF = {alias: name for name, alias in ALIASES.items()}
@@ -47,7 +47,7 @@ def cell_tag(run_id: int, factors: dict) -> str:
         _text(factors.get("placement")),
         {True: "hold", False: "nohold", None: NONE}[factors.get("idle_hold")],
         "+".join(f"{_text(k)}={_text(v)}" for k, v in options.items()) or NONE,
-        f"rep{factors['repetition']}",
+        f"launch{factors['launch']}",
     ]
     for factor in TRAILING:
         if factor.text(factors.get(factor.name)) is not None:  # shown only when set
@@ -59,7 +59,7 @@ def cell_tag(run_id: int, factors: dict) -> str:
 def parse_tag(tag: str) -> dict:
     """The factors named by a tag (options values come back as strings)."""
     run, experiment, driver, mode, transport, operation, payload, placement, hold, options, \
-        repetition, *extra = tag.split("/")
+        launch, *extra = tag.split("/")
     factors = {
         "run_id": int(run.removeprefix("run")),
         "experiment": _untext(experiment), "driver": _untext(driver), "mode": _untext(mode),
@@ -70,7 +70,7 @@ def parse_tag(tag: str) -> dict:
         "options": None if options == NONE else dict(
             (unquote(k), unquote(v)) for k, v in (item.split("=") for item in options.split("+"))
         ),
-        "repetition": int(repetition.removeprefix("rep")),
+        "launch": int(launch.removeprefix("launch")),
         **{factor.name: _absent(factor) for factor in TRAILING},
     }
     for item in extra:

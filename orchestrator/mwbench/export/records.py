@@ -26,7 +26,7 @@ EXPORT_KEYS = (
 def cell_records(store: Store, run_ids: list[int]) -> list[dict]:
     records = []
     for run_id in run_ids:
-        for row in store.cells(run_id):
+        for row in store.cells(run_id, spec_order=True):
             header = row["measurer_header"] or {}
             record = {key: row[key] for key in row if key in EXPORT_KEYS}
             record["cell_id"] = row["id"]

@@ -52,7 +52,7 @@ def write(store: Store, run_ids: list[int], stream: TextIO) -> list[str]:
         [*COLUMNS, *(series_column(name) for name in series_names)])
     failed, empty = [], []
     for run_id in run_ids:
-        for row in store.cells(run_id):
+        for row in store.cells(run_id, spec_order=True):
             if row["status"] != "ok":
                 failed.append(row["id"])
                 continue

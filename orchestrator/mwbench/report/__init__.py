@@ -97,9 +97,12 @@ def _distribution_figures(anchor: str, ok: list, modes: list[str], samples: int,
             "id": f"{anchor}-box-{mode}", "kind": "box",
             "title": f"Distribution per configuration, and throughput{suffix}",
             "svg": figures.box_and_throughput(members),
-            "shows": "The time per call of each configuration: the box holds the middle half "
-                     "of the calls, the red line is the median, the whiskers reach the 1st and "
-                     "99th percentiles; on the right, calls per second of the measured loop.",
+            "shows": "The time per call of each configuration, the calls of all its launches "
+                     "pooled: the box holds the middle half of the calls, the red line is the "
+                     "median, the whiskers reach the 1st and 99th percentiles; each dot above "
+                     "the box is one launch's median (a launch is a new set of processes, "
+                     "and launches settle near a few levels); on the right, calls per second "
+                     "of the measured loop.",
             "limits": "Calls slower than p99 are not drawn (the percentile figure shows them). "
                       "Throughput is that of the client threads together, each waiting for "
                       "its reply, not the capacity of the server.",

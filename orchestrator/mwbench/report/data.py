@@ -1,9 +1,11 @@
 """What a report is made of: the stored runs, grouped the way a reader looks at them.
 
 A run holds experiments; an experiment holds configurations (its cells with
-every factor but the repetition equal); a configuration pools the per-call
-samples of its repetitions, and keeps the named series of each (the parts a
-driver timed inside its samples: phases.py). Everything is read from the
+every factor but the launch equal); a configuration keeps the per-call
+samples of each launch (the figures are medians over launches:
+launches/estimate.py), their pool (for the distributions drawn), and the
+named series of each launch (the parts a driver timed inside its samples:
+phases.py). Everything is read from the
 store once, here, so the figures and tables only arrange what this module
 hands them.
 """
@@ -14,12 +16,14 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from ..factors import FACTORS, NAMES, describe
+from ..launches.bootstrap import launch_figure
+from ..launches.estimate import Estimate, configuration_key, percentile
 from ..named_series import NamedSeries
 from ..store import Store
 
 # Factors a reader tells configurations apart by, in the order labels use them: all but
-# the experiment (each has its section) and the repetition (pooled).
-LABEL_FACTORS = tuple(name for name in NAMES if name not in ("experiment", "repetition"))
+# the experiment (each has its section) and the launch (pooled).
+LABEL_FACTORS = tuple(name for name in NAMES if name not in ("experiment", "launch"))
 # Factors that are swept (numeric), drawn as lines against their value.
 SWEPT_FACTORS = tuple(factor.name for factor in FACTORS if factor.swept)
 
@@ -27,18 +31,25 @@ SWEPT_FACTORS = tuple(factor.name for factor in FACTORS if factor.swept)
 @dataclass
 class Configuration:
     factors: dict  # LABEL_FACTORS
-    cells: list[dict] = field(default_factory=list)  # store rows as dicts, one per repetition
-    per_call_us: np.ndarray = field(default_factory=lambda: np.empty(0))
+    cells: list[dict] = field(default_factory=list)  # store rows as dicts, one per launch
+    launches: dict[int, np.ndarray] = field(default_factory=dict)  # launch -> per-call µs
+    per_call_us: np.ndarray = field(default_factory=lambda: np.empty(0))  # all launches
     throughput_per_s: list[float] = field(default_factory=list)
     named_series: list[NamedSeries] = field(default_factory=list)  # one per cell
     label: str = ""
+    key: str = ""  # its factors and experiment, canonical: seeds its figures' bootstrap
 
     @property
     def ok(self) -> bool:
         return self.per_call_us.size > 0
 
     def percentile(self, q: float) -> float:
-        return float(np.percentile(self.per_call_us, q))
+        """The median over launches of each launch's q-th percentile."""
+        return launch_figure(list(self.launches.values()), q)
+
+    def estimate(self, q: float) -> Estimate:
+        """That figure with its interval (launches/estimate.py)."""
+        return percentile(list(self.launches.values()), q, key=self.key)
 
 
 @dataclass
@@ -80,6 +91,8 @@ class Run:
     experiments: list[Experiment]
     cells: list[dict]
     hosts: dict | None = None  # the other hosts' disclosure (hosts/disclosure.py)
+    seed: int | None = None  # of the order of its launches; None: stored before they had one
+    launch_plan: dict | None = None  # what a time budget chose (launches/plan.py)
 
     @property
     def failed_cells(self) -> list[dict]:
@@ -94,7 +107,7 @@ class Run:
 
 def load_run(store: Store, run_id: int) -> Run:
     row = store.run(run_id)
-    cells = store.cells(run_id)
+    cells = store.cells(run_id, spec_order=True)
     experiments: dict[str, Experiment] = {}
     configurations: dict[tuple, Configuration] = {}
     for cell in cells:
@@ -107,14 +120,17 @@ def load_run(store: Store, run_id: int) -> Run:
         key = (cell["experiment"], *(_key(v) for v in factors.values()))
         configuration = configurations.get(key)
         if configuration is None:
-            configuration = configurations[key] = Configuration(factors)
+            configuration = configurations[key] = Configuration(
+                factors, key=configuration_key({**factors, "experiment": cell["experiment"]}))
             experiment.configurations.append(configuration)
         configuration.cells.append(cell)
         if cell["throughput_per_s"]:
             configuration.throughput_per_s.append(cell["throughput_per_s"])
     for configuration in configurations.values():
-        parts = [store.samples(c["id"]) / (c["batch_size"] or 1) / 1000.0
-                 for c in configuration.cells]
+        configuration.launches = {c["launch"]: store.samples(c["id"]) / (c["batch_size"] or 1)
+                                  / 1000.0 for c in configuration.cells}
+        configuration.launches = {k: v for k, v in configuration.launches.items() if v.size}
+        parts = list(configuration.launches.values())
         configuration.per_call_us = np.concatenate(parts) if parts else np.empty(0)
         configuration.named_series = [store.named_series(c["id"]) for c in configuration.cells]
     for experiment in experiments.values():
@@ -126,7 +142,8 @@ def load_run(store: Store, run_id: int) -> Run:
         spec_text=row["spec_text"], environment=json.loads(row["environment"]),
         status=Store.status(row), started_utc=row["started_utc"],
         finished_utc=row["finished_utc"], experiments=list(experiments.values()), cells=cells,
-        hosts=json.loads(row["hosts"]) if row["hosts"] else None,
+        hosts=json.loads(row["hosts"]) if row["hosts"] else None, seed=row["seed"],
+        launch_plan=json.loads(row["launch_plan"]) if row["launch_plan"] else None,
     )
 
 

@@ -25,6 +25,7 @@ def facts(run: Run) -> list[tuple[str, str]]:
         ("run", f"{run.id}: suite {run.suite}, {run.status}, "
                 f"{run.started_utc} to {run.finished_utc or '?'}"),
         ("spec file", run.spec_path),
+        ("launches", _launches(run)),
         ("machine", f"{machine.get('cpu_model')}, {machine.get('cpu_count')} CPUs, "
                     f"{(machine.get('memory_kb') or 0) // 1024} MiB, "
                     f"{machine.get('virtualization') or 'bare metal'}"),
@@ -101,6 +102,12 @@ def warnings(run: Run) -> list[str]:
     if undisclosed:
         found.append(f"Hosts {', '.join(undisclosed)} could not be asked what they are "
                      "(`mwbench env`); their cells' figures lack that disclosure.")
+    single = sum(1 for e in run.experiments for c in e.configurations if len(c.launches) == 1)
+    if single:
+        found.append(f"{single} configuration(s) were measured by one launch (one set of "
+                     "processes): a process pair settles near one of a few levels, so each "
+                     "such figure is a draw from that spread and has no interval; compare "
+                     "them with care, or run them with launches: 5 or more.")
     failed = run.failed_cells
     if failed and len(failed) == len(cells):
         found.append(f"Every cell of this run failed ({len(failed)}): there is nothing to plot. "
@@ -125,6 +132,26 @@ _UNFINISHED = {
     "abandoned": "The run was abandoned: its process ended without finishing it (killed "
                  "outright, or the machine stopped)",
 }
+
+
+def _launches(run: Run) -> str:
+    """How many launches measured each configuration, in what order, chosen how."""
+    counts = sorted({len(c.launches) for e in run.experiments for c in e.configurations
+                     if c.ok})
+    per = "–".join(str(n) for n in (counts[:1] + counts[-1:] if len(counts) > 1 else counts))
+    text = f"{per or 0} per configuration, each a new set of processes; "
+    if run.seed is None:
+        text += ("in the spec's order, one launch of every cell after another (stored before "
+                 "mwbench ordered launches at random)")
+    else:
+        text += (f"in randomised blocks (every configuration's k-th launch before any "
+                 f"(k+1)-th), order drawn from seed {run.seed}: `mwbench run "
+                 f"{run.spec_path} --seed {run.seed}` repeats it")
+    if run.launch_plan and run.launch_plan.get("budget_s"):
+        text += (f"; launches and samples chosen for a budget of "
+                 f"{run.launch_plan['budget_s']:g} s from the variance measured on this "
+                 "machine")
+    return text
 
 
 def _load(load: dict | None) -> str:

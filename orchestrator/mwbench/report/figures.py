@@ -2,7 +2,9 @@
 
 Four kinds, each chosen to show what an average hides:
 - box-and-whisker per configuration (median, quartiles, whiskers at p1 and
-  p99), with the throughput beside it;
+  p99) of the calls of all its launches pooled, with each launch's median as
+  a dot above the box, so that the levels launches settle at are seen, and
+  the throughput beside it;
 - the percentile distribution, HdrHistogram style: the x axis spreads the
   tail (50%, 90%, 99%, 99.9%, ...) so that rare slow calls are visible;
 - for swept factors (payload, servants, threads): the median against the
@@ -73,9 +75,15 @@ def box_and_throughput(configurations: list[Configuration]) -> str:
     latency.bxp(stats, positions=positions, orientation="horizontal", showfliers=False, widths=0.6,
                 patch_artist=True, boxprops={"facecolor": "#cfe0f3"},
                 medianprops={"color": "#c0392b", "linewidth": 2})
+    for position, c in zip(positions, configurations, strict=True):
+        medians = [float(np.median(launch)) for launch in c.launches.values()]
+        latency.plot(medians, np.full(len(medians), position + 0.42), linestyle="none",
+                     marker="o", markersize=3.5, color="#1d2329", alpha=0.7,
+                     label="a launch's median" if position == positions[0] else None)
     if _wide([s["whislo"] for s in stats] + [s["whishi"] for s in stats]):
         latency.set_xscale("log")
-    latency.set_xlabel("µs per call (box: p25–p75, line: median, whiskers: p1 and p99)")
+    latency.set_xlabel("µs per call, all launches pooled (box: p25–p75, line: median, "
+                       "whiskers: p1 and p99); dots: each launch's median")
     rates = [np.median(c.throughput_per_s) if c.throughput_per_s else 0 for c in configurations]
     spans = [(np.median(c.throughput_per_s) - min(c.throughput_per_s),
               max(c.throughput_per_s) - np.median(c.throughput_per_s))
@@ -85,7 +93,7 @@ def box_and_throughput(configurations: list[Configuration]) -> str:
     if _wide(rates):
         rate.set_xscale("log")
     rate.xaxis.set_major_formatter(EngFormatter())
-    rate.set_xlabel("calls/s (median, min–max over repetitions)")
+    rate.set_xlabel("calls/s (median, min–max over launches)")
     latency.set_yticks(positions, [s["label"] for s in stats])
     return to_svg(figure)
 
@@ -141,7 +149,7 @@ def sweep(experiment: Experiment, factor: str, mode: str) -> str:
     latency.set_xlabel(name)
     latency.set_ylabel("µs per call (line: median, band: p25–p75)")
     rate.set_xlabel(name)
-    rate.set_ylabel("calls/s (median over repetitions)")
+    rate.set_ylabel("calls/s (median over launches)")
     rate.yaxis.set_major_formatter(EngFormatter())
     latency.legend(fontsize=8, loc="upper left")
     return to_svg(figure)

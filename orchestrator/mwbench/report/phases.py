@@ -9,7 +9,7 @@ Table 1), and two readings more:
 - one table, a row per series (segments indented under their whole, in the
   order the result file lists them) and, per configuration (static against
   dynamic assembly, per plan), the min, max and mean over every sample of
-  its cells: the repetitions are pooled, as the configurations of the rest
+  its cells: the launches are pooled, as the configurations of the rest
   of the report are. Each row has the unit (ms or µs) its largest value
   reads best in;
 - per root series that has parts (`total`), a stacked bar per configuration
@@ -68,7 +68,7 @@ def _names_and_wholes(cells: list[NamedSeries]) -> tuple[list[str], dict[str, st
 
 
 def _pooled(cells: list[NamedSeries]) -> NamedSeries:
-    """A configuration's series: each one's values over all its cells (repetitions)."""
+    """A configuration's series: each one's values over all its cells (launches)."""
     names, wholes = _names_and_wholes(cells)
     return NamedSeries({name: np.concatenate([s[name] for s in cells if name in s])
                         for name in names}, wholes)
@@ -83,10 +83,10 @@ def _layout(pooled: list[NamedSeries]) -> NamedSeries:
 def _column(configuration: Configuration, series: NamedSeries) -> dict:
     counts = {values.size for values in series.values()}
     recorded = _recorded(configuration)
-    # The repetitions that have named series: those the pooled values come from.
-    repetitions = sum(1 for cell_series in configuration.named_series if len(cell_series))
+    # The launches that have named series: those the pooled values come from.
+    launches = sum(1 for cell_series in configuration.named_series if len(cell_series))
     return {"label": configuration.label, "samples": max(counts, default=0),
-            "repetitions": repetitions, "recorded": recorded}
+            "launches": launches, "recorded": recorded}
 
 
 def _recorded(configuration: Configuration) -> str:
@@ -205,7 +205,7 @@ def footprint_rows(configurations: list[Configuration]) -> list[dict]:
     """Per configuration, each process the driver measured (by its place in the list) and
     then all of them: size (loaded sections), bytes on disk and peak resident memory, the
     median over the cells
-    (repetitions) that recorded them. Configurations without a footprint are left out."""
+    (launches) that recorded them. Configurations without a footprint are left out."""
     rows = []
     for configuration in configurations:
         found = [footprint for cell in configuration.cells

@@ -3,10 +3,10 @@
 OpenCCM's measurements on two Java ORBs were a 2x2 factorial (ORB x component
 layer); an experiment whose spec says `factorial: [A, B]` (or three factors)
 gets the same reading here. For every configuration of its other factors:
-the cell means of the 2^k design, for four measures of each repetition (the
+the cell means of the 2^k design, for four measures of each launch (the
 median time per call, the calls per second, the standard deviation of the
 call times, which is OpenCCM's jitter, and p99 - p50), then each main effect
-and interaction with its share of the variation and, with repetitions, a
+and interaction with its share of the variation and, with launches, a
 bootstrap interval (factorial_design.py has the formulas).
 
 The declaration is read back from the spec stored with the run, so the
@@ -22,7 +22,7 @@ from ...spec import OPTION_PREFIX, SpecError, factor_levels, parse_spec
 from ..data import LABEL_FACTORS, Configuration, Run, label
 from ..figures import plt, to_svg
 
-# What is measured in each repetition of a cell: name, heading, printf format, how to read it.
+# What is measured in each launch of a cell: name, heading, printf format, how to read it.
 METRICS = (
     ("median", "median µs per call", "%.3f", lambda row: row["p50_us"]),
     ("throughput", "calls/s", "%.0f", lambda row: row["throughput_per_s"]),
@@ -102,7 +102,7 @@ def _design(experiment, factors: list[tuple], group: dict) -> dict:
     rest_label = label(group["rest"], varying) if varying else "all"
     view = {"experiment": experiment.name, "configuration": rest_label,
             "factors": [{"name": n, "low": low, "high": high} for n, low, high in factors],
-            "missing": [], "cells": [], "effects": [], "error": {}, "repetitions": 0,
+            "missing": [], "cells": [], "effects": [], "error": {}, "launches": 0,
             "dropped": 0, "sentence": "", "figure": None}
     cells = group["cells"]
     levels = [[high if i >> bit & 1 else low for bit, (_, low, high) in enumerate(factors)]
@@ -111,14 +111,14 @@ def _design(experiment, factors: list[tuple], group: dict) -> dict:
                        for i in range(len(levels)) if i not in cells]
     if view["missing"]:
         return view
-    repetitions = _common_repetitions([cells[i] for i in range(len(levels))])
-    view["repetitions"] = len(repetitions)
-    # A repetition one cell lacks (it failed there) is left out of every cell.
-    view["dropped"] = max(len(cells[i].cells) for i in cells) - len(repetitions)
-    if not repetitions:
-        view["missing"] = ["no repetition in which every cell succeeded"]
+    launches = _common_launches([cells[i] for i in range(len(levels))])
+    view["launches"] = len(launches)
+    # A launch one cell lacks (it failed there) is left out of every cell.
+    view["dropped"] = max(len(cells[i].cells) for i in cells) - len(launches)
+    if not launches:
+        view["missing"] = ["no launch in which every cell succeeded"]
         return view
-    observed = {m: _observations(cells, len(levels), repetitions, read)
+    observed = {m: _observations(cells, len(levels), launches, read)
                 for m, _, _, read in METRICS}
     analyses = {m: analyse(y) if y is not None else None for m, y in observed.items()}
     view["cells"] = [{"levels": levels[i], "means": {m: None if a is None else a.cell_means[i]
@@ -131,17 +131,17 @@ def _design(experiment, factors: list[tuple], group: dict) -> dict:
     return view
 
 
-def _common_repetitions(members: list[Configuration]) -> list[int]:
-    """Repetitions every cell of the design has, so that the design stays balanced."""
-    sets = [{row["repetition"] for row in c.cells} for c in members]
+def _common_launches(members: list[Configuration]) -> list[int]:
+    """Launches every cell of the design has, so that the design stays balanced."""
+    sets = [{row["launch"] for row in c.cells} for c in members]
     return sorted(set.intersection(*sets))
 
 
-def _observations(cells: dict, count: int, repetitions: list[int], read) -> np.ndarray | None:
+def _observations(cells: dict, count: int, launches: list[int], read) -> np.ndarray | None:
     rows = []
     for i in range(count):
-        by_repetition = {row["repetition"]: read(row) for row in cells[i].cells}
-        values = [by_repetition[r] for r in repetitions]
+        by_launch = {row["launch"]: read(row) for row in cells[i].cells}
+        values = [by_launch[r] for r in launches]
         if any(v is None for v in values):
             return None  # a measure a cell lacks (no throughput recorded) is left out
         rows.append(values)
@@ -176,7 +176,7 @@ def _sentence(factors: list[tuple], analysis: Analysis | None) -> str:
     names = [name for name, *_ in factors]
     top = max(analysis.effects, key=lambda e: abs(e.estimate))
     if top.share is None:
-        return "The median was the same in every repetition of every cell: no factor matters."
+        return "The median was the same in every launch of every cell: no factor matters."
     if top.is_interaction:
         what = f"the interaction {effect_name(names, top.factors)} matters most"
         change = f"{top.estimate:+.3f} µs"
@@ -186,8 +186,8 @@ def _sentence(factors: list[tuple], analysis: Analysis | None) -> str:
         change = f"{top.estimate:+.3f} µs from {low} to {high}"
     text = f"Median time per call: {what} ({100 * top.share:.0f}% of the variation, {change})"
     interactions = [e for e in analysis.effects if e.is_interaction]
-    if analysis.repetitions == 1:
-        text += ("; with one repetition there is no interval, so whether the interaction is "
+    if analysis.launches == 1:
+        text += ("; with one launch there is no interval, so whether the interaction is "
                  "significant cannot be told")
     else:
         significant = [effect_name(names, e.factors) for e in interactions if e.significant]
@@ -199,7 +199,7 @@ def _sentence(factors: list[tuple], analysis: Analysis | None) -> str:
         text += " (95% bootstrap interval excludes 0)" if significant else \
                 " (its 95% bootstrap interval includes 0)"
         if analysis.error_share is not None and analysis.error_share > top.share:
-            text += (f", and the repetitions vary more than any effect explains "
+            text += (f", and the launches vary more than any effect explains "
                      f"({100 * analysis.error_share:.0f}% of the variation)")
     return text + "."
 
@@ -220,7 +220,7 @@ def _figure(view: dict, factors: list[tuple], observed: dict) -> str:
             others = view["cells"][start]["levels"][1:]
             name = ", ".join(f"{n}={v}" for (n, *_), v in zip(factors[1:], others, strict=True))
             line, = ax.plot([0, 1], y[start:start + 2].mean(axis=1), marker="o", label=name)
-            for x in (0, 1):  # every repetition, faintly, to show the spread behind the mean
+            for x in (0, 1):  # every launch, faintly, to show the spread behind the mean
                 ax.plot([x] * y.shape[1], y[start + x], linestyle="none", marker=".",
                         alpha=0.35, color=line.get_color())
         ax.set_xlim(-0.3, 1.3)

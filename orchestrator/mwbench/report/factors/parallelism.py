@@ -42,7 +42,7 @@ def _point(c: Configuration, cpus: int) -> dict:
 
 
 def _thread_medians(c: Configuration) -> list[float]:
-    """Each thread's own median, from the series of each repetition's result header."""
+    """Each thread's own median, from the series of each launch's result header."""
     medians, offset = [], 0
     for cell in c.cells:
         series = (cell["measurer_header"] or {}).get("series") or []
