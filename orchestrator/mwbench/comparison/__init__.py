@@ -49,9 +49,9 @@ seed and the configuration's factors, so a comparison repeats exactly.
 import math
 import zlib
 from dataclasses import dataclass, field
+from statistics import NormalDist
 
 import numpy as np
-from scipy import stats
 
 from ..launches import bootstrap
 from ..launches.estimate import DEFAULT_SEED, FULL_COVERAGE
@@ -146,7 +146,7 @@ def smallest_detectable(replicates: np.ndarray, confidence: float) -> float:
     """The change (a fraction) found with POWER at this confidence, from the ratio's
     bootstrap replicates."""
     spread = float(np.std(np.log(replicates), ddof=1))
-    z = stats.norm.ppf(1.0 - (1.0 - confidence) / 2.0) + stats.norm.ppf(POWER)
+    z = NormalDist().inv_cdf(1.0 - (1.0 - confidence) / 2.0) + NormalDist().inv_cdf(POWER)
     return math.exp(z * spread) - 1.0
 
 

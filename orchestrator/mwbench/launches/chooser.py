@@ -25,7 +25,6 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
-from scipy import stats
 
 from .variance import Components
 
@@ -58,6 +57,8 @@ def expected_half_width(components: Components, launches: int, samples: int) -> 
     """The relative half-width of the 95% interval of the median over launches."""
     if launches < 2:
         return None
+    from scipy import stats  # a third of a second to import: only when a plan is made
+
     t = float(stats.t.ppf(0.975, launches - 1))
     return t * float(np.sqrt(components.figure_variance(launches, samples)))
 
