@@ -135,7 +135,7 @@ def test_runs_with_no_common_cells_exit_2(tmp_path):
 
 SPEC = """\
 suite: compare-e2e
-defaults: {warmup: 200, samples: 2000, launches: 5, placement: same-cpu, idle_hold: true}
+defaults: {warmup: 200, samples: 1000, launches: 5, placement: same-cpu, idle_hold: true}
 experiments:
   - {name: ping, operation: roundtrip, drivers: rawtcp, transports: tcp}
 """

@@ -37,16 +37,16 @@ def true_median(level: float = 10.0) -> float:
                                   (5, 99.9), (2000, 1)])
 def test_drawn_percentiles_have_the_distribution_of_resampled_percentiles(n, q):
     sample = np.sort(np.random.default_rng(n).lognormal(9, 0.3, n))
-    drawn = bootstrap.percentile_replicates(sample, q, 50_000, np.random.default_rng(1))
-    indices = np.random.default_rng(2).integers(0, n, size=(50_000, n))
+    drawn = bootstrap.percentile_replicates(sample, q, 20_000, np.random.default_rng(1))
+    indices = np.random.default_rng(2).integers(0, n, size=(20_000, n))
     resampled = np.percentile(sample[indices], q, axis=1)
     # Rounded: both interpolate between the same two values, by different arithmetic.
     drawn, resampled = (np.round(values, 3) for values in (drawn, resampled))
-    # Kolmogorov-Smirnov distance between the two; its sampling error is about 0.005.
+    # Kolmogorov-Smirnov distance between the two; its sampling error is about 0.008.
     points = np.union1d(drawn, resampled)
     gap = np.abs(np.searchsorted(np.sort(drawn), points, side="right")
-                 - np.searchsorted(np.sort(resampled), points, side="right")).max() / 50_000
-    assert gap < 0.015
+                 - np.searchsorted(np.sort(resampled), points, side="right")).max() / 20_000
+    assert gap < 0.025
 
 
 def test_the_figure_is_the_median_over_launches_of_each_launchs_percentile():
