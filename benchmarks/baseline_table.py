@@ -1,24 +1,29 @@
-"""Median round trips of a run, over its repetitions, against the raw-socket baseline.
+"""Round trips of a run against the raw-socket baseline, as a Markdown table.
 
-For each configuration (every factor but the repetition): the median over
-repetitions of the cell medians and p99s, the spread of the medians (min–max),
-and the median over repetitions of the per-repetition ratio to the rawtcp
-cell of the same transport family, placement and repetition. Prints a
-Markdown table for docs/performance.md.
+For each configuration (every factor but the launch): its launches, the
+median over launches of each launch's p50 and p99 with the 95% interval of
+the hierarchical bootstrap, and the ratio to the rawtcp configuration of the
+same transport family and placement, taken launch by launch, with its
+interval; a ratio whose interval holds 1 is marked indistinguishable from the
+raw socket. The figures are those of `mwbench export --format
+configurations`. Prints a table for docs/performance.md.
 
     .venv/bin/python benchmarks/baseline_table.py --db results/mwbench.db [--run ID]
 """
 
 import argparse
-import statistics
-from collections import defaultdict
 
-from mwbench.baseline import median_ratios
-from mwbench.export import cell_records
+from mwbench.export.configurations import configuration_records
 from mwbench.store import Store
 
-CONFIG_KEYS = ("driver", "mode", "transport", "operation", "payload_bytes", "placement",
-               "idle_hold")
+
+def interval(record: dict, name: str, digits: int = 2) -> str:
+    value, low, high = record[name], record[f"{name}_low"], record[f"{name}_high"]
+    if value is None:
+        return "–"
+    if low is None:
+        return f"{value:.{digits}f} (1 launch)"
+    return f"{value:.{digits}f} [{low:.{digits}f}–{high:.{digits}f}]"
 
 
 def main() -> None:
@@ -28,29 +33,17 @@ def main() -> None:
     args = parser.parse_args()
     store = Store.open_existing(args.db)
     run_id = args.run or store.latest_run_id()
-    cells = [c for c in cell_records(store, [run_id]) if c["status"] == "ok"]
-    ratios = median_ratios([(c, c["p50_us"]) for c in cells])
-
-    groups: dict[tuple, list] = defaultdict(list)
-    for cell, ratio in zip(cells, ratios, strict=True):
-        groups[tuple(cell[k] for k in CONFIG_KEYS)].append((cell, ratio))
-
-    print(f"Run {run_id}: median over repetitions (µs per call)\n")
-    print("| driver | mode | transport | placement | idle hold | reps | p50 | p50 min–max "
-          "| p99 | ×raw (p50) |")
-    print("|---|---|---|---|---|---|---|---|---|---|")
-    for key, members in groups.items():
-        config = dict(zip(CONFIG_KEYS, key, strict=True))
-        medians = [c["p50_us"] for c, _ in members]
-        p99s = [c["p99_us"] for c, _ in members]
-        held = {c["idle_hold_held"] for c, _ in members}
-        hold = "off" if not config["idle_hold"] else "held" if held == {True} else "not held"
-        ratio_values = [r for _, r in members if r is not None]
-        ratio = f"{statistics.median(ratio_values):.2f}" if ratio_values else "–"
-        print(f"| {config['driver']} | {config['mode']} | {config['transport']} "
-              f"| {config['placement']} | {hold} | {len(members)} "
-              f"| {statistics.median(medians):.2f} | {min(medians):.2f}–{max(medians):.2f} "
-              f"| {statistics.median(p99s):.2f} | {ratio} |")
+    records = [r for r in configuration_records(store, [run_id]) if r["launches"]]
+    print(f"Run {run_id}: median over launches (µs per call) [95% interval]\n")
+    print("| driver | mode | transport | bytes | placement | launches | p50 | p99 | ×raw (p50) |")
+    print("|---|---|---|---:|---|---:|---:|---:|---:|")
+    for r in records:
+        ratio = interval(r, "raw_ratio_p50")
+        if r["indistinguishable_from_raw"]:
+            ratio += " ≈ raw"
+        print(f"| {r['driver']} | {r['mode']} | {r['transport']} | {r['payload_bytes']} "
+              f"| {r['placement']}{'' if r['idle_hold'] else ' no hold'} | {r['launches']} "
+              f"| {interval(r, 'p50_us')} | {interval(r, 'p99_us')} | {ratio} |")
 
 
 if __name__ == "__main__":

@@ -1,9 +1,10 @@
 """The figures of docs/performance.md's deployment section, from a stored run of
 suites/deploy.yaml: per configuration (assembly mode and plan), each phase's
-median over the repetitions of each repetition's median (a repetition is a
-new set of processes, which on this machine can settle at another level),
-with the static/dynamic ratio of `total`, what share of `total` each phase
-takes, and, for the scale plans, the cost per component.
+median over the launches of each launch's median (a launch is a new set of
+processes, which on this machine can settle at another level), with the
+dynamic/static ratio of `total`, taken launch by launch with its 95% interval
+(paired.py), what share of `total` each phase takes, and, for the scale
+plans, the cost per component.
 
     .venv/bin/python benchmarks/deploy_phases.py results/deploy.db [--run N]
 """
@@ -12,6 +13,9 @@ import argparse
 import re
 from collections import defaultdict
 from statistics import median
+
+import numpy as np
+from paired import ratio, text
 
 from mwbench.store import Store
 
@@ -28,16 +32,16 @@ def configuration(cell) -> tuple[str, str, str]:
 
 def medians_of_medians(store: Store, run_id: int, key_of=configuration) -> dict[tuple, dict]:
     """key_of(cell) (default: experiment, assembly, plan) -> {phase: median of the
-    repetitions' medians, in µs}."""
-    per_repetition: dict[tuple, dict[str, list[float]]] = defaultdict(lambda: defaultdict(list))
+    launches' medians, in µs}."""
+    per_launch: dict[tuple, dict[str, list[float]]] = defaultdict(lambda: defaultdict(list))
     for cell in store.cells(run_id):
         if cell["status"] != "ok" or cell["operation"] != "assembly":
             continue
         key = key_of(cell)
         for name, values in store.named_series(cell["id"]).items():
-            per_repetition[key][name].append(float(median(values)) / 1e3)
+            per_launch[key][name].append(float(median(values)) / 1e3)
     return {key: {name: median(values) for name, values in phases.items()}
-            for key, phases in per_repetition.items()}
+            for key, phases in per_launch.items()}
 
 
 def phase_table(figures: dict[tuple, dict], experiment: str) -> list[str]:
@@ -54,16 +58,30 @@ def phase_table(figures: dict[tuple, dict], experiment: str) -> list[str]:
     return lines
 
 
-def ratios(figures: dict[tuple, dict]) -> list[str]:
+def totals_by_launch(store: Store, run_id: int) -> dict[tuple, dict[int, np.ndarray]]:
+    """(experiment, assembly, plan) -> {launch: its samples of `total`, µs}."""
+    found: dict[tuple, dict[int, np.ndarray]] = defaultdict(dict)
+    for cell in store.cells(run_id):
+        if cell["status"] == "ok" and cell["operation"] == "assembly":
+            series = store.named_series(cell["id"])
+            if "total" in series:
+                found[configuration(cell)][cell["launch"]] = series["total"] / 1e3
+    return dict(found)
+
+
+def ratios(figures: dict[tuple, dict], totals: dict[tuple, dict]) -> list[str]:
+    """dynamic/static of `total` per plan, launch by launch with its interval."""
     lines = []
     for (experiment, assembly, plan), phases in sorted(figures.items()):
         if assembly != "dynamic" or (experiment, "static", plan) not in figures:
             continue
         static = figures[(experiment, "static", plan)]["total"]
+        times = ratio(totals.get((experiment, assembly, plan), {}),
+                      totals.get((experiment, "static", plan), {}), key=(experiment, plan))
         share = {p: phases[p] / phases["total"] for p in PHASES[1:] if p in phases}
         largest = max(share, key=share.get)
         lines.append(f"- {experiment} {plan}: static {static:,.0f} µs, dynamic "
-                     f"{phases['total']:,.0f} µs, {phases['total'] / static:.1f}x; "
+                     f"{phases['total']:,.0f} µs, dynamic/static {text(times, 1)}; "
                      f"largest dynamic phase {largest} ({share[largest]:.0%}); plan parsing "
                      f"{share.get('plan_parsing', 0):.1%} of dynamic total")
     return lines
@@ -96,7 +114,7 @@ def main() -> None:
         print(f"\n### {experiment}\n")
         print("\n".join(phase_table(figures, experiment)))
     print("\n### static against dynamic\n")
-    print("\n".join(ratios(figures)))
+    print("\n".join(ratios(figures, totals_by_launch(store, run_id))))
     print("\n### per component\n")
     print("\n".join(per_component(figures)))
 

@@ -6,12 +6,12 @@ Hosts are network namespaces on this machine (mwbench.namespaces: 198.18.0.0/24 
 one bridge, made and removed here; needs root), until mwbench drives several
 machines. Host 1 runs the publisher, hosts 2 .. N + 1 one subscriber process each,
 with one subscriber component. Every configuration is repeated as new processes;
-each figure is the median over repetitions of each repetition's median, and events
+each figure is the median over launches of each launch's median, and events
 per second are N x samples / measured wall time. The raw fan-out (rawtcp, the
 publisher writing N copies on loopback, N subscribers in one process) of the same
 run is printed beside it. Placement: unpinned (the hosts share this machine's CPUs).
 
-    sudo .venv/bin/python benchmarks/events_federation.py [--hosts 1 2 3] [--repetitions 3]
+    sudo .venv/bin/python benchmarks/events_federation.py [--hosts 1 2 3] [--launches 3]
 """
 
 import argparse
@@ -55,7 +55,7 @@ def figures(result_path, subscribers):
 
 
 def federated(folder, count, delivery, transport, payload, samples, warmup):
-    """One repetition: (median µs, events per second) with `count` subscriber hosts."""
+    """One launch: (median µs, events per second) with `count` subscriber hosts."""
     with namespaces.hosts(count + 1) as hosts:
         publisher, others = hosts[0], hosts[1:]
         common = ["--transport", transport, "--payload-bytes", str(payload),
@@ -102,7 +102,7 @@ def main():
     parser.add_argument("--payload-bytes", type=int, default=1024)
     parser.add_argument("--samples", type=int, default=2000)
     parser.add_argument("--warmup", type=int, default=500)
-    parser.add_argument("--repetitions", type=int, default=3)
+    parser.add_argument("--launches", type=int, default=3)
     args = parser.parse_args()
     if (why := namespaces.unavailable()) is not None:
         raise SystemExit(why)
@@ -111,14 +111,14 @@ def main():
     with tempfile.TemporaryDirectory(prefix="mwbench-federation-") as scratch:
         for count in args.hosts:
             runs = {}
-            for repetition in range(args.repetitions):
+            for launch in range(args.launches):
                 for delivery, transport in CONFIGURATIONS:
-                    folder = Path(scratch) / f"{count}-{delivery}-{transport}-{repetition}"
+                    folder = Path(scratch) / f"{count}-{delivery}-{transport}-{launch}"
                     folder.mkdir()
                     runs.setdefault(f"{delivery} {transport}", []).append(federated(
                         folder, count, delivery, transport, args.payload_bytes, args.samples,
                         args.warmup))
-                folder = Path(scratch) / f"{count}-raw-{repetition}"
+                folder = Path(scratch) / f"{count}-raw-{launch}"
                 folder.mkdir()
                 runs.setdefault("raw fan-out (rawtcp, loopback)", []).append(raw_baseline(
                     folder, count, args.payload_bytes, args.samples, args.warmup))

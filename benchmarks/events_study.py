@@ -1,8 +1,9 @@
 """The figures of docs/performance.md's container-managed pub/sub section, from a
-stored run of suites/events.yaml: per configuration, the median over repetitions of
-each repetition's median latency (a repetition is a new set of processes, which on
-this machine can settle at another level) and of its events delivered per second
-(N x events published per second), then the issue's three targets:
+stored run of suites/events.yaml: per configuration, the median over launches of
+each launch's median latency (a launch is a new set of processes, which on this
+machine can settle at another level) and of its events delivered per second (N x
+events published per second), then three targets, each ratio taken launch by launch
+with its 95% interval (paired.py):
 
 - the component layer against the same delivery used directly by plain objects
   (layer=component / layer=object), collocated and across processes: <= 1.10;
@@ -19,21 +20,43 @@ import argparse
 from collections import defaultdict
 from statistics import median
 
+import numpy as np
+from paired import launches_by, ratio, text
+
 from mwbench.store import Store
+
+
+def key_of(cell: dict) -> tuple | None:
+    """(driver, layer, delivery, transport, N, payload) of a fan-out cell."""
+    if cell["operation"] != "fanout":
+        return None
+    return (cell["driver"], cell["layer"], cell["delivery"], cell["transport"],
+            cell["subscribers"] or 1, cell["payload_bytes"])
+
+
+def rates_by(store: Store, run_id: int) -> dict[tuple, dict[int, np.ndarray]]:
+    """key_of(cell) -> {launch: events delivered per second}, as one-value arrays, for
+    ratios taken launch by launch."""
+    found: dict[tuple, dict[int, np.ndarray]] = defaultdict(dict)
+    for cell in store.cells(run_id):
+        key = key_of(cell) if cell["status"] == "ok" else None
+        if key is not None:
+            found[key][cell["launch"]] = np.array([key[4] * cell["throughput_per_s"]])
+    return dict(found)
 
 
 def configurations(store: Store, run_id: int) -> dict[tuple, tuple[float, float]]:
     """(driver, layer, delivery, transport, N, payload) -> (median µs, events/s)."""
-    per_repetition = defaultdict(list)
+    per_launch = defaultdict(list)
     for cell in store.cells(run_id):
         if cell["status"] != "ok" or cell["operation"] != "fanout":
             continue
         n = cell["subscribers"] or 1
         key = (cell["driver"], cell["layer"], cell["delivery"], cell["transport"], n,
                cell["payload_bytes"])
-        per_repetition[key].append((cell["p50_us"], n * cell["throughput_per_s"]))
+        per_launch[key].append((cell["p50_us"], n * cell["throughput_per_s"]))
     return {key: (median(v[0] for v in values), median(v[1] for v in values))
-            for key, values in per_repetition.items()}
+            for key, values in per_launch.items()}
 
 
 def table(figures: dict) -> list[str]:
@@ -82,48 +105,53 @@ def by_subscribers(figures: dict, remote: bool) -> list[str]:
     return lines
 
 
-def layer_ratios(figures: dict) -> list[str]:
+def layer_ratios(launches: dict) -> list[str]:
+    """component/object per delivery and transport, launch by launch, with intervals."""
     ratios = {}
-    for (driver, layer, delivery, transport, n, payload), (latency, _) in figures.items():
-        other = figures.get((driver, "object", delivery, transport, n, payload))
+    for (driver, layer, delivery, transport, n, payload), mine in launches.items():
+        other = launches.get((driver, "object", delivery, transport, n, payload))
         if layer == "component" and other:
-            ratios[(delivery, transport, n, payload)] = latency / other[0]
+            ratios[(delivery, transport, n, payload)] = ratio(mine, other, key=(delivery,
+                                                                                 transport, n))
     lines = []
     for delivery in ("direct", "channel", "dds"):
         for where in ("inproc", "iiop", "udp", "dds"):
-            found = {k: r for k, r in ratios.items() if k[0] == delivery and k[1] == where}
+            found = {k: r for k, r in ratios.items()
+                     if k[0] == delivery and k[1] == where and r is not None}
             if found:
-                worst = max(found, key=found.get)
+                worst = max(found, key=lambda k: found[k].value)
+                values = [r.value for r in found.values()]
+                same = sum(r.includes(1.0) for r in found.values())
                 lines.append(f"- {delivery} {where}: component/object median "
-                             f"{median(found.values()):.2f}, range {min(found.values()):.2f}-"
-                             f"{max(found.values()):.2f} (worst at N={worst[2]}, "
-                             f"{worst[3]} B) over {len(found)} configurations; target <= 1.10")
+                             f"{median(values):.2f}, range {min(values):.2f}-{max(values):.2f} "
+                             f"over {len(found)} configurations ({same} indistinguishable from "
+                             f"1); worst at N={worst[2]}, {worst[3]} B: {text(found[worst])}; "
+                             "target <= 1.10")
     return lines
 
 
-def shared_copy(figures: dict) -> list[str]:
+def shared_copy(launches: dict) -> list[str]:
     lines = []
     for layer in ("component", "object"):
-        one = figures.get(("ccmevents", layer, "channel", "inproc", 1, 65536))
-        sixteen = figures.get(("ccmevents", layer, "channel", "inproc", 16, 65536))
-        direct = figures.get(("ccmevents", layer, "direct", "inproc", 16, 65536))
+        one = launches.get(("ccmevents", layer, "channel", "inproc", 1, 65536))
+        sixteen = launches.get(("ccmevents", layer, "channel", "inproc", 16, 65536))
         if one and sixteen:
-            lines.append(f"- {layer}, channel, collocated, 64 KiB: 16 subscribers "
-                         f"{sixteen[0]:,.2f} µs, one {one[0]:,.2f} µs: {sixteen[0] / one[0]:.1f}x "
-                         f"(target <= 2); direct to 16: {direct[0]:,.1f} µs" if direct else "")
+            lines.append(f"- {layer}, channel, collocated, 64 KiB: 16 subscribers against one: "
+                         f"{text(ratio(sixteen, one, key=layer), 1)} (target <= 2)")
     return lines
 
 
-def federation_gain(figures: dict) -> list[str]:
+def federation_gain(rates: dict) -> list[str]:
+    """Events per second of a channel or dds delivery against direct, launch by launch."""
     lines = []
-    for (driver, layer, delivery, transport, n, payload), (_, rate) in sorted(
-            figures.items(), key=lambda item: str(item[0])):
-        direct = figures.get((driver, layer, "direct", "iiop", n, payload))
+    for (driver, layer, delivery, transport, n, payload), mine in sorted(
+            rates.items(), key=lambda item: str(item[0])):
+        direct = rates.get((driver, layer, "direct", "iiop", n, payload))
         if delivery == "direct" or transport == "inproc" or not direct or n < 2:
             continue
-        gain = rate / direct[1]
-        lines.append(f"- {layer} {delivery} {transport}, N={n}, {payload} B: {rate:,.0f} events/s "
-                     f"against direct {direct[1]:,.0f}: {gain:.1f}x (target >= {0.8 * n:.1f})")
+        gain = ratio(mine, direct, key=(layer, delivery, transport, n, payload))
+        lines.append(f"- {layer} {delivery} {transport}, N={n}, {payload} B: events/s against "
+                     f"direct {text(gain, 1)} (target >= {0.8 * n:.1f})")
     return lines
 
 
@@ -134,7 +162,9 @@ def main() -> None:
     parser.add_argument("--all", action="store_true", help="every configuration, one per row")
     args = parser.parse_args()
     store = Store.open_existing(args.db)
-    figures = configurations(store, args.run or store.latest_run_id())
+    run_id = args.run or store.latest_run_id()
+    figures = configurations(store, run_id)
+    launches = launches_by(store, run_id, key_of)
     if args.all:
         print("\n".join(table(figures)))
     print("\n### (a) collocated, one subscriber, median µs against payload\n")
@@ -144,11 +174,11 @@ def main() -> None:
     print("\n### (c, d) N subscribers in one other process, median µs against N\n")
     print("\n".join(by_subscribers(figures, remote=True)))
     print("\n### the component layer against plain objects\n")
-    print("\n".join(layer_ratios(figures)))
+    print("\n".join(layer_ratios(launches)))
     print("\n### a shared copy: 64 KiB to 16 subscribers against one\n")
-    print("\n".join(shared_copy(figures)))
+    print("\n".join(shared_copy(launches)))
     print("\n### federation: N subscribers in one other process\n")
-    print("\n".join(federation_gain(figures)))
+    print("\n".join(federation_gain(rates_by(store, run_id))))
 
 
 if __name__ == "__main__":

@@ -1,8 +1,9 @@
 """The figures of docs/performance.md's section on cells across hosts, from a stored run
-of suites/hosts.yaml: per configuration, the median over repetitions of each
-repetition's median (a repetition is a new set of processes, which on this machine can
-settle at another level), on one host and across hosts, with each driver's ratio to the
-raw socket over the same hosts (rawtcp, the baseline of the same run), and the hosts'
+of suites/hosts.yaml: per configuration, the median over launches of each launch's
+median (a launch is a new set of processes, which on this machine can settle at another
+level), on one host and across hosts, with each driver's ratio to the raw socket over
+the same hosts (rawtcp, the baseline of the same run) and across hosts against one,
+both taken launch by launch with their 95% intervals (paired.py), and the hosts'
 disclosure as the run stored it; for a run of suites/hosts-nodes.yaml, the steps of an
 assembly by where the plan's nodes ran (deploy_phases.py's medians of medians).
 
@@ -15,6 +16,7 @@ from collections import defaultdict
 from statistics import median
 
 from deploy_phases import PHASES, medians_of_medians
+from paired import launches_by, ratio, text
 
 from mwbench.hosts.disclosure import differences
 from mwbench.store import Store
@@ -22,43 +24,49 @@ from mwbench.store import Store
 BASELINE = "rawtcp"
 
 
+def key_of(cell: dict) -> tuple:
+    """(experiment, operation, payload, hosts, driver)"""
+    return (cell["experiment"], cell["operation"], cell["payload_bytes"],
+            cell["hosts"] or "local", cell["driver"])
+
+
 def configurations(store: Store, run_id: int) -> dict[tuple, float]:
-    """(experiment, operation, payload, hosts, driver) -> median of the repetitions'
-    medians, µs."""
-    per_repetition = defaultdict(list)
+    """key_of(cell) -> median of the launches' medians, µs."""
+    per_launch = defaultdict(list)
     for cell in store.cells(run_id):
         if cell["status"] == "ok":
-            key = (cell["experiment"], cell["operation"], cell["payload_bytes"],
-                   cell["hosts"] or "local", cell["driver"])
-            per_repetition[key].append(cell["p50_us"])
-    return {key: median(values) for key, values in per_repetition.items()}
+            per_launch[key_of(cell)].append(cell["p50_us"])
+    return {key: median(values) for key, values in per_launch.items()}
 
 
-def table(figures: dict) -> list[str]:
+def table(figures: dict, launches: dict) -> list[str]:
     lines = ["| experiment | payload B | hosts | driver | median µs | ×raw |",
              "| --- | ---: | --- | --- | ---: | ---: |"]
     for key in sorted(figures, key=lambda k: (k[0], k[2], k[3], k[4] != BASELINE, k[4])):
         experiment, operation, payload, hosts, driver = key
-        raw = figures.get((experiment, operation, payload, hosts, BASELINE))
-        ratio = f"{figures[key] / raw:.2f}" if raw else "-"
+        raw = launches.get((experiment, operation, payload, hosts, BASELINE))
+        against = text(ratio(launches[key], raw, key=key)) if raw and driver != BASELINE \
+            else "-"
         lines.append(f"| {experiment} | {payload} | {hosts} | {driver} | "
-                     f"{figures[key]:,.2f} | {ratio} |")
+                     f"{figures[key]:,.2f} | {against} |")
     return lines
 
 
-def crossing(figures: dict) -> list[str]:
-    """What crossing hosts adds: across / one host, per driver and experiment."""
+def crossing(figures: dict, launches: dict) -> list[str]:
+    """What crossing hosts adds: across / one host, per driver and experiment, launch by
+    launch (the two ran in the same blocks of the run) with its interval."""
     lines = ["| experiment | payload B | driver | one host µs | across µs | across / one |",
              "| --- | ---: | --- | ---: | ---: | ---: |"]
     for (experiment, operation, payload, hosts, driver), across in sorted(figures.items()):
         if "=" not in hosts:
             continue
-        one = next((value for (e, o, p, h, d), value in figures.items()
-                    if (e, o, p, d) == (experiment, operation, payload, driver)
-                    and "=" not in h), None)
+        one = next(((k, value) for k, value in figures.items()
+                    if (k[0], k[1], k[2], k[4]) == (experiment, operation, payload, driver)
+                    and "=" not in k[3]), None)
         if one is not None:
-            lines.append(f"| {experiment} | {payload} | {driver} | {one:,.2f} | "
-                         f"{across:,.2f} | {across / one:.2f} |")
+            key = (experiment, operation, payload, hosts, driver)
+            lines.append(f"| {experiment} | {payload} | {driver} | {one[1]:,.2f} | "
+                         f"{across:,.2f} | {text(ratio(launches[key], launches[one[0]], key))} |")
     return lines
 
 
@@ -87,12 +95,13 @@ def main() -> None:
     run = store.run(run_id)
     hosts = json.loads(run["hosts"] or "{}")
     figures = configurations(store, run_id)
+    launches = launches_by(store, run_id, key_of)
     print(f"run {run_id}: {len(store.cells(run_id))} cells; hosts: "
           + ", ".join(f"{name} ({entry['reach']}, {entry['bind']})"
                       for name, entry in hosts.items()))
     for line in differences(hosts) or ["the hosts do not differ"]:
         print(line)
-    print("\n".join(["", *table(figures), "", *crossing(figures), "",
+    print("\n".join(["", *table(figures, launches), "", *crossing(figures, launches), "",
                      *assembly_steps(store, run_id)]))
 
 

@@ -9,7 +9,7 @@ each configuration of one experiment of a stored run at a threshold and
 prints, per configuration: the standard deviation of all calls, of the calls
 under the threshold (the body), the calls over it per 10,000, and those over
 1 ms; then, for two configurations named with --compare, a Mann-Whitney test
-of their per-repetition tail counts (is one tail really more frequent?).
+of their per-launch tail counts (is one tail really more frequent?).
 
     .venv/bin/python benchmarks/tails.py results/ccmperf/ccmperf.db scenarios \\
         --by scenario --compare obj-obj comp-comp
@@ -25,9 +25,9 @@ import numpy as np
 from scipy.stats import mannwhitneyu
 
 
-def per_repetition(db: sqlite3.Connection, experiment: str, option: str | None,
+def per_launch(db: sqlite3.Connection, experiment: str, option: str | None,
                    run_id: int | None) -> dict[str, list[np.ndarray]]:
-    """Per-call samples (µs) of each configuration, one array per repetition."""
+    """Per-call samples (µs) of each configuration, one array per launch."""
     query = ("SELECT cells.id, driver, mode, transport, options, batch_size, data "
              "FROM cells JOIN samples ON samples.cell_id = cells.id "
              "WHERE experiment = ? AND status = 'ok'")
@@ -58,7 +58,7 @@ def main() -> None:
 
     db = sqlite3.connect(args.db)
     db.row_factory = sqlite3.Row
-    found = per_repetition(db, args.experiment, args.by, args.run)
+    found = per_launch(db, args.experiment, args.by, args.run)
     if not found:
         raise SystemExit(f"{args.db}: no ok cells with samples in experiment {args.experiment!r}")
     cut = args.threshold_us
@@ -79,7 +79,7 @@ def main() -> None:
                 raise SystemExit(f"--compare {name}: no such configuration "
                                  f"(have: {', '.join(sorted(tails))})")
         test = mannwhitneyu(tails[a], tails[b])
-        print(f"\ncalls over {cut:g} µs per 10,000, per repetition: {a} median "
+        print(f"\ncalls over {cut:g} µs per 10,000, per launch: {a} median "
               f"{np.median(tails[a]):.1f}, {b} median {np.median(tails[b]):.1f}; "
               f"Mann-Whitney U = {test.statistic:.0f}, p = {test.pvalue:.2f}")
 
