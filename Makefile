@@ -18,11 +18,21 @@ run: setup
 	  .venv/bin/mwbench report --db $(DB) -o $(REPORT) && echo "open $(abspath $(REPORT))"; \
 	fi; exit $$status
 
-test: setup lint test-cpp test-python test-sanitize
+# The sanitizer build runs beside the C++ and Python tests, niced and logging to
+# build-asan.log: the tests wait on processes more than they compute, and the build takes
+# the CPU they leave. Then the sanitizer's own tests.
+test: setup lint
+	@nice -n 19 $(MAKE) --no-print-directory build-asan > build-asan.log 2>&1 & build=$$!; \
+	status=0; $(MAKE) --no-print-directory test-cpp test-python || status=$$?; \
+	if ! wait $$build; then tail -n 60 build-asan.log; status=1; fi; \
+	if [ $$status -ne 0 ]; then exit $$status; fi; \
+	$(MAKE) --no-print-directory test-sanitize
 
+# Debug with line tables only (-g1): enough for the sanitizers' reports, quicker to build.
 build-asan:
 	@[ -f build-asan/build.ninja ] || cmake -S . -B build-asan -G Ninja \
-	  -DCMAKE_BUILD_TYPE=Debug -DMWBENCH_SANITIZE=ON -DMWCCM_PYTHON=$(CURDIR)/.venv/bin/python
+	  -DCMAKE_BUILD_TYPE=Debug -DCMAKE_CXX_FLAGS_DEBUG=-g1 -DMWBENCH_SANITIZE=ON \
+	  -DMWCCM_PYTHON=$(CURDIR)/.venv/bin/python
 	cmake --build build-asan
 
 setup:
@@ -34,14 +44,19 @@ build:
 test-cpp:
 	ctest --test-dir build --output-on-failure
 
+# Two workers (pytest-xdist), each module on one; conftest.py says which tests never run
+# beside each other.
+PYTEST_WORKERS ?= 2
+PYTEST = .venv/bin/pytest -n $(PYTEST_WORKERS) --dist loadfile
+
 test-python:
-	.venv/bin/pytest
+	$(PYTEST)
 
 # The C++ tests and the drivers' own tests again, built with AddressSanitizer
 # and UBSan (build-asan/): a memory error fails the run. Not for measuring.
 test-sanitize: build-asan
 	ctest --test-dir build-asan --output-on-failure
-	MWBENCH_BUILD_DIR=build-asan .venv/bin/pytest drivers components/tests components/deployment/tests
+	MWBENCH_BUILD_DIR=build-asan $(PYTEST) drivers components/tests components/deployment/tests
 
 lint:
 	.venv/bin/ruff check orchestrator drivers benchmarks components

@@ -69,6 +69,31 @@ def no_fastdds_files_left():
     assert not left, f"Fast DDS files left in /dev/shm: {sorted(left)}"
 
 
+# The environment variable that tags what a test starts (the fixture `own_processes` of the
+# repository's conftest.py): children, and theirs, inherit it, so that a test finds what it
+# left behind without judging processes that another test, or someone beside the tests,
+# started.
+TEST_TAG = "MWBENCH_TEST_TAG"
+
+
+def tagged_processes(tag, names=()):
+    """(pid, command name) of the processes whose environment carries TEST_TAG=`tag` and
+    whose command name starts with one of `names` (any name if none)."""
+    wanted = f"{TEST_TAG}={tag}".encode()
+    found = set()
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit() or int(entry.name) == os.getpid():
+            continue
+        try:
+            environment = (entry / "environ").read_bytes().split(b"\0")
+            name = (entry / "comm").read_text().strip()
+        except OSError:
+            continue
+        if wanted in environment and (not names or name.startswith(tuple(names))):
+            found.add((int(entry.name), name))
+    return found
+
+
 def socket_inodes(pid):
     """Inodes of the sockets `pid` has open."""
     inodes = set()

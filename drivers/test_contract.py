@@ -47,11 +47,15 @@ def _driver_folders():
 
 
 DRIVERS = {name: Driver(name) for name in _driver_folders()}
+# Drivers whose middleware uses what the machine has once: RouDi, Fast DDS's /dev/shm.
+ONCE_PER_MACHINE = {"iceoryx", "fastdds"}
 
 
 def each_driver(*marks):
     return pytest.mark.parametrize("driver", [
-        pytest.param(d, id=name, marks=[d.built_or_skipped(), *marks])
+        pytest.param(d, id=name, marks=[
+            d.built_or_skipped(), *marks,
+            *([pytest.mark.once_per_machine] if name in ONCE_PER_MACHINE else [])])
         for name, d in DRIVERS.items()])
 
 

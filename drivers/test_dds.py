@@ -29,6 +29,8 @@ WAITS = ["waitset", "listener", "poll"]
 REMOTE_WAITS = [*WAITS, "chain"]  # chain: remote only
 CELLS = [("cyclonedds", "udp"), ("fastdds", "udp"), ("fastdds", "shm")]
 DRIVERS = {name: Driver(name) for name, _ in CELLS}
+# Fast DDS's files in /dev/shm are counted machine-wide, by every test here (conftest.py).
+pytestmark = pytest.mark.once_per_machine
 
 
 def each_cell(*marks):

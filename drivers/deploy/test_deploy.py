@@ -28,7 +28,8 @@ REPO = Path(__file__).resolve().parents[2]
 BUILD = Path(os.environ.get("MWBENCH_BUILD_DIR", REPO / "build"))
 DRIVER = BUILD / "drivers" / "deploy" / "mwbench-driver-deploy"
 # Programs whose processes the driver starts: none may outlive it.
-STARTED = ("mwccm-node", "mwccm-component-server", "basic_sp_", "basic-sp-plain")
+# (By their command names, which the kernel cuts at 15 characters: "mwccm-component".)
+STARTED = ("mwccm-node", "mwccm-component", "basic_sp_", "basic-sp-plain")
 
 pytestmark = Driver("deploy").built_or_skipped()
 # The Basic SP plans through DDS exist when mwccm was built with Cyclone DDS.
@@ -36,26 +37,11 @@ WITH_DDS = (BUILD / "components" / "basic_sp" / "basic_sp_one_process_dds").exis
 needs_dds = pytest.mark.skipif(not WITH_DDS, reason="this mwccm was built without Cyclone DDS")
 
 
-def running_programs():
-    """(pid, program name) of every process running one of STARTED."""
-    found = set()
-    for entry in Path("/proc").iterdir():
-        if not entry.name.isdigit():
-            continue
-        try:
-            name = (entry / "comm").read_text().strip()
-        except OSError:
-            continue
-        if name.startswith(STARTED):
-            found.add((int(entry.name), name))
-    return found
-
-
 @pytest.fixture(autouse=True)
-def nothing_left_running():
-    before = running_programs()
+def nothing_left_running(own_processes):
+    """No program of STARTED that this test started (its tag: conftest.py) still runs."""
     yield
-    left = running_programs() - before
+    left = own_processes(STARTED)
     assert not left, f"processes left running: {sorted(left)}"
 
 

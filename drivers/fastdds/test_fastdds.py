@@ -29,7 +29,8 @@ from driver_processes import (
 
 FASTDDS = Driver("fastdds")
 DRIVER = FASTDDS.program
-pytestmark = FASTDDS.built_or_skipped()
+# Its files in /dev/shm are counted machine-wide (conftest.py)
+pytestmark = [FASTDDS.built_or_skipped(), pytest.mark.once_per_machine]
 
 TRANSPORTS = ["udp", "shm"]
 SHM = Path("/dev/shm")

@@ -34,7 +34,8 @@ from driver_processes import (
 
 ICEORYX = Driver("iceoryx")
 DRIVER = ICEORYX.program
-pytestmark = ICEORYX.built_or_skipped()
+# RouDi: one per machine (conftest.py)
+pytestmark = [ICEORYX.built_or_skipped(), pytest.mark.once_per_machine]
 
 WAITS = ["waitset", "spin"]
 ROUDI_SOCKET = "/tmp/roudi"
@@ -324,7 +325,7 @@ def test_fanout_client_fails_naming_a_subscriber_killed_mid_run(tmp_path, roudi)
         env, flag = measuring(tmp_path)
         client = subprocess.Popen(
             [DRIVER, "--role", "client", *endpoints, *args, "--subscribers", "4",
-             "--timeout", "10", "--samples", "100000000", "--output", tmp_path / "client.result"],
+             "--timeout", "2", "--samples", "100000000", "--output", tmp_path / "client.result"],
             stderr=subprocess.PIPE, text=True, env=env)
         wait_until_measuring(client, flag)
         servers[2].proc.kill()  # SIGKILL
@@ -332,7 +333,7 @@ def test_fanout_client_fails_naming_a_subscriber_killed_mid_run(tmp_path, roudi)
         assert client.returncode == 1
         assert err.startswith("mwbench-driver-iceoryx: error: 1 of 4 subscribers have not "
                               "replied to event ")
-        assert "(2) within 10 s (--timeout)" in err
+        assert "(2) within 2 s (--timeout)" in err
     finally:
         for server in servers:
             if server.proc.poll() is None:

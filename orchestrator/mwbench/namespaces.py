@@ -24,6 +24,7 @@ hosts never share a route. `remove_dead()` removes the hosts of processes
 that died without leaving their `with` (SIGKILL): `mwbench clean` calls it.
 """
 
+import fcntl
 import itertools
 import os
 import shutil
@@ -36,7 +37,10 @@ from pathlib import Path
 
 INTERFACE = "mw0"  # each host's veth: names are per namespace, so every host's is this
 SUBNET = "198.18.0"  # hosts that nothing outside their switch reaches
-REACHABLE_SUBNETS = (f"198.19.{n}" for n in range(1, 255))  # one free /24 per reachable set
+REACHABLE_SUBNETS = tuple(f"198.19.{n}" for n in range(1, 255))  # one free /24 per set
+# Held while a set of reachable hosts picks its /24 and takes it, so that two makers on one
+# machine (two tests, two `mwbench testhosts`) never pick the same one.
+SUBNET_LOCK = Path("/run/lock/mwbench-test-host-subnets.lock")
 HERE = 254  # this machine's address on the switch of reachable hosts
 PREFIX = "mwbench-"  # every namespace's name: PREFIX, the pid of its maker, then its own
 CLEANUP_S = 60  # how long killed processes may take to go: only a hang exceeds it
@@ -149,6 +153,14 @@ class Host:
                 process.wait(timeout=CLEANUP_S)
 
 
+@contextmanager
+def _subnets_held():
+    SUBNET_LOCK.parent.mkdir(parents=True, exist_ok=True)
+    with SUBNET_LOCK.open("a") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)  # released when the file closes
+        yield
+
+
 def _free_subnet():
     """A /24 of REACHABLE_SUBNETS that no interface of this machine is in."""
     taken = ip("-4", "-o", "addr", "show")
@@ -187,8 +199,9 @@ def hosts(count=2, reachable=False):
         ip("-n", switch, "link", "set", "br0", "up")
         subnet = SUBNET
         if reachable:  # its veth goes with the switch's namespace
-            subnet = _free_subnet()
-            _plug_in_here(switch, tag, subnet)
+            with _subnets_held():
+                subnet = _free_subnet()
+                _plug_in_here(switch, tag, subnet)
         for number in range(1, count + 1):
             port = f"port{number}"
             host = Host(f"{tag}-{number}", f"{subnet}.{number}", switch=switch, port=port)

@@ -52,6 +52,7 @@ MaxStartups 100
 ClientAliveInterval 5
 ClientAliveCountMax 3
 LogLevel ERROR
+SetEnv TMPDIR={directory}/{name}.tmp
 """
 CLIENT_CONFIG = """\
 Host {name}
@@ -150,6 +151,9 @@ def _write_keys(directory: Path, names: list[str], addresses: list[str]) -> None
         _keygen(directory / f"{name}.host_key", f"mwbench test host {name}")
         public = (directory / f"{name}.host_key.pub").read_text().split()[:2]
         known.append(f"{address} {' '.join(public)}\n")
+        # Each host's sessions keep their files apart from this machine's /tmp, which the
+        # hosts share: so a test judges the cell directories of its own hosts only.
+        (directory / f"{name}.tmp").mkdir()
         (directory / f"{name}.sshd_config").write_text(SERVER_CONFIG.format(
             address=address, directory=directory, name=name, user=user))
         client.append(CLIENT_CONFIG.format(name=name, address=address, user=user,

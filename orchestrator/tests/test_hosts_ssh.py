@@ -53,14 +53,14 @@ def wait_until(condition, what: str):
 
 def assert_nothing_left(hosts, dead=()):
     """Every host runs its SSH server alone (sessions end a moment after their client), a
-    dead host nothing; no cell's directory is left on any (they share this /tmp)."""
+    dead host nothing; no cell's directory is left on any (in each host's TMPDIR)."""
     for test_host in hosts.hosts:
         if test_host.name in dead:
             assert not test_host.host.pids(), f"{test_host.name} runs {test_host.host.pids()}"
             continue
         wait_until(lambda h=test_host: not left_on(h),
                    f"{test_host.name} running its SSH server alone")
-    assert not glob.glob("/tmp/mwbench-host-cell-*")
+    assert not glob.glob(f"{hosts.directory}/*.tmp/mwbench-host-cell-*")
 
 
 @pytest.fixture
@@ -112,7 +112,9 @@ def test_arguments_reach_the_host_unchanged_and_nothing_else_runs(hosts, tmp_pat
             child = place.start("printf", ["printf", "%s|", *hostile], tmp_path)
             assert child.wait(WAIT_S) == 0, child.stderr_tail()
             assert child.stdout_path.read_text() == "|".join(hostile) + "|"
-            assert str(place.scratch).startswith("/tmp/mwbench-host-cell-")
+            # In host-1's TMPDIR, which the test hosts' SSH servers set (testhosts.py).
+            assert str(place.scratch).startswith(
+                f"{hosts.directory}/host-1.tmp/mwbench-host-cell-")
             place.write(place.scratch / "x y", b"endpoint\n")
             assert place.read(place.scratch / "x y") == b"endpoint\n"
     finally:
@@ -281,6 +283,7 @@ def test_a_round_trip_across_two_network_namespaces_without_ssh(tmp_path):
 
 @pytest.mark.skipif(not program_path("iceoryx").is_file() or shutil.which("iox-roudi") is None,
                     reason="iceoryx or its RouDi is missing")
+@pytest.mark.once_per_machine  # RouDi (conftest.py)
 def test_a_daemon_runs_on_the_host_of_the_processes_that_use_it(hosts, tmp_path):
     """iceoryx's RouDi started, checked and stopped through the SSH launcher on host-2,
     where the cell's server and client run; its shared-memory transport is skipped

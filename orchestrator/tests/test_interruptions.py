@@ -23,6 +23,10 @@ from mwbench.drivers import describe, program_path
 from mwbench.ledger import start_ticks
 from mwbench.store import Store
 
+# RouDi and Fast DDS's files are what the machine has once, and this module's fixtures judge
+# them machine-wide (conftest.py).
+pytestmark = pytest.mark.once_per_machine
+
 POLL_S = 0.02
 WAIT_S = 120  # for what must happen: a hang, not a busy machine, exceeds it
 

@@ -24,10 +24,11 @@ from mwbench import daemon as daemon_module
 from mwbench.drivers import describe, program_path
 
 UNAVAILABLE = program_path("iceoryx").parent / "unavailable.txt"
-pytestmark = pytest.mark.skipif(
+pytestmark = [pytest.mark.skipif(
     not program_path("iceoryx").is_file() and UNAVAILABLE.is_file(),
     reason="iceoryx not built: " + (UNAVAILABLE.read_text().strip()
-                                    if UNAVAILABLE.is_file() else ""))
+                                    if UNAVAILABLE.is_file() else "")),
+    pytest.mark.once_per_machine]  # RouDi: one per machine (conftest.py)
 
 SPEC = """\
 suite: roudi

@@ -23,19 +23,8 @@ PLANS = REPO / "components" / "basic_sp" / "plans"
 DEPLOYED = "mwccm-deploy: deployed"
 
 
-def mwccm_processes():
-    """PIDs of the node and component server processes running now."""
-    pids = []
-    for entry in Path("/proc").iterdir():
-        if not entry.name.isdigit():
-            continue
-        try:
-            command = (entry / "cmdline").read_bytes().split(b"\0")[0]
-        except OSError:
-            continue
-        if command.endswith((b"/mwccm-node", b"/mwccm-component-server")):
-            pids.append(int(entry.name))
-    return pids
+# The node and component server processes, by their command names (15 characters at most).
+MWCCM_PROCESSES = ("mwccm-node", "mwccm-component")
 
 
 def children_of(pid):
@@ -57,11 +46,11 @@ def children_of(pid):
 
 
 @pytest.fixture
-def no_processes_left():
-    before = set(mwccm_processes())
+def no_processes_left(own_processes):
+    """No node or component server that this test started is still running at its end."""
     yield
-    left = set(mwccm_processes()) - before
-    assert not left, f"processes left behind: {left}"
+    left = own_processes(MWCCM_PROCESSES)
+    assert not left, f"processes left behind: {sorted(left)}"
 
 
 def start_waiting(tmp_path, plan, *extra):
@@ -134,7 +123,8 @@ def test_basic_sp_deploys_ticks_and_tears_down(tmp_path, no_processes_left, plan
     assert len(processes - {"launcher"} - {"Avionics", "Sensors", "Display"}) == servers
 
 
-def test_a_state_file_deployment_is_torn_down_twice(tmp_path, no_processes_left):
+def test_a_state_file_deployment_is_torn_down_twice(tmp_path, no_processes_left,
+                                                    own_processes):
     state = tmp_path / "deployment.json"
     result = subprocess.run(
         [DEPLOY, PLANS / "two_processes.config", "--artifacts", ARTIFACTS, "--state", state],
@@ -144,7 +134,9 @@ def test_a_state_file_deployment_is_torn_down_twice(tmp_path, no_processes_left)
         timeout=120,
     )
     assert result.returncode == 0, result.stderr
-    assert len(mwccm_processes()) >= 3  # the node and two component servers outlive the launcher
+    # The node and two component servers outlive the launcher, and carry the test's tag: what
+    # no_processes_left looks for.
+    assert len(own_processes(MWCCM_PROCESSES)) >= 3
     for _ in range(2):
         result = subprocess.run(
             [DEPLOY, "--teardown", "--state", state], capture_output=True, text=True, timeout=120

@@ -41,17 +41,19 @@ MAX_ENVIRONMENT_BYTES = 1 << 20
 SSH_FAILED = 255  # ssh's own status when the connection, not the command, failed
 
 # $1: "hold" or not. Prints the scratch directory, then whether the idle state is held.
-# The directory carries the session's pid: one whose session is gone (killed with its
-# host, which could not remove it) is removed by the next session there.
+# The directory, in the host's TMPDIR (else /tmp), carries the session's pid: one whose
+# session is gone (killed with its host, which could not remove it) is removed by the next
+# session there.
 CELL_SESSION = r"""
-for old in /tmp/mwbench-host-cell-*; do
-  pid=${old#/tmp/mwbench-host-cell-}
+base=${TMPDIR:-/tmp}
+for old in "$base"/mwbench-host-cell-*; do
+  pid=${old#"$base"/mwbench-host-cell-}
   pid=${pid%%-*}
   case $pid in ''|*[!0-9]*) continue ;; esac
   state=$(sed -n 's/^State:[[:space:]]*\([A-Z]\).*/\1/p' "/proc/$pid/status" 2>/dev/null)
   case $state in ''|Z) rm -rf -- "$old" 2>/dev/null ;; esac  # gone, or a zombie
 done
-dir=$(mktemp -d "/tmp/mwbench-host-cell-$$-XXXXXXXX") || exit 1
+dir=$(mktemp -d "$base/mwbench-host-cell-$$-XXXXXXXX") || exit 1
 trap 'rm -rf -- "$dir"' EXIT
 printf '%s\n' "$dir"
 if [ "$1" != hold ]; then

@@ -1,0 +1,51 @@
+"""What every test shares: which tests may run beside each other, and how a test finds the
+processes it started.
+
+`make test` runs the tests in two worker processes (pytest-xdist, `--dist
+loadfile`: each module on one worker, so that its module-wide fixtures run
+once). A test may run beside any other unless it is marked
+`once_per_machine`: it uses something the machine has only once, and holds a
+lock on this machine while it runs, so that no two such tests overlap,
+whichever worker (or whichever other test run on the machine) runs them:
+
+- iceoryx's RouDi: one per machine (iceoryx 2.0), which the iceoryx tests, the
+  orchestrator's cells of iceoryx and its daemon tests start;
+- Fast DDS's files in /dev/shm, whose every new name a fastdds test counts as
+  its own leftover, and which a test that starts Fast DDS makes.
+
+(The subnets of test hosts, also picked machine-wide, are claimed under a
+lock of mwbench's own: namespaces.py.)
+"""
+
+import fcntl
+import os
+import uuid
+from pathlib import Path
+
+import pytest
+from driver_processes import TEST_TAG, tagged_processes  # drivers/: pyproject's pythonpath
+
+MARKER = "once_per_machine"
+LOCK = Path("/tmp/mwbench-tests-once-per-machine.lock")
+
+
+@pytest.fixture(autouse=True)
+def one_at_a_time_where_the_machine_has_one(request):
+    """For a test marked `once_per_machine`: the machine's lock, for as long as it runs."""
+    if request.node.get_closest_marker(MARKER) is None:
+        yield
+        return
+    with LOCK.open("a") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)  # released when the file closes
+        yield
+
+
+@pytest.fixture
+def own_processes(monkeypatch):
+    """A function listing the processes that carry this test's tag, as (pid, command name),
+    among those running now: the tag is in the environment of whatever the test starts
+    after asking for this fixture, and of their children. A test judges its own leftovers
+    by it, never processes found by name."""
+    tag = f"{os.getpid()}-{uuid.uuid4().hex}"
+    monkeypatch.setenv(TEST_TAG, tag)
+    return lambda names=(): tagged_processes(tag, names)
