@@ -25,9 +25,9 @@ from .hosts import disclosure
 from .hosts.inventory import LOCAL, load_inventory, local_host
 from .hosts.topology import Topology
 from .interruption import Interrupted, check
+from .launch_plan import LaunchPlan, following, make_plan
 from .launches import calibration
 from .launches.chooser import BudgetError
-from .launches.plan import LaunchPlan, following, make_plan
 from .ledger import Ledger
 from .leftovers import clean_dead_runs, end_what_remains
 from .matrix import Matrix, expand, scheduled

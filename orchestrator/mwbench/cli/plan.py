@@ -10,8 +10,8 @@ from rich.table import Table
 from .. import paths
 from ..factors import NAMES, describe
 from ..hosts.inventory import InventoryError
+from ..launch_plan import LaunchPlan
 from ..launches.chooser import BudgetError
-from ..launches.plan import LaunchPlan
 from ..matrix import MatrixError
 from ..runner import launch_plan, plan
 from ..spec import SpecError, line_of_key

@@ -16,6 +16,9 @@ the sample, is what is repeated and counted.
 - variance.py: the variance between launches and within one (Kalibera and
   Jones's two levels), and what a launch and a sample cost;
 - chooser.py: launches and samples per cell from those, within a time budget;
-- calibration.py: those components, stored per driver, transport and
-  placement, refreshed by a short calibration when missing or stale.
+- calibration.py: those components, stored per machine and configuration,
+  refreshed by every run and by a short calibration when missing or stale.
+
+What a run will do with them (the plan that `mwbench plan` prints and `mwbench
+run` follows) is launch_plan.py's, above the matrix.
 """

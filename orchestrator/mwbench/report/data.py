@@ -92,7 +92,7 @@ class Run:
     cells: list[dict]
     hosts: dict | None = None  # the other hosts' disclosure (hosts/disclosure.py)
     seed: int | None = None  # of the order of its launches; None: stored before they had one
-    launch_plan: dict | None = None  # what a time budget chose (launches/plan.py)
+    launch_plan: dict | None = None  # what a time budget chose (launch_plan.py)
 
     @property
     def failed_cells(self) -> list[dict]:

@@ -1,10 +1,11 @@
-"""What a run will do before it does it: launches, samples, time and precision per cell.
+"""What a run will do before it does it: launches, samples, time and precision per cell
+(launches/ has the statistics it rests on).
 
 `mwbench plan SPEC` prints it and `mwbench run` follows it. Without a
 budget each configuration gets the spec's launches and samples, and the plan
-only predicts, from the stored components (calibration.py), how long each
+only predicts, from the stored components (launches/calibration.py), how long each
 takes and how wide its interval will be. With a budget the chooser
-(chooser.py) picks them, from components that must be fresh: the
+(launches/chooser.py) picks them, from components that must be fresh: the
 configurations whose components are missing or stale are calibrated first,
 and that time comes out of the budget. Until then the plan assumes
 ASSUMED components for them and says so.
@@ -12,10 +13,15 @@ ASSUMED components for them and says so.
 
 from dataclasses import dataclass, replace
 
-from ..matrix import Cell, Matrix, scheduled
-from .calibration import ASSUMED_LAUNCH_S, CALIBRATION_LAUNCHES, CALIBRATION_SAMPLES, Lookup
-from .chooser import Choice, choose, expected_half_width
-from .variance import Components
+from .launches.calibration import (
+    ASSUMED_LAUNCH_S,
+    CALIBRATION_LAUNCHES,
+    CALIBRATION_SAMPLES,
+    Lookup,
+)
+from .launches.chooser import Choice, choose, expected_half_width
+from .launches.variance import Components
+from .matrix import Cell, Matrix, scheduled
 
 # For a configuration never measured here: a spread between launches of 5%, the
 # within-launch variance of a median of a skewed latency distribution, a launch and a
