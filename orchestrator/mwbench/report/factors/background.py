@@ -3,14 +3,16 @@
 The Open CORBA Benchmarking suite found that a steady processor load
 lengthens calls in inverse proportion to the share of the CPU the benchmark
 still gets. Each line here is one configuration measured without and with
-load; the ratio to the unloaded median says how much of a call's time went
-to waiting for a CPU. The load generator's exact command and version are
+load; the ratio to the unloaded median, taken launch by launch with its
+interval (launches/estimate.py), says how much of a call's time went to
+waiting for a CPU. The load generator's exact command and version are
 shown, since another tool or version is another load.
 """
 
 import numpy as np
 
-from ..data import Run
+from ...launches.estimate import Estimate, paired_ratio
+from ..data import Configuration, Run
 from ..figures import plt, to_svg
 
 
@@ -25,12 +27,19 @@ def series(run: Run) -> list[dict]:
                 rows.append({
                     "background": c.factors["background"], "p50": p50, "p99": p99,
                     "p25": c.percentile(25), "p75": c.percentile(75),
-                    "r50": p50 / base.percentile(50) if base else None,
-                    "r99": p99 / base.percentile(99) if base else None,
+                    "r50": _ratio(c, base, 50), "r99": _ratio(c, base, 99),
                     "command": _generator(c.cells).get("command", ""),
                 })
             found.append({"experiment": experiment.name, "series": name, "rows": rows})
     return found
+
+
+def _ratio(c: Configuration, base: Configuration | None, q: float) -> Estimate | None:
+    """c's q-th percentile over the unloaded one's, launch by launch; None for the unloaded
+    configuration itself (or none measured)."""
+    if base is None or c is base:
+        return None
+    return paired_ratio(c.launches, base.launches, q, key=(c.key, "background"))
 
 
 def versions(run: Run) -> list[str]:
