@@ -148,3 +148,44 @@ def test_report_opens_in_a_real_browser(report, tmp_path):
         capture_output=True, text=True, timeout=120, check=False)
     assert shot.returncode == 0, shot.stderr[-2000:]
     assert screenshot.stat().st_size > 50_000  # a page with figures, not a blank one
+
+
+def test_figures_are_medians_over_launches_with_intervals_and_the_order_is_disclosed(tmp_path):
+    # Written into a store: rawtcp and omniorb in five launches, omniorb as fast as the raw
+    # socket within each block; zmq once.
+    import numpy as np
+
+    from mwbench.store import CellRecord, Store
+
+    db = tmp_path / "m.db"
+    store = Store.create_or_open(db)
+    run_id = store.begin_run("launches", "launches.yaml", "suite: launches\n",
+                             {"machine": {"cpu_count": 2}}, "0.1.0", seed=4242)
+    rng = np.random.default_rng(3)
+    base = dict(experiment="ping", transport="tcp", mode="remote", operation="roundtrip",
+                payload_bytes=0, placement="same-cpu", idle_hold=True, priority=0)
+    for launch in range(1, 6):
+        level = float(np.exp(rng.normal(0, 0.2)))  # the block's level, shared by both
+        for position, driver in enumerate(("rawtcp", "omniorb")):
+            samples = rng.lognormal(np.log(10_000 * level), 0.05, 400).astype(np.int64)
+            store.add_cell(run_id, CellRecord(
+                factors={**base, "driver": driver, "launch": launch}, status="ok",
+                batch_size=1, samples_ns=samples, idle_hold_held=True, position=position))
+    store.add_cell(run_id, CellRecord(
+        factors={**base, "driver": "zmq", "launch": 1}, status="ok", batch_size=1,
+        samples_ns=np.full(400, 30_000, dtype=np.int64), idle_hold_held=True, position=2))
+    store.end_run(run_id, "finished")
+    store.close()
+    output = tmp_path / "report.html"
+    result = CliRunner().invoke(main, ["report", "--db", str(db), "-o", str(output)])
+    assert result.exit_code == 0, result.output
+    html = output.read_text()
+    table = re.sub(r"<[^>]+>", " ", html[html.index('id="run1-baseline"'):])
+    table = " ".join(table[:table.index("What it shows")].split())
+    assert re.search(r"omniorb tcp roundtrip 0 .*?1\.0\d \[0\.9\d–1\.0\d\] "
+                     r"indistinguishable from the raw socket", table)
+    # Against the raw socket's first launch alone: a ratio without an interval.
+    assert re.search(r"zmq tcp roundtrip 0 .*?\d\.\d\d \(1 launch: no interval\)", table)
+    assert "randomised blocks" in html and "--seed 4242" in html
+    assert "1 configuration(s) were measured by one launch" in html
+    assert "a launch's median" in html  # the legend of the dots (SVG text), one per launch

@@ -80,6 +80,7 @@ def box_and_throughput(configurations: list[Configuration]) -> str:
         latency.plot(medians, np.full(len(medians), position + 0.42), linestyle="none",
                      marker="o", markersize=3.5, color="#1d2329", alpha=0.7,
                      label="a launch's median" if position == positions[0] else None)
+    latency.legend(loc="lower right", fontsize=7, frameon=False)
     if _wide([s["whislo"] for s in stats] + [s["whishi"] for s in stats]):
         latency.set_xscale("log")
     latency.set_xlabel("µs per call, all launches pooled (box: p25–p75, line: median, "
