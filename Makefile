@@ -44,9 +44,9 @@ build:
 test-cpp:
 	ctest --test-dir build --output-on-failure
 
-# Two workers (pytest-xdist), each module on one; conftest.py says which tests never run
+# Three workers (pytest-xdist), each module on one; conftest.py says which tests never run
 # beside each other.
-PYTEST_WORKERS ?= 2
+PYTEST_WORKERS ?= 3
 PYTEST = .venv/bin/pytest -n $(PYTEST_WORKERS) --dist loadfile
 
 test-python:

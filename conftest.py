@@ -1,7 +1,7 @@
 """What every test shares: which tests may run beside each other, and how a test finds the
 processes it started.
 
-`make test` runs the tests in two worker processes (pytest-xdist, `--dist
+`make test` runs the tests in three worker processes (pytest-xdist, `--dist
 loadfile`: each module on one worker, so that its module-wide fixtures run
 once). A test may run beside any other unless it is marked
 `once_per_machine`: it uses something the machine has only once, and holds a

@@ -22,8 +22,8 @@ trap 'kill "$load" 2>/dev/null; wait "$load" 2>/dev/null || true' EXIT
 
 for run in $(seq 1 "$runs"); do
   echo "test-under-load: run $run of $runs (stress-ng --cpu 4 beside it)"
-  .venv/bin/pytest -q -n 2 --dist loadfile  # as `make test` runs them
-  MWBENCH_BUILD_DIR=build-asan .venv/bin/pytest -q -n 2 --dist loadfile drivers components/tests \
+  .venv/bin/pytest -q -n 3 --dist loadfile  # as `make test` runs them
+  MWBENCH_BUILD_DIR=build-asan .venv/bin/pytest -q -n 3 --dist loadfile drivers components/tests \
     components/deployment/tests
 done
 echo "test-under-load: $runs run(s) passed"

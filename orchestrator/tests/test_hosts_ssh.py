@@ -53,14 +53,15 @@ def wait_until(condition, what: str):
 
 def assert_nothing_left(hosts, dead=()):
     """Every host runs its SSH server alone (sessions end a moment after their client), a
-    dead host nothing; no cell's directory is left on any (in each host's TMPDIR)."""
+    dead host nothing; no cell's directory is left on a live one (in each host's TMPDIR: a
+    dead host's goes with the next session there)."""
     for test_host in hosts.hosts:
         if test_host.name in dead:
             assert not test_host.host.pids(), f"{test_host.name} runs {test_host.host.pids()}"
             continue
         wait_until(lambda h=test_host: not left_on(h),
                    f"{test_host.name} running its SSH server alone")
-    assert not glob.glob(f"{hosts.directory}/*.tmp/mwbench-host-cell-*")
+        assert not glob.glob(f"{hosts.directory}/{test_host.name}.tmp/mwbench-host-cell-*")
 
 
 @pytest.fixture
@@ -203,7 +204,7 @@ def test_a_host_killed_during_a_cell_fails_that_cell_naming_it(hosts, tmp_path):
         wait_until(lambda: any("--role client" in _command_line(pid)
                                for pid in left_on(host_1)), "the client running on host-1")
         host_2.host.kill_all()  # its SSH server, sessions and driver: the host is gone
-    # (its cell directory stays, until a session on a host that shares its /tmp)
+    # (its cell directory stays in its TMPDIR, until the next session on it)
         output, _ = run.communicate(timeout=WAIT_S * 3)
     finally:
         if run.poll() is None:
