@@ -71,23 +71,23 @@ void measure_fanout(const DriverOptions& o, mwbench::Measurement& m, bool nodela
   m.record_events_published(publisher.published());
 }
 
-// octets_out and octets_inout, on the client: the reply's length, then its
-// bytes into `buf`. A length other than the one asked for breaks the
-// protocol (the next reply would not line up), so it ends the measurement.
+// octets_out and octets_inout, on the client: the reply (its length, then its
+// bytes) into `buf`, its payload from kPayloadOffset. A length other than the
+// one asked for breaks the protocol (the next reply would not line up), so it
+// ends the measurement.
 void recv_reply(int fd, std::vector<std::uint8_t>& buf, std::size_t expected) {
   std::size_t length = 0;
-  if (!recv_length(fd, length)) throw_server_closed();
+  if (!recv_message(fd, buf, length)) throw_server_closed();
   if (length != expected) {
     throw std::runtime_error("reply of " + std::to_string(length) + " bytes, expected " +
                              std::to_string(expected));
   }
-  recv_payload(fd, buf, length);
 }
 
 // With verify=1, on the client: the reply is the server's pattern.
 void check_reply(mwbench::Measurement& m, const std::string& operation,
                  const std::vector<std::uint8_t>& buf, std::size_t length) {
-  const std::size_t bad = first_difference(buf, length, reply_byte);
+  const std::size_t bad = first_difference(buf.data() + kPayloadOffset, length, reply_byte);
   if (bad != length) {
     m.fail(operation + ": reply differs from the server's pattern at byte " + std::to_string(bad) +
            " of " + std::to_string(length) + " (verify=1)");

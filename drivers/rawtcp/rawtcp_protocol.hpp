@@ -21,6 +21,7 @@
 
 #include <arpa/inet.h>
 
+#include <cerrno>
 #include <cstdint>
 #include <cstring>
 #include <stdexcept>
@@ -121,12 +122,53 @@ inline void recv_payload(int fd, std::vector<std::uint8_t>& buf, std::size_t len
   }
 }
 
-// The index of the first of `length` bytes of `buf` that differs from
+// A message as recv_message() leaves it in its buffer: the length, then the payload.
+inline constexpr std::size_t kPayloadOffset = sizeof(std::uint32_t);
+// What the first recv() of a message asks for: a message that fits arrives in one call.
+inline constexpr std::size_t kFirstRead = std::size_t{64} << 10;
+
+// Receives one length-prefixed message into `buf` (its payload from kPayloadOffset) and
+// sets `length`. The first recv() asks for as much as the buffer holds, so a message that
+// fits takes one system call, as a middleware reads a whole message into its buffer:
+// reading the length and then the payload would cost the raw socket a second call that
+// no middleware pays. The peer sends its next message only once this one is answered,
+// so the read ahead never takes the next one. Returns false if the peer closed the
+// connection before the message; throws above kMaxPayload or when it closes in the middle.
+inline bool recv_message(int fd, std::vector<std::uint8_t>& buf, std::size_t& length) {
+  if (buf.size() < kFirstRead) buf.resize(kFirstRead);
+  std::size_t have = 0;
+  while (have < kPayloadOffset) {
+    const ssize_t r = ::recv(fd, buf.data() + have, buf.size() - have, 0);
+    if (r < 0) {
+      if (errno == EINTR) continue;
+      throw_errno("recv");
+    }
+    if (r == 0) {
+      if (have == 0) return false;
+      throw std::runtime_error("peer closed the connection in the middle of a message");
+    }
+    have += static_cast<std::size_t>(r);
+  }
+  std::uint32_t length_be;
+  std::memcpy(&length_be, buf.data(), sizeof length_be);
+  length = ntohl(length_be);
+  if (length > kMaxPayload) {
+    throw std::runtime_error("peer announced " + std::to_string(length) + " bytes");
+  }
+  const std::size_t total = kPayloadOffset + length;
+  if (total > buf.size()) buf.resize(total);
+  if (have < total && !recv_all(fd, buf.data() + have, total - have)) {
+    throw std::runtime_error("peer closed the connection in the middle of a message");
+  }
+  return true;
+}
+
+// The index of the first of the `length` bytes at `data` that differs from
 // byte(i), or `length` if none does.
 template <class Byte>
-std::size_t first_difference(const std::vector<std::uint8_t>& buf, std::size_t length, Byte byte) {
+std::size_t first_difference(const std::uint8_t* data, std::size_t length, Byte byte) {
   std::size_t at = 0;
-  while (at < length && buf[at] == byte(at)) ++at;
+  while (at < length && data[at] == byte(at)) ++at;
   return at;
 }
 

@@ -15,16 +15,16 @@ namespace {
 void serve_octets(int fd, bool verify) {
   std::vector<std::uint8_t> buf;
   std::size_t length = 0;
-  while (recv_length(fd, length)) {
-    recv_payload(fd, buf, length);
-    const std::size_t bad = verify ? first_difference(buf, length, pattern_byte) : length;
+  while (recv_message(fd, buf, length)) {
+    const std::uint8_t* payload = buf.data() + kPayloadOffset;
+    const std::size_t bad = verify ? first_difference(payload, length, pattern_byte) : length;
     const std::uint8_t status = bad == length ? kStatusOk : kStatusMismatch;
     send_all(fd, &status, 1);
     if (status != kStatusOk) {
       throw PayloadMismatch("octets: payload mismatch at byte " + std::to_string(bad) + " of " +
                             std::to_string(length) + " (verify=1): expected " +
                             std::to_string(pattern_byte(bad)) + ", got " +
-                            std::to_string(buf[bad]));
+                            std::to_string(payload[bad]));
     }
   }
 }
@@ -37,14 +37,14 @@ void serve_replies(int fd, const mwbench::DriverOptions& o, bool verify) {
   std::vector<std::uint8_t> reply = framed(o.payload_bytes, reply_byte);
   std::vector<std::uint8_t> buf;
   std::size_t length = 0;
-  while (recv_length(fd, length)) {
-    if (inout) recv_payload(fd, buf, length);
+  // out: the request is its length alone; inout: the length and the payload.
+  while (inout ? recv_message(fd, buf, length) : recv_length(fd, length)) {
     if (verify && length != o.payload_bytes) {
       throw PayloadMismatch(o.operation + ": " + std::to_string(length) + " bytes, expected " +
                             std::to_string(o.payload_bytes) + " (verify=1)");
     }
     if (verify && inout) {
-      const std::size_t bad = first_difference(buf, length, pattern_byte);
+      const std::size_t bad = first_difference(buf.data() + kPayloadOffset, length, pattern_byte);
       if (bad != length) {
         throw PayloadMismatch("octets_inout: payload mismatch at byte " + std::to_string(bad) +
                               " of " + std::to_string(length) + " (verify=1)");

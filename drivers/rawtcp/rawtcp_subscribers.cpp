@@ -108,7 +108,7 @@ void Subscribers::serve(Subscriber& s, std::uint32_t number) {
     }
     recv_payload(fd, payload, length);
     if (verify_) {
-      const std::size_t bad = first_difference(payload, length, pattern_byte);
+      const std::size_t bad = first_difference(payload.data(), length, pattern_byte);
       if (bad != length) {
         throw PayloadMismatch(who + ": payload mismatch at byte " + std::to_string(bad) + " of " +
                               std::to_string(length) + " (verify=1)");
