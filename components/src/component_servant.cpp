@@ -1,12 +1,21 @@
 // ComponentServant: CCMObject by name through the port table, and the
 // component's side of the lifecycle. SessionContextBase: the generic part of
 // every context.
+#include <chrono>
+#include <exception>
+#include <iostream>
 #include <mwccm/component_servant.hpp>
 #include <mwccm/container.hpp>
 #include <mwccm/errors.hpp>
 #include <mwccm/home_servant.hpp>
 
 namespace mwccm {
+
+namespace {
+// How long a component's removal waits for the calls already dispatched to
+// its facets and sinks (ComponentServant::wait_for_calls).
+constexpr std::chrono::seconds kCallsDrainLimit{10};
+}  // namespace
 
 const char* to_string(LifecycleState state) noexcept {
   switch (state) {
@@ -165,27 +174,55 @@ void ComponentServant::passivate() {
 }
 
 void ComponentServant::remove() {
-  Container* container = nullptr;
   {
     std::lock_guard lock(mutex_);
     if (state_ == LifecycleState::removed || container_ == nullptr) {
       raise<Components::RemoveFailure>("component '" + key() + "' is " + to_string(state_) +
                                        "; remove refused");
     }
-    if (!CORBA::is_nil(session_.in())) {
-      if (state_ == LifecycleState::active) session_->ccm_passivate();
-      session_->ccm_remove();
-    }
+    if (state_ == LifecycleState::active && !CORBA::is_nil(session_.in()))
+      session_->ccm_passivate();
     state_ = LifecycleState::removed;
-    deactivate_all();
+    deactivate_all();  // no new call reaches the component
+  }
+  // A call dispatched before that (an event from another process, say) may
+  // still run in the executor and use its context: the executor is removed,
+  // and the context freed, only once those calls have returned. Outside the
+  // lock: such a call may ask this servant something.
+  if (!wait_for_calls()) return;
+  Container* container = nullptr;
+  std::exception_ptr failure;  // ccm_remove's: raised once the component is gone all the same
+  {
+    std::lock_guard lock(mutex_);
+    try {
+      if (!CORBA::is_nil(session_.in())) session_->ccm_remove();
+    } catch (...) {
+      failure = std::current_exception();
+    }
     // Break the servant ↔ context cycle; the executor goes with the component.
     context_ = Components::SessionContext::_nil();
     session_ = Components::SessionComponent::_nil();
     executor_ = Components::EnterpriseComponent::_nil();
     container = container_;
   }
-  // Last: this may drop the last reference count on *this.
-  container->forget_component(*this);
+  container->forget_component(*this);  // may drop the last reference count on *this
+  if (failure) std::rethrow_exception(failure);
+}
+
+// Bounded: a call that hangs (on a peer that no longer answers) must not hang
+// the teardown. Then the component is kept, executor and context, for the
+// life of the process: freeing them under a running call is worse.
+bool ComponentServant::wait_for_calls() {
+  const auto deadline = std::chrono::steady_clock::now() + kCallsDrainLimit;
+  for (const auto& port : ports_.provided()) {
+    if (port->wait_for_calls(deadline)) continue;
+    std::cerr << "mwccm: component '" << key() << "': a call to " << port->describe()
+              << " is still running " << kCallsDrainLimit.count()
+              << " s after its removal; the component is kept until the process exits\n";
+    _add_ref();  // never released
+    return false;
+  }
+  return true;
 }
 
 SessionContextBase::SessionContextBase(ComponentServant& servant) : servant_(servant) {

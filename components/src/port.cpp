@@ -1,6 +1,8 @@
 // Port, ProvidedPort: names, kinds, the type check done once per connect.
+#include <algorithm>
 #include <mwccm/errors.hpp>
 #include <mwccm/port.hpp>
+#include <thread>
 
 namespace mwccm {
 
@@ -92,6 +94,26 @@ CORBA::Object_ptr ProvidedPort::reference() const {
   poa_->activate_object_with_id(oid.in(), servant_);
   reference_ = poa_->id_to_reference(oid.in());
   return reference_.in();
+}
+
+// omniORB releases a deactivated servant (its count) once the last call
+// dispatched to it has returned, and says so to nobody but a servant
+// activator; the container's POA has none, so the count is watched. This
+// runs once per sink or facet at a component's removal, never on a call.
+bool ProvidedPort::wait_for_calls(std::chrono::steady_clock::time_point deadline) const {
+  PortableServer::ServantBase* servant = nullptr;
+  {
+    std::lock_guard lock(mutex_);
+    if (CORBA::is_nil(reference_.in())) return true;  // never activated: never called
+    servant = servant_;
+  }
+  auto pause = std::chrono::microseconds(50);
+  while (servant->_refcount_value() > 1) {  // 1: the port's own count
+    if (std::chrono::steady_clock::now() >= deadline) return false;
+    std::this_thread::sleep_for(pause);
+    pause = std::min(pause * 2, std::chrono::microseconds(10'000));
+  }
+  return true;
 }
 
 bool ProvidedPort::has_servant() const {

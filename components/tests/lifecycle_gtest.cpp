@@ -1,5 +1,8 @@
 // The lifecycle the container drives, each step and each refusal, and
 // configuration by attribute name.
+#include <future>
+#include <thread>
+
 #include "probe_fixture.hpp"
 
 namespace mwccm_test {
@@ -77,6 +80,41 @@ TEST_F(Lifecycle, RemoveWithoutActivationSkipsPassivate) {
   home_->remove_component(a.ref.in());
   EXPECT_EQ(exec->steps(), (Steps{"set_session_context", "ccm_remove"}));
   exec->_remove_ref();
+}
+
+// An event from another process may be running in the executor when the
+// component is removed: ccm_remove, and the context's release, wait for it.
+TEST_F(Lifecycle, RemovalWaitsForACallInProgress) {
+  ProbeNode a = create("a");
+  a.ref->configuration_complete();
+  container_->activate_component(a.ref.in());
+  a.exec->_add_ref();  // both read after the removal
+  a.servant->_add_ref();
+  std::promise<void> entered, release;
+  std::shared_future<void> released = release.get_future().share();
+  Steps seen_by_the_call;
+  a.exec->before_echo([&, exec = a.exec] {
+    entered.set_value();
+    released.wait();
+    seen_by_the_call = exec->steps();
+  });
+  Probe::TickConsumer_var sink = a.ref->get_consumer_echoes();
+  std::thread call([&] {
+    Probe::Tick_var tick = new Probe_glue::Tick_value(1);
+    sink->push_Tick(tick.in());
+  });
+  entered.get_future().wait();
+  std::thread removal([&] { a.ref->remove(); });
+  while (a.servant->state() != mwccm::LifecycleState::removed) std::this_thread::yield();
+  release.set_value();
+  call.join();
+  removal.join();
+  EXPECT_EQ(seen_by_the_call, (Steps{"set_session_context", "configuration_complete",
+                                     "ccm_activate", "ccm_passivate"}));
+  EXPECT_EQ(a.exec->steps().back(), "ccm_remove");
+  EXPECT_EQ(a.exec->echoes(), std::vector<CORBA::ULongLong>{1});
+  a.servant->_remove_ref();
+  a.exec->_remove_ref();
 }
 
 TEST_F(Lifecycle, KeysAreUniqueAndGenerated) {

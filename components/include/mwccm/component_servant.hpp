@@ -51,7 +51,9 @@ class ComponentServant : public virtual POA_Components::CCMObject {
   void set_configuration(
       const Components::ConfigValues& descr) override;  // before configuration_complete
   void configuration_complete() override;
-  void remove() override;  // passivates if active, ccm_remove, deactivates every object
+  // Passivates if active, deactivates every object, waits for the calls
+  // already dispatched to them, then ccm_remove.
+  void remove() override;
 
   PortableServer::POA_ptr _default_POA() override;  // the container's POA
 
@@ -90,6 +92,7 @@ class ComponentServant : public virtual POA_Components::CCMObject {
   void passivate();
   void require(LifecycleState wanted, const char* step) const;  // under mutex_
   void deactivate_all();  // the component and its facets and sinks, from the POA
+  bool wait_for_calls();  // to the facets and sinks, after deactivate_all (bounded)
   Components::SessionComponent_ptr session() const noexcept { return session_.in(); }
 
   PortTable ports_;

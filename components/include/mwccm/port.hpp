@@ -6,6 +6,7 @@
 #include <omniORB4/CORBA.h>
 
 #include <Components.hh>
+#include <chrono>
 #include <functional>
 #include <memory>
 #include <mutex>
@@ -117,8 +118,12 @@ class ProvidedPort final : public Port {
   // when one is needed (the component's installation).
   void install(PortableServer::POA_ptr poa, std::string object_id);
   // Deactivates the servant if it was made (the component's removal); then
-  // reference() raises OBJECT_NOT_EXIST.
+  // reference() raises OBJECT_NOT_EXIST. Calls already dispatched to it go on.
   void uninstall();
+  // After uninstall(): waits until no call dispatched to the servant is still
+  // running (the POA has let go of it), or until `deadline`; false if a call
+  // still runs then.
+  bool wait_for_calls(std::chrono::steady_clock::time_point deadline) const;
   // The reference, making and activating the servant the first time
   // (borrowed; thread-safe). BAD_INV_ORDER before install().
   CORBA::Object_ptr reference() const;

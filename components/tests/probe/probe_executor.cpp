@@ -8,6 +8,7 @@
 namespace probe {
 
 void NodeExec::push_echoes(Probe::Tick* ev) {
+  if (before_echo_) before_echo_();
   std::lock_guard lock(mutex_);
   echoes_.push_back(ev->number());
 }

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <atomic>
+#include <functional>
 #include <mutex>
 #include <string>
 #include <vector>
@@ -38,6 +39,9 @@ class NodeExec final : public virtual Probe::CCM_Node, public virtual mwccm::Cou
   void ccm_remove() override;
 
   Probe::CCM_Node_Context_ptr context() const noexcept { return context_.in(); }
+  // Runs at the start of every push_echoes, on the pushing thread (a test's
+  // hold on a call in progress). Set before the first push.
+  void before_echo(std::function<void()> hook) { before_echo_ = std::move(hook); }
   std::vector<std::string> steps() const;
   std::vector<CORBA::ULongLong> echoes() const;
 
@@ -47,6 +51,7 @@ class NodeExec final : public virtual Probe::CCM_Node, public virtual mwccm::Cou
   Probe::CCM_Counter_var counter_ = new CounterExec;
   Probe::CCM_Node_Context_var context_;
   CORBA::ULong rate_ = 0;
+  std::function<void()> before_echo_;
   mutable std::mutex mutex_;
   std::vector<std::string> steps_;
   std::vector<CORBA::ULongLong> echoes_;
