@@ -86,17 +86,19 @@ def test_one_launch_a_side_is_never_resolvable():
     assert row.verdict == NOT_RESOLVABLE and row.ci_low is None and row.needs == 5
 
 
-@pytest.mark.parametrize("ratio, low, high, detectable, expected", [
-    (1.15, 1.05, 1.25, 0.08, REGRESSION),
-    (1.15, 0.95, 1.35, 0.20, NOT_RESOLVABLE),   # large, but not certain
-    (1.02, 0.97, 1.07, 0.06, "no change"),      # the runs could have seen 10%
-    (1.02, 0.85, 1.20, 0.25, NOT_RESOLVABLE),   # they could not
-    (1.04, 1.01, 1.07, 0.30, "no change"),      # certain, and within the threshold
-    (0.85, 0.80, 0.90, 0.05, IMPROVEMENT),
-    (1.10, 1.05, 1.15, 0.05, "no change"),      # exactly at the threshold is not beyond it
+@pytest.mark.parametrize("ratio, low, high, expected", [
+    (1.15, 1.05, 1.25, REGRESSION),
+    (1.15, 0.95, 1.35, NOT_RESOLVABLE),   # large, but not certain
+    (1.02, 0.97, 1.07, "no change"),      # the whole interval within 10%
+    (1.02, 0.85, 1.20, NOT_RESOLVABLE),   # 1.20 is as likely as 1.02
+    (1.04, 1.01, 1.07, "no change"),      # a real change, too small to matter
+    (1.08, 1.03, 1.13, NOT_RESOLVABLE),   # real, and maybe beyond the threshold
+    (0.85, 0.80, 0.90, IMPROVEMENT),
+    (1.10, 1.05, 1.10, "no change"),      # exactly at the threshold is not beyond it
+    (1.10, 1.05, 1.15, NOT_RESOLVABLE),   # at the threshold, and maybe beyond it
 ])
-def test_verdicts_at_the_edges(ratio, low, high, detectable, expected):
-    assert verdict(ratio, low, high, detectable, threshold=0.10) == expected
+def test_verdicts_at_the_edges(ratio, low, high, expected):
+    assert verdict(ratio, low, high, threshold=0.10) == expected
 
 
 def test_smallest_detectable_change_and_launches_needed():

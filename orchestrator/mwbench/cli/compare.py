@@ -59,10 +59,10 @@ def command(base: int, new: int, db: Path | None, threshold: float, confidence: 
 
     A configuration has regressed when the ratio exceeds 1 + threshold and
     the interval's lower bound exceeds 1; an improvement is the mirror image;
-    "no change" when the ratio is within the threshold and the runs could
-    have seen a change of the threshold's size. Otherwise it is "not
-    resolvable", with the launches per side that would resolve it: the gate
-    does not call a regression that the runs cannot resolve. Cells in only
+    "no change" when the whole interval lies within the threshold (a change
+    may be real and too small to matter). Otherwise it is "not resolvable",
+    with the launches per side that would resolve it: the gate calls neither
+    a regression nor "no change" that the runs cannot resolve. Cells in only
     one run, and failed cells, are listed; a configuration that worked in
     BASE and fails in NEW fails the gate.
 

@@ -127,17 +127,18 @@ class Comparison:
         return [row for row in self.rows if row.verdict == "failed in new"]
 
 
-def verdict(ratio: float, low: float | None, high: float | None, detectable: float | None,
-            threshold: float) -> str:
+def verdict(ratio: float, low: float | None, high: float | None, threshold: float) -> str:
+    """A change beyond the threshold whose interval excludes 1; no change when the whole
+    interval lies within the threshold (an equivalence test: a change may be real and still
+    too small to matter); anything else the two runs cannot resolve."""
     if low is None or high is None:
         return NOT_RESOLVABLE
     if ratio > 1.0 + threshold and low > 1.0:
         return REGRESSION
     if ratio < 1.0 - threshold and high < 1.0:
         return IMPROVEMENT
-    certain = low > 1.0 or high < 1.0
-    within = abs(ratio - 1.0) <= threshold + 1e-12  # 1.0 + 0.1 is a hair above 1.1
-    if within and (certain or (detectable or 0.0) <= threshold):
+    slack = 1e-12  # 1.0 + 0.1 is a hair above 1.1
+    if low >= 1.0 - threshold - slack and high <= 1.0 + threshold + slack:
         return NO_CHANGE
     return NOT_RESOLVABLE
 
@@ -195,8 +196,7 @@ def _row(key: tuple, base: Configuration | None, new: Configuration | None,
             50, settings.replicates, rng)
         row.ci_low, row.ci_high = bootstrap.interval(replicates, settings.confidence, fewest)
         row.detectable = smallest_detectable(replicates, settings.confidence)
-    row.verdict = verdict(row.ratio, row.ci_low, row.ci_high, row.detectable,
-                          settings.threshold)
+    row.verdict = verdict(row.ratio, row.ci_low, row.ci_high, settings.threshold)
     if row.verdict == NOT_RESOLVABLE:
         row.needs = ONE_LAUNCH_NEEDS if row.detectable is None else launches_needed(
             fewest, row.detectable, settings.threshold)
