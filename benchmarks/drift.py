@@ -11,8 +11,10 @@ THRESHOLD percent:
   share called a regression or an improvement;
 - detection: every pair (idle run, slowed run), per configuration, the share
   called a regression;
-- and how many pairs were "not resolvable", with the smallest change the
-  runs could have detected.
+- and how many pairs were "not resolvable" (idle and slowed), how many slowed
+  pairs were called "no change", the slowdown the slowed runs actually
+  showed (their median over the idle run's, launch level), and the smallest
+  change the runs could have detected.
 
 docs/performance.md records the figures of the reference machine; the goal is at
 most 5% false alarms at 10% and at least 95% detection of 15%.
@@ -32,7 +34,7 @@ from pathlib import Path
 import numpy as np
 from ruamel.yaml import YAML
 
-from mwbench.comparison import IMPROVEMENT, NOT_RESOLVABLE, REGRESSION, Settings, compare
+from mwbench.comparison import IMPROVEMENT, NO_CHANGE, NOT_RESOLVABLE, REGRESSION, Settings, compare
 from mwbench.comparison.runs import describe_factors, load_run
 from mwbench.factors import FACTORS
 from mwbench.runner import plan
@@ -73,7 +75,7 @@ def rates(pairs, settings: Settings, wanted) -> dict[str, list]:
         for row in compare(base, new, settings).compared:
             name = describe_factors(row.factors)
             if wanted(name):
-                found[name].append((row.verdict, row.detectable))
+                found[name].append((row.verdict, row.detectable, row.ratio))
     return found
 
 
@@ -118,18 +120,23 @@ def main() -> None:
     print(f"{args.runs} idle runs of {args.spec} and {args.runs} runs of each configuration "
           f"slowed by {args.slowdown:g}%; compare at a {args.threshold:g}% threshold")
     print("\n| configuration | idle pairs | false alarms | not resolvable | slowed pairs | "
-          "detected | smallest detectable (median) |")
-    print("| --- | ---: | ---: | ---: | ---: | ---: | ---: |")
+          "detected | slowed, not resolvable | slowed, called no change | "
+          "slowed ÷ idle (median) | smallest detectable (median) |")
+    print("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
     for name, verdicts in alarms.items():
-        flagged = sum(v in (REGRESSION, IMPROVEMENT) for v, _ in verdicts)
-        unresolved = sum(v == NOT_RESOLVABLE for v, _ in verdicts)
+        flagged = sum(v in (REGRESSION, IMPROVEMENT) for v, _, _ in verdicts)
+        unresolved = sum(v == NOT_RESOLVABLE for v, _, _ in verdicts)
         found = detected.get(name, [])
-        caught = sum(v == REGRESSION for v, _ in found)
-        detectable = [d for _, d in verdicts if d is not None]
+        caught = sum(v == REGRESSION for v, _, _ in found)
+        slowed_unresolved = sum(v == NOT_RESOLVABLE for v, _, _ in found)
+        missed = sum(v == NO_CHANGE for v, _, _ in found)
+        measured = [r for _, _, r in found if r is not None]
+        slowdown = f"{np.median(measured):.3f}" if measured else "-"
+        detectable = [d for _, d, _ in verdicts if d is not None]
+        smallest = f"{np.median(detectable):.1%}" if detectable else "-"
         print(f"| {name} | {len(verdicts)} | {flagged} ({flagged / len(verdicts):.0%}) | "
               f"{unresolved} | {len(found)} | {caught} ({caught / max(len(found), 1):.0%}) | "
-              f"{np.median(detectable):.1%} |" if detectable else "| - |")
-
+              f"{slowed_unresolved} | {missed} | {slowdown} | {smallest} |")
 
 if __name__ == "__main__":
     main()
