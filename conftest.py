@@ -15,6 +15,11 @@ whichever worker (or whichever other test run on the machine) runs them:
 
 (The subnets of test hosts, also picked machine-wide, are claimed under a
 lock of mwbench's own: namespaces.py.)
+
+A check of such machine-wide state (no Fast DDS file left in /dev/shm) cannot
+tell another user's files from a test's: it judges only while no other
+mwbench run is live on the machine (`other_live_runs`), and says nothing
+otherwise.
 """
 
 import fcntl
@@ -38,6 +43,22 @@ def one_at_a_time_where_the_machine_has_one(request):
     with LOCK.open("a") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)  # released when the file closes
         yield
+
+
+@pytest.fixture
+def other_live_runs():
+    """A function listing the mwbench runs live on this machine now (from the ledgers in
+    the default state directory: a run of someone beside the tests), as descriptions."""
+    from mwbench import ledger
+
+    def live() -> list[str]:
+        directory = os.environ.pop("MWBENCH_STATE_DIR", None)  # the machine's, not a test's
+        try:
+            return [run.describe() for run in ledger.other_runs() if run.alive]
+        finally:
+            if directory is not None:
+                os.environ["MWBENCH_STATE_DIR"] = directory
+    return live
 
 
 @pytest.fixture

@@ -22,6 +22,7 @@ from driver_processes import (
     DriverServer,
     cell,
     fastdds_files,
+    fastdds_files_of,
     no_fastdds_files_left,  # noqa: F401 - an autouse fixture of every test here
     read_result,
     run_fanout,
@@ -80,16 +81,14 @@ def test_the_configuration_is_recorded(tmp_path, transport):
 
 def test_udp_uses_no_shared_memory(tmp_path):
     # Builtin transports off: a udp cell opens no shared-memory segment at all.
-    before = fastdds_files()
     server = DriverServer(DRIVER, tmp_path, cell("roundtrip", "udp", 0))
-    assert fastdds_files() - before == set()
+    assert fastdds_files_of(server.proc.pid) == set()
     assert server.stop()[0] == 0
 
 
 def test_shm_uses_shared_memory(tmp_path):
-    before = fastdds_files()
     server = DriverServer(DRIVER, tmp_path, cell("roundtrip", "shm", 0))
-    assert any(f.startswith("fastrtps_") for f in fastdds_files() - before)
+    assert any(f.startswith("fastrtps_") for f in fastdds_files_of(server.proc.pid))
     assert server.stop()[0] == 0
 
 
@@ -114,7 +113,7 @@ def test_best_effort_with_data_sharing_runs_and_is_recorded(tmp_path, wait):
     args = cell("octets", "shm", 4096, "--option", f"wait={wait}",
                 "--option", "reliability=best_effort", "--option", "data_sharing=on")
     server = DriverServer(DRIVER, tmp_path, args)
-    pools = {f for f in fastdds_files() if f.startswith("fast_datasharing_")}
+    pools = {f for f in fastdds_files_of(server.proc.pid) if f.startswith("fast_datasharing_")}
     assert pools, "the server made no data-sharing pool"
     client, output = run_client(tmp_path, args)
     assert client.returncode == 0, client.stderr
@@ -143,13 +142,12 @@ def test_qos_options_are_for_ping_pong_only(tmp_path):
 def test_data_sharing_pools_of_a_killed_run_are_removed(tmp_path):
     # A data-sharing pool has no lock file: once old and mapped by nobody, it is
     # stale (as a port without its lock file, below).
-    before = fastdds_files()
     server = DriverServer(DRIVER, tmp_path, cell("roundtrip", "shm", 0,
                                                  "--option", "data_sharing=on"))
+    pools = {f for f in fastdds_files_of(server.proc.pid) if f.startswith("fast_datasharing_")}
     server.proc.kill()
     server.proc.wait(timeout=HANG_S)
     server.proc.stderr.close()
-    pools = {f for f in fastdds_files() - before if f.startswith("fast_datasharing_")}
     assert pools, "the killed server left no data-sharing pool"
     for name in pools:
         os.utime(SHM / name, (time.time() - 60, time.time() - 60))
@@ -168,12 +166,11 @@ def test_inproc_is_no_remote_transport(tmp_path):
 def test_stale_segments_of_a_killed_run_are_removed_at_the_next_start(tmp_path):
     # A shm server killed outright leaves its segment, its ports and their
     # locks; the next driver process to start finds them unlocked and removes them.
-    before = fastdds_files()
     server = DriverServer(DRIVER, tmp_path, cell("roundtrip", "shm", 0))
+    leftovers = fastdds_files_of(server.proc.pid)
     server.proc.kill()
     server.proc.wait(timeout=HANG_S)
     server.proc.stderr.close()
-    leftovers = fastdds_files() - before
     segments = [f for f in leftovers if f.endswith("_el") and not f.startswith("fastrtps_port")]
     assert segments, f"the killed server left no segment lock: {sorted(leftovers)}"
 
@@ -193,7 +190,8 @@ def test_a_live_processs_segments_are_kept(tmp_path):
     beside.mkdir()
     proc, output = run_collocated(beside, cell("roundtrip", "inproc", 0), samples=10)
     assert proc.returncode == 0, proc.stderr
-    assert read_result(output)[0]["middleware_config"]["stale_shm"]["removed_at_start"] == []
+    removed = read_result(output)[0]["middleware_config"]["stale_shm"]["removed_at_start"]
+    assert not fastdds_files_of(server.proc.pid) & set(removed)
     client, _ = run_client(tmp_path, args, samples=50)
     assert client.returncode == 0, client.stderr
     assert server.stop()[0] == 0
@@ -237,12 +235,11 @@ def test_ports_of_a_killed_run_without_lock_files_are_removed(tmp_path):
     # As test_stale_segments_of_a_killed_run_...: a shm server killed outright, and
     # then its ports' lock files gone too, as a crash in Fast DDS's own cleanup
     # leaves them. The next start removes the ports by the segments' age.
-    before = fastdds_files()
     server = DriverServer(DRIVER, tmp_path, cell("roundtrip", "shm", 0))
+    leftovers = fastdds_files_of(server.proc.pid)
     server.proc.kill()
     server.proc.wait(timeout=HANG_S)
     server.proc.stderr.close()
-    leftovers = fastdds_files() - before
     ports = {f for f in leftovers
              if f.startswith("fastrtps_port") and not f.endswith(("_el", "_sl"))}
     assert ports, f"the killed server left no port: {sorted(leftovers)}"

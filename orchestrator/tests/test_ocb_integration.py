@@ -72,35 +72,29 @@ def test_background_load_runs_with_the_cell_and_is_recorded(tmp_path):
     assert "background=cpu:1" in completed.stdout or "background cpu:1" in completed.stdout
 
 
-def test_ctrl_c_during_a_loaded_cell_leaves_no_load_behind(tmp_path):
+def test_ctrl_c_during_a_loaded_cell_leaves_no_load_behind(tmp_path, own_processes):
     spec = tmp_path / "spec.yaml"
-    # A timeout no other test uses, to find this cell's stress-ng by its command line.
     spec.write_text("""\
 suite: long
-defaults: {launches: 1, warmup: 10, timeout_s: 37}
+defaults: {launches: 1, warmup: 10}
 experiments:
   - {name: long, operation: roundtrip, drivers: rawtcp, transports: tcp, samples: 50000000,
      background: "cpu:1"}
 """)
-    pattern = "stress-ng --cpu 1 --timeout 97s"
     db = tmp_path / "m.db"
     process = subprocess.Popen([mwbench_exe(), "run", str(spec), "--db", str(db)],
                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    load = lambda: own_processes(("stress-ng",))  # noqa: E731 - this run's, by its tag
     deadline = time.monotonic() + 120  # only a hang exceeds it
-    while time.monotonic() < deadline and not _running(pattern):
+    while time.monotonic() < deadline and not load():
         time.sleep(0.1)
-    assert _running(pattern), "the background load never started"
+    assert load(), "the background load never started"
     process.send_signal(signal.SIGINT)
     out, err = process.communicate(timeout=120)
     assert process.returncode == 130, out + err
-    assert not _running(pattern), "stress-ng was left running"
+    assert not load(), "stress-ng was left running"
     connection = sqlite3.connect(db)
     assert connection.execute("SELECT count(*) FROM cells").fetchone()[0] == 0
-
-
-def _running(pattern: str) -> bool:
-    found = subprocess.run(["pgrep", "-f", pattern], capture_output=True, text=True)
-    return bool(found.stdout.strip())
 
 
 def test_threads_store_their_series_and_the_systems_rate(tmp_path):

@@ -54,6 +54,7 @@ experiments:
 
 
 def roudi_pids() -> set[int]:
+    """Every iox-roudi of the machine: only to skip, as the machine has one RouDi."""
     found = subprocess.run(["pgrep", "-x", "iox-roudi"], capture_output=True, text=True)
     return {int(pid) for pid in found.stdout.split()}
 
@@ -70,15 +71,30 @@ def roudi_spec() -> dict:
 
 
 @pytest.fixture
-def no_roudi(roudi_spec):
+def no_roudi(roudi_spec, own_processes, other_live_runs):
+    """The test's RouDi (tagged as the test's: conftest.py) is not left running, and its files
+    are gone (the machine's: judged while no other mwbench run is live)."""
     if roudi_pids():
         pytest.skip("an iox-roudi these tests did not start is running")
-    yield roudi_spec
-    for pid in roudi_pids():  # started during the test: a run left it behind
+    yield Roudi(roudi_spec, lambda: own_processes(("iox-roudi",)), other_live_runs)
+    stray = own_processes(("iox-roudi",))
+    for pid, _ in stray:  # a run left it behind
         os.kill(pid, signal.SIGKILL)
-    stray = roudi_pids()
-    daemon_module.remove_leftovers(roudi_spec)
+    if stray:
+        daemon_module.remove_leftovers(roudi_spec)
     assert not stray
+
+
+class Roudi:
+    """What a test asks of its RouDi once its runs ended."""
+
+    def __init__(self, spec, running, other_live_runs):
+        self.spec, self.running, self.other_live_runs = spec, running, other_live_runs
+
+    def assert_gone(self):
+        assert self.running() == set()
+        if not self.other_live_runs():
+            assert leftovers(self.spec) == []
 
 
 def run(tmp_path, spec_text, env=None):
@@ -106,8 +122,7 @@ def test_a_run_starts_roudi_per_cell_and_leaves_nothing(tmp_path, no_roudi):
         assert record["argv"][1:3] == ["--config-file",
                                        str(program_path("iceoryx").parent / "roudi_config.toml")]
         assert "cleanup_problem" not in record
-    assert roudi_pids() == set()
-    assert leftovers(no_roudi) == []
+    no_roudi.assert_gone()
 
 
 def test_leftovers_of_a_crashed_run_are_removed_before_roudi_starts(tmp_path, no_roudi):
@@ -125,8 +140,7 @@ def test_leftovers_of_a_crashed_run_are_removed_before_roudi_starts(tmp_path, no
     completed, cells = run(tmp_path, SPEC)
     assert completed.returncode == 0, completed.stdout + completed.stderr
     assert [c["status"] for c in cells] == ["ok", "ok"]
-    assert leftovers(no_roudi) == []
-    assert roudi_pids() == set()
+    no_roudi.assert_gone()
 
 
 def test_a_roudi_that_cannot_start_fails_its_cell_and_the_run_goes_on(tmp_path, no_roudi):
@@ -148,8 +162,7 @@ def test_a_roudi_that_cannot_start_fails_its_cell_and_the_run_goes_on(tmp_path, 
             "iox-roudi exited with status 1 before its socket /tmp/roudi answered")
         assert "fake iox-roudi: cannot reserve shared memory" in failed["error"]
     assert {c["status"] for c in cells if c["driver"] == "rawtcp"} == {"ok"}
-    assert roudi_pids() == set()
-    assert leftovers(no_roudi) == []
+    no_roudi.assert_gone()
 
 
 def test_list_says_why_iceoryx_is_unavailable_without_iox_roudi(tmp_path):
