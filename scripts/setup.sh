@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Set-up of a fresh Debian 12 machine for mwbench, idempotent:
-#   1. the system packages (apt-get, only those missing),
+#   1. the system packages (apt-get, only those missing), and source entries
+#      for the cross-checks' `apt-get source`,
 #   2. the Python virtual environment .venv with mwbench installed (editable),
 #   3. the C++ build (CMake + Ninja into build/), which runs mwccm-gen with .venv.
 # Each step is skipped when it has nothing to do, so `make test` and
@@ -48,6 +49,17 @@ if [ ${#missing[@]} -gt 0 ]; then
   "${sudo_cmd[@]}" apt-get update -qq
   DEBIAN_FRONTEND=noninteractive "${sudo_cmd[@]}" apt-get install -y -qq --no-install-recommends \
     "${missing[@]}"
+fi
+
+# Source entries (deb-src) twinning the machine's Debian entries, so that the
+# cross-checks take upstream source through apt from the configured mirror
+# (scripts/apt_source_entries.py). Only the cross-checks need them: a mirror
+# without sources is a warning here, and an error there.
+sudo_cmd=()
+[ "$(id -u)" -eq 0 ] || sudo_cmd=(sudo)
+if [ -n "$("${sudo_cmd[@]}" python3 scripts/apt_source_entries.py)" ]; then
+  "${sudo_cmd[@]}" apt-get update -qq ||
+    echo "setup: warning: apt-get update failed; benchmarks/crosscheck cannot fetch sources" >&2
 fi
 
 # HdrHistogram's Java reference implementation (a jar from Maven Central): the

@@ -2,17 +2,20 @@
 cross-checks that build a middleware's own benchmark programs (zmq.py, fastdds.py).
 
 Debian ships no binary of those programs. Their source is the package's
-`.orig.tar.*` in deb.debian.org's pool, whose SHA-256 the package's `.dsc`
-lists: the tarball is used only if it matches.
+`.orig.tar.*`, taken with `apt-get source --download-only` from the mirror or
+proxy this machine's apt is configured with (`make setup` adds the source
+entries: scripts/apt_source_entries.py); apt checks the files against the
+signed archive, and the tarball is used only if its SHA-256 is the one the
+package's `.dsc` lists.
 """
 
 import hashlib
 import re
 import subprocess
 import sys
-import urllib.request
+import tempfile
+from pathlib import Path
 
-POOL = "https://deb.debian.org/debian/pool/main"
 ORIG_TARBALL = re.compile(r"^\s*(?P<sha256>[0-9a-f]{64})\s+\d+\s+(?P<name>\S+\.orig\.tar\.\w+)$")
 
 
@@ -24,22 +27,23 @@ def installed_source(binary_package):
     return package, version
 
 
-def fetch(url):
-    with urllib.request.urlopen(url, timeout=60) as answer:
-        return answer.read()
-
-
 def orig_tarball(binary_package):
     """(file name, bytes) of the upstream tarball of an installed package,
     checked against the SHA-256 in its `.dsc`; exits naming the file if it does not match."""
     package, version = installed_source(binary_package)
-    base = f"{POOL}/{package[0]}/{package}"
-    dsc_name = f"{package}_{version.split(':')[-1]}.dsc"
-    sums = fetch(f"{base}/{dsc_name}").decode().split("Checksums-Sha256:")[1]
-    found = next((m for m in map(ORIG_TARBALL.match, sums.splitlines()) if m), None)
-    if found is None:
-        sys.exit(f"{dsc_name}: lists no .orig tarball")
-    data = fetch(f"{base}/{found['name']}")
+    with tempfile.TemporaryDirectory(prefix="mwbench-source-") as folder:
+        fetched = subprocess.run(["apt-get", "source", "--download-only", "-qq",
+                                  f"{package}={version}"], cwd=folder, capture_output=True,
+                                 text=True, check=False)
+        if fetched.returncode != 0:
+            sys.exit(f"apt-get source {package}={version} failed: {fetched.stderr.strip()} "
+                     "(`make setup` adds source entries for this machine's Debian mirror)")
+        dsc = Path(folder) / f"{package}_{version.split(':')[-1]}.dsc"
+        sums = dsc.read_text().split("Checksums-Sha256:")[1]
+        found = next((m for m in map(ORIG_TARBALL.match, sums.splitlines()) if m), None)
+        if found is None:
+            sys.exit(f"{dsc.name}: lists no .orig tarball")
+        data = (Path(folder) / found["name"]).read_bytes()
     if hashlib.sha256(data).hexdigest() != found["sha256"]:
-        sys.exit(f"{found['name']}: SHA-256 does not match {dsc_name}")
+        sys.exit(f"{found['name']}: SHA-256 does not match {dsc.name}")
     return found["name"], data
