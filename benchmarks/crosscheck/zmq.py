@@ -3,7 +3,7 @@
 
 Debian ships no binary of libzmq's `perf/` programs, so this script builds
 `local_lat`, `remote_lat` and `inproc_lat` from the Debian source package of
-the installed libzmq5 (the `.orig.tar.gz` from deb.debian.org, checked
+the installed libzmq5 (the `.orig.tar.gz` through apt-get source, checked
 against the SHA-256 in the package's `.dsc`), against the installed library,
 and caches them under the build directory. Then, for each placement and
 transport, REPS times, alternately: mwbench's zmq `roundtrip` cell and
