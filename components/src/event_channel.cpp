@@ -1,4 +1,5 @@
 // The container's event channel (event_channel.hpp).
+#include <bitset>
 #include <cstdint>
 #include <cstring>
 #include <mwccm/event_channel.hpp>
@@ -7,10 +8,64 @@
 
 namespace mwccm {
 
+namespace {
+
+// The sequence numbers of one remote supplier that arrived, to deliver each
+// event once and to count what was lost or came late. Numbers more than a
+// window below the highest are taken as a supplier that started again.
+class SequenceWindow {
+ public:
+  enum class Arrival { first, duplicate };
+
+  Arrival note(std::uint64_t sequence) {
+    if (highest_ == 0 || sequence + kWindow <= highest_) {  // the first, or a new start
+      seen_.reset();
+      highest_ = lowest_ = sequence;
+    } else if (sequence < lowest_) {  // older than the first that came: never counted lost
+      lowest_ = sequence;
+      ++out_of_order_;
+    } else if (sequence > highest_) {
+      const std::uint64_t skipped = sequence - highest_ - 1;
+      lost_ += skipped;
+      if (skipped >= kWindow) {
+        seen_.reset();
+      } else {
+        for (std::uint64_t s = highest_ + 1; s < sequence; ++s) seen_.reset(s % kWindow);
+      }
+      highest_ = sequence;
+    } else if (seen_.test(sequence % kWindow)) {
+      ++duplicates_;
+      return Arrival::duplicate;
+    } else {
+      --lost_;  // counted lost when a later one came
+      ++out_of_order_;
+    }
+    seen_.set(sequence % kWindow);
+    return Arrival::first;
+  }
+
+  std::uint64_t duplicates() const noexcept { return duplicates_; }
+  std::uint64_t out_of_order() const noexcept { return out_of_order_; }
+  std::uint64_t lost() const noexcept { return lost_; }
+
+ private:
+  static constexpr std::uint64_t kWindow = 4096;
+  std::bitset<kWindow> seen_;
+  std::uint64_t highest_ = 0;  // 0: none yet (sequence numbers start at 1)
+  std::uint64_t lowest_ = 0;   // since the first, or the last new start
+  std::uint64_t duplicates_ = 0, out_of_order_ = 0, lost_ = 0;
+};
+
+}  // namespace
+
 struct EventChannel::Inbound {
   std::string supplier;
   std::string event_type;
   detail::SnapshotList<LocalRoute> locals;
+  // Receivers of several gateways may deliver at once.
+  mutable std::mutex arrivals_mutex;
+  SequenceWindow arrivals;
+  std::uint64_t received = 0;
 };
 
 namespace {
@@ -173,11 +228,11 @@ void EventChannel::publish(Supplier& supplier, const void* event) {
   }
 }
 
-void EventChannel::receive(const std::string& supplier, std::uint64_t,
+void EventChannel::receive(const std::string& supplier, std::uint64_t sequence,
                            std::span<const char> bytes) {
   received_.fetch_add(1, std::memory_order_relaxed);
   const Delivering delivering(*this);
-  const Inbound* inbound = nullptr;
+  Inbound* inbound = nullptr;
   {
     std::shared_lock lock(inbound_mutex_);
     for (const auto& candidate : inbound_) {
@@ -188,6 +243,11 @@ void EventChannel::receive(const std::string& supplier, std::uint64_t,
   if (routes == nullptr || routes->empty()) {
     unreadable_.fetch_add(1, std::memory_order_relaxed);  // no sink here takes it
     return;
+  }
+  {
+    std::lock_guard lock(inbound->arrivals_mutex);
+    ++inbound->received;
+    if (inbound->arrivals.note(sequence) == SequenceWindow::Arrival::duplicate) return;
   }
   const EventCodec& codec = routes->front().sink->local_consumer()->codec();
   // CDR reads from an 8-byte aligned buffer; a datagram's event is where its
@@ -209,12 +269,31 @@ void EventChannel::receive(const std::string& supplier, std::uint64_t,
   }
 }
 
-EventChannel::Counters EventChannel::counters() const noexcept {
+EventChannel::Counters EventChannel::counters() const {
   const auto read = [](const std::atomic<std::uint64_t>& n) {
     return n.load(std::memory_order_relaxed);
   };
-  return {read(published_),     read(delivered_), read(filtered_),  read(sent_),
-          read(undeliverable_), read(received_),  read(unreadable_)};
+  Counters counters{read(published_),     read(delivered_), read(filtered_),  read(sent_),
+                    read(undeliverable_), read(received_),  read(unreadable_)};
+  std::shared_lock lock(inbound_mutex_);
+  for (const auto& inbound : inbound_) {
+    std::lock_guard arrivals(inbound->arrivals_mutex);
+    counters.duplicates += inbound->arrivals.duplicates();
+    counters.out_of_order += inbound->arrivals.out_of_order();
+    counters.lost += inbound->arrivals.lost();
+  }
+  return counters;
+}
+
+std::vector<EventChannel::InboundCounters> EventChannel::inbound() const {
+  std::vector<InboundCounters> out;
+  std::shared_lock lock(inbound_mutex_);
+  for (const auto& inbound : inbound_) {
+    std::lock_guard arrivals(inbound->arrivals_mutex);
+    out.push_back({inbound->supplier, inbound->received, inbound->arrivals.duplicates(),
+                   inbound->arrivals.out_of_order(), inbound->arrivals.lost()});
+  }
+  return out;
 }
 
 }  // namespace mwccm

@@ -211,6 +211,59 @@ TEST(EventChannel, AGatewaySendsOncePerContainerAndTheOtherSideUnmarshalsOnce) {
   EXPECT_EQ(here.counters().sent, 2u);
 }
 
+// A plan chooses the gateway per connection: one source may reach a process
+// by two gateways. Every sink there still gets each event once.
+TEST(EventChannel, AnEventThatComesByTwoGatewaysIsDeliveredOnce) {
+  Probe_glue::register_value_factories(orb());
+  EventChannel here("here"), there("there");
+  auto& supplier = ticks(here);
+  Sink by_udp = sink("by_udp"), by_multicast = sink("by_multicast");
+  there.accept("source.ticks", kTick, 7, by_udp.port, {});
+  there.accept("source.ticks", kTick, 8, by_multicast.port, {});
+  here.route(supplier, 1, std::make_shared<LoopGateway>(&there));
+  here.route(supplier, 2, std::make_shared<LoopGateway>(&there));
+  for (CORBA::ULongLong n = 1; n <= 3; ++n) publish(here, supplier, n);
+  EXPECT_EQ(by_udp.recorder->numbers, (std::vector<CORBA::ULongLong>{1, 2, 3}));
+  EXPECT_EQ(by_multicast.recorder->numbers, (std::vector<CORBA::ULongLong>{1, 2, 3}));
+  const EventChannel::Counters counted = there.counters();
+  EXPECT_EQ(counted.received, 6u);
+  EXPECT_EQ(counted.duplicates, 3u);
+  EXPECT_EQ(counted.delivered, 6u);  // 3 events × 2 sinks
+  EXPECT_EQ(counted.lost, 0u);
+}
+
+// Sequence numbers 1 2 4 3 6, then 4 again: 5 is lost, 3 came late, the
+// second 4 is dropped; each that came first is delivered.
+TEST(EventChannel, ArrivalsAreCountedLostLateOrTwiceBySequence) {
+  Probe_glue::register_value_factories(orb());
+  EventChannel here("here"), there("there");
+  auto& supplier = ticks(here);
+  Sink far = sink("far");
+  there.accept("source.ticks", kTick, 1, far.port, {});
+  struct Capture final : mwccm::Gateway {
+    bool send(const std::string&, std::uint64_t, std::span<const char> cdr) override {
+      events.emplace_back(cdr.begin(), cdr.end());
+      return true;
+    }
+    std::string describe() const override { return "capture"; }
+    std::vector<std::vector<char>> events;
+  };
+  auto capture = std::make_shared<Capture>();
+  here.route(supplier, 2, capture);
+  for (CORBA::ULongLong n = 1; n <= 6; ++n) publish(here, supplier, n);
+  for (std::uint64_t sequence : {1, 2, 4, 3, 6, 4}) {
+    there.receive("source.ticks", sequence, capture->events[sequence - 1]);
+  }
+  EXPECT_EQ(far.recorder->numbers, (std::vector<CORBA::ULongLong>{1, 2, 4, 3, 6}));
+  const std::vector<EventChannel::InboundCounters> inbound = there.inbound();
+  ASSERT_EQ(inbound.size(), 1u);
+  EXPECT_EQ(inbound[0].supplier, "source.ticks");
+  EXPECT_EQ(inbound[0].received, 6u);
+  EXPECT_EQ(inbound[0].lost, 1u);
+  EXPECT_EQ(inbound[0].out_of_order, 1u);
+  EXPECT_EQ(inbound[0].duplicates, 1u);
+}
+
 TEST(EventChannel, AGatewayThatFailsIsCountedAndLocalSinksGoOn) {
   EventChannel here("here");
   auto& supplier = ticks(here);

@@ -68,6 +68,15 @@ class EventChannel {
     std::uint64_t undeliverable = 0;  // events a gateway could not send
     std::uint64_t received = 0;       // events from gateways
     std::uint64_t unreadable = 0;     // received bytes that were no event, or of no known source
+    // Of the received events, by their suppliers' sequence numbers (inbound()):
+    std::uint64_t duplicates = 0;    // arrived again (by another gateway): dropped
+    std::uint64_t out_of_order = 0;  // arrived after a later one: delivered
+    std::uint64_t lost = 0;          // skipped and not arrived since
+  };
+  // The same, for the events of one supplier of another container.
+  struct InboundCounters {
+    std::string supplier;
+    std::uint64_t received = 0, duplicates = 0, out_of_order = 0, lost = 0;
   };
 
   // A source publishing through this channel: its id "instance.port", its
@@ -107,12 +116,16 @@ class EventChannel {
   // The hot path: from the supplier's source, on the pushing thread.
   void publish(Supplier& supplier, const void* event);
   // From a gateway's receiver: one event of a remote supplier, as sent.
+  // Delivered once, whatever the number of gateways it came by: an event
+  // whose sequence number already arrived is dropped and counted (a plan
+  // may reach one process through two gateways, one per connection).
   void receive(const std::string& supplier, std::uint64_t sequence, std::span<const char> cdr);
 
   // A receiver's bytes that were no event of any channel.
   void note_unreadable() noexcept { unreadable_.fetch_add(1, std::memory_order_relaxed); }
 
-  Counters counters() const noexcept;
+  Counters counters() const;
+  std::vector<InboundCounters> inbound() const;  // per remote supplier, in order of acceptance
 
  private:
   struct Inbound;
