@@ -191,7 +191,7 @@ class HudExecutor final : public BasicSP::HUD_exec_base {
     const CORBA::ULongLong number = updates_.fetch_add(1) + 1;
     if (log_file_.empty()) return;
     std::lock_guard lock(mutex_);
-    records_.push_back({number, latency});
+    records_.push_back({number, latency, position.tick_number});
   }
 
   void ccm_passivate() override { write_log(); }
@@ -201,15 +201,17 @@ class HudExecutor final : public BasicSP::HUD_exec_base {
   struct Record {
     CORBA::ULongLong update;
     CORBA::ULongLong latency_ns;
+    CORBA::ULongLong tick;  // the tick whose position was displayed
   };
   static constexpr std::size_t kReserved = 65'536;  // a minute at 1,000 Hz without growing
 
-  // Appends "<update> <latency ns>" per update recorded since the last write.
+  // Appends "<update> <latency ns> <tick>" per update recorded since the last write.
   void write_log() {
     std::lock_guard lock(mutex_);
     if (log_file_.empty() || records_.empty()) return;
     std::ofstream out(log_file_, std::ios::app);
-    for (const Record& record : records_) out << record.update << ' ' << record.latency_ns << '\n';
+    for (const Record& record : records_)
+      out << record.update << ' ' << record.latency_ns << ' ' << record.tick << '\n';
     records_.clear();
   }
 

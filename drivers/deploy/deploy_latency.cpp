@@ -17,13 +17,17 @@ namespace {
 
 namespace fs = std::filesystem;
 
-// The HUD's log: "<update> <latency ns>" per line, in update order.
+// The HUD's log: "<update> <latency ns>" and maybe more fields (the HUD's
+// tick) per line, in update order.
 std::vector<std::uint64_t> read_log(const fs::path& log) {
   std::ifstream in(log);
   if (!in) throw std::runtime_error("the HUD wrote no log '" + log.string() + "'");
   std::vector<std::uint64_t> latencies;
-  for (std::uint64_t update = 0, latency = 0; in >> update >> latency;)
-    latencies.push_back(latency);
+  for (std::string line; std::getline(in, line);) {
+    std::istringstream fields(line);
+    std::uint64_t update = 0, latency = 0;
+    if (fields >> update >> latency) latencies.push_back(latency);
+  }
   return latencies;
 }
 

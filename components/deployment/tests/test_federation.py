@@ -161,11 +161,21 @@ def test_basic_sp_ticks_across_two_hosts(tmp_path, hosts, nodes, gateway, receiv
     assert "Sanitizer" not in output.read_text()
 
     # One line per update, as the HUD numbers them: from 1, none missing or repeated,
-    # in order (the log does not say which tick an update showed).
+    # in order; and no event twice (ticks_shown_once).
     lines = [line.split() for line in log.read_text().splitlines()]
     assert len(lines) >= UPDATES
-    assert [int(update) for update, _ in lines] == list(range(1, len(lines) + 1))
-    assert all(int(latency) > 0 for _, latency in lines)
+    assert [int(update) for update, _, _ in lines] == list(range(1, len(lines) + 1))
+    assert all(int(latency) > 0 for _, latency, _ in lines)
+    assert_each_event_once([int(tick) for _, _, tick in lines])
+
+
+def assert_each_event_once(ticks):
+    """The ticks a HUD showed, one per update. It pulls the latest position, so a tick
+    may show twice (the GPS moved on before the pull), but the ticks never go back, and
+    each update is another event: never more updates than ticks published by the last."""
+    assert ticks == sorted(ticks), "the HUD showed an older tick after a newer one"
+    assert len(ticks) <= ticks[-1], f"{len(ticks)} updates for {ticks[-1]} ticks: events twice"
+
 
 
 # Where an interface a host lacks shows: the receiving server joins the group

@@ -10,6 +10,7 @@ import json
 import os
 import signal
 import subprocess
+import time
 from pathlib import Path
 
 import pytest
@@ -20,7 +21,10 @@ PROGRAMS = BUILD / "components" / "server"
 DEPLOY = PROGRAMS / "mwccm-deploy"
 ARTIFACTS = BUILD / "components" / "basic_sp"
 PLANS = REPO / "components" / "basic_sp" / "plans"
+TEST_PLANS = Path(__file__).resolve().parent / "plans"
+INSPECT = BUILD / "components" / "deployment" / "mwccm-inspect"
 DEPLOYED = "mwccm-deploy: deployed"
+HANG_S = 120  # how long a test waits for what must happen: only a hang exceeds it
 
 
 # The node and component server processes, by their command names (15 characters at most).
@@ -81,6 +85,46 @@ def start_waiting(tmp_path, plan, *extra):
 def stop(process):
     process.send_signal(signal.SIGTERM)
     assert process.wait(timeout=60) == 0, process.stderr.read()
+
+
+def hud_updates(tmp_path, ior):
+    """A HUD's `updates`, read with mwccm-inspect. The generated BasicSP_HUD.ccd lists only
+    the attributes a plan may set: mwccm-inspect is given a copy that lists this one too."""
+    interfaces = tmp_path / "inspect"
+    if not interfaces.exists():
+        interfaces.mkdir()
+        ccd = (ARTIFACTS / "BasicSP_HUD.ccd").read_text()
+        updates = "<property><name>updates</name><type><kind>tk_ulonglong</kind></type></property>"
+        (interfaces / "BasicSP_HUD.ccd").write_text(ccd.replace("<property>", updates +
+                                                                "<property>", 1))
+    done = subprocess.run([INSPECT, f"hud=file:{ior}", "--interfaces", interfaces],
+                          capture_output=True, text=True, timeout=HANG_S)
+    assert done.returncode == 0, done.stderr
+    return int(json.loads(done.stdout)["hud"]["attributes"]["updates"])
+
+
+def test_a_source_that_reaches_a_process_by_two_gateways_shows_each_tick_once(
+        tmp_path, no_processes_left):
+    # The GPS's events reach the display process through UDP for one Airframe and through
+    # IIOP for the other: each HUD gets each event once, in order.
+    logs = {name: tmp_path / f"{name}.log" for name in ("hud_udp", "hud_iiop")}
+    settings = [arg for name, log in logs.items() for arg in ("--set", f"{name}.log_file={log}")]
+    process = start_waiting(tmp_path, TEST_PLANS / "two_gateways.config",
+                            "--set", "rate_gen.hertz=200", *settings)
+    try:
+        deadline = time.monotonic() + HANG_S
+        while min(hud_updates(tmp_path, tmp_path / f"{name}.ior") for name in logs) < 40:
+            assert time.monotonic() < deadline, "the HUDs did not reach 40 updates"
+            assert process.poll() is None, process.stderr.read()
+    finally:
+        stop(process)  # the HUDs write their logs when passivated
+    for name, log in logs.items():
+        # One tick per update; the HUD pulls the latest position, so a tick may show
+        # twice, but never more updates than ticks: each update is another event.
+        ticks = [int(line.split()[2]) for line in log.read_text().splitlines()]
+        assert len(ticks) >= 40, name
+        assert ticks == sorted(ticks), f"{name} showed an older tick after a newer one"
+        assert len(ticks) <= ticks[-1], f"{name}: {len(ticks)} updates for {ticks[-1]} ticks"
 
 
 @pytest.mark.parametrize(

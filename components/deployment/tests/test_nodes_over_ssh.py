@@ -122,4 +122,4 @@ def deploy_basic_sp(sensors, display, tmp_path):
     # One line per update, as the HUD numbers them: from 1, none missing or repeated.
     lines = [line.split() for line in display.read(log).decode().splitlines()]
     assert len(lines) >= UPDATES
-    assert [int(update) for update, _ in lines] == list(range(1, len(lines) + 1))
+    assert [int(update) for update, _, _ in lines] == list(range(1, len(lines) + 1))
