@@ -323,6 +323,28 @@ MwccmDeployment::Timings* Launcher::timings() {
   return all._retn();
 }
 
+namespace {
+void append_counters(MwccmDeployment::ChannelCountersList& all,
+                     MwccmDeployment::NodeApplication_ptr application) {
+  try {
+    MwccmDeployment::ChannelCountersList_var counted = application->get_channel_counters();
+    const CORBA::ULong first = all.length();
+    all.length(first + counted->length());
+    for (CORBA::ULong c = 0; c < counted->length(); ++c) all[first + c] = counted[c];
+  } catch (const CORBA::SystemException&) {
+    // A node gone: its teardown reports it.
+  }
+}
+}  // namespace
+
+MwccmDeployment::ChannelCountersList* Launcher::channel_counters() {
+  MwccmDeployment::ChannelCountersList_var all = new MwccmDeployment::ChannelCountersList;
+  for (auto& node : nodes_) {
+    if (!CORBA::is_nil(node.application.in())) append_counters(all.inout(), node.application.in());
+  }
+  return all._retn();
+}
+
 std::string Launcher::state() const {
   nlohmann::json nodes = nlohmann::json::array();
   for (const auto& node : nodes_) {
@@ -340,10 +362,23 @@ std::string Launcher::state() const {
          "\n";
 }
 
-void Launcher::teardown_state(CORBA::ORB_ptr orb, const std::string& state_json) {
+void Launcher::teardown_state(
+    CORBA::ORB_ptr orb, const std::string& state_json,
+    const std::function<void(const MwccmDeployment::ChannelCountersList&)>& counted) {
   const nlohmann::json state = nlohmann::json::parse(state_json);
   std::string first_error;
   const auto& nodes = state.at("nodes");
+  MwccmDeployment::ChannelCountersList all;
+  for (const auto& node : nodes) {
+    try {
+      CORBA::Object_var object =
+          orb->string_to_object(node.at("application").get<std::string>().c_str());
+      append_counters(all, MwccmDeployment::NodeApplication::_narrow(object.in()));
+    } catch (const CORBA::SystemException&) {
+      // A node gone: its teardown below reports it.
+    }
+  }
+  counted(all);
   for (auto node = nodes.rbegin(); node != nodes.rend(); ++node) {
     const std::string name = node->at("name");
     try {

@@ -295,6 +295,34 @@ void LocalityAssembly::start() {
   }
 }
 
+MwccmDeployment::ChannelCountersList* LocalityAssembly::channel_counters() const {
+  auto* out = new MwccmDeployment::ChannelCountersList;
+  mwccm::Container* container = server_.find_local_container(plan_.name.in());
+  if (container == nullptr) return out;
+  const mwccm::EventChannel& channel = container->channel();
+  const mwccm::EventChannel::Counters c = channel.counters();
+  out->length(1);
+  MwccmDeployment::ChannelCounters& counted = (*out)[0];
+  counted.process = plan_.name;
+  counted.published = c.published;
+  counted.delivered = c.delivered;
+  counted.filtered = c.filtered;
+  counted.sent = c.sent;
+  counted.undeliverable = c.undeliverable;
+  counted.received = c.received;
+  counted.unreadable = c.unreadable;
+  counted.duplicates = c.duplicates;
+  counted.out_of_order = c.out_of_order;
+  counted.lost = c.lost;
+  const std::vector<mwccm::EventChannel::InboundCounters> inbound = channel.inbound();
+  counted.suppliers.length(static_cast<CORBA::ULong>(inbound.size()));
+  for (CORBA::ULong i = 0; i < counted.suppliers.length(); ++i) {
+    counted.suppliers[i] = {inbound[i].supplier.c_str(), inbound[i].received, inbound[i].duplicates,
+                            inbound[i].out_of_order, inbound[i].lost};
+  }
+  return out;
+}
+
 void LocalityAssembly::teardown() {
   if (!launched_) return;
   StepTimer::Timed timed(timer_);

@@ -20,6 +20,10 @@ void LocalityServant::start() { assembly_.start(); }
 
 MwccmDeployment::Timings* LocalityServant::get_timings() { return assembly_.timings(); }
 
+MwccmDeployment::ChannelCountersList* LocalityServant::get_channel_counters() {
+  return assembly_.channel_counters();
+}
+
 void LocalityServant::teardown() { assembly_.teardown(); }
 
 void LocalityServant::shutdown() {

@@ -144,6 +144,23 @@ MwccmDeployment::Timings* NodeApplicationServant::get_timings() {
   return all._retn();
 }
 
+MwccmDeployment::ChannelCountersList* NodeApplicationServant::get_channel_counters() {
+  std::lock_guard lock(mutex_);
+  MwccmDeployment::ChannelCountersList_var all = new MwccmDeployment::ChannelCountersList;
+  for (auto& server : servers_) {
+    if (CORBA::is_nil(server.manager.in()) || server.process->exited()) continue;
+    try {
+      MwccmDeployment::ChannelCountersList_var counted = server.manager->get_channel_counters();
+      const CORBA::ULong first = all->length();
+      all->length(first + counted->length());
+      for (CORBA::ULong c = 0; c < counted->length(); ++c) all[first + c] = counted[c];
+    } catch (const CORBA::SystemException&) {
+      // Its process went as it was asked: the others' counters still count.
+    }
+  }
+  return all._retn();
+}
+
 void NodeApplicationServant::destroy() {
   std::unique_lock phase(mutex_, std::try_to_lock);
   if (!phase.owns_lock()) {

@@ -118,6 +118,12 @@ def test_a_source_that_reaches_a_process_by_two_gateways_shows_each_tick_once(
             assert process.poll() is None, process.stderr.read()
     finally:
         stop(process)  # the HUDs write their logs when passivated
+    # Before the teardown, the launcher says what the channels did: the second copies
+    # dropped, counted for the display's channel and its supplier.
+    said = process.stdout.read()
+    supplier = next((line for line in said.splitlines() if ", from gps.ready: " in line), None)
+    assert supplier is not None, said
+    assert int(supplier.split("duplicates ")[1].split(",")[0]) >= 40, supplier
     for name, log in logs.items():
         # One tick per update; the HUD pulls the latest position, so a tick may show
         # twice, but never more updates than ticks: each update is another event.

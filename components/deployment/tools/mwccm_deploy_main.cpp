@@ -10,7 +10,9 @@
 // until SIGTERM or SIGINT and then tears down; with --state it writes what
 // a later `--teardown --state FILE` needs and exits, the application
 // running. --timings writes every timed step as JSON once deployed, and
-// with --wait again after the teardown, which it adds. Exit status: 0; 1 a
+// with --wait again after the teardown, which it adds. Before a teardown it
+// says what every process's event channel did (sent, received, duplicates,
+// out of order, lost). Exit status: 0; 1 a
 // phase failed (everything created is undone, the message names the phase,
 // the node and the instance); 2 a bad plan or command line (nothing created);
 // 128 + N for signal N while deploying (what was made is undone: a node
@@ -23,6 +25,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <mwccm/deployment/channel_report.hpp>
 #include <mwccm/deployment/launcher.hpp>
 #include <mwccm/deployment/plan_error.hpp>
 #include <mwccm/deployment/step_timer.hpp>
@@ -54,6 +57,14 @@ std::string read_file(const std::string& file) {
   std::ifstream in(file);
   if (!in) throw std::runtime_error("cannot read '" + file + "'");
   return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+}
+
+// Before the teardown: what each process's event channel did, losses and
+// duplicates included (docs/events.md, "Once per sink").
+void say_what_channels_did(const MwccmDeployment::ChannelCountersList& counted) {
+  for (const std::string& line : mwccm::deployment::channel_report(counted))
+    std::cout << "mwccm-deploy: " << line << '\n';
+  std::cout.flush();
 }
 
 }  // namespace
@@ -105,7 +116,7 @@ int main(int argc, char** argv) {
         std::cout << "mwccm-deploy: nothing to tear down (" << state_file << " does not exist)\n";
       } else {
         const std::string state = read_file(state_file);
-        Launcher::teardown_state(orb.in(), state);
+        Launcher::teardown_state(orb.in(), state, say_what_channels_did);
         for (const auto& log : Launcher::logs_of_state(state)) fs::remove(log);
         fs::remove(state_file);
       }
@@ -156,6 +167,8 @@ int main(int argc, char** argv) {
                 << "; waiting for SIGTERM or SIGINT" << std::endl;
       watcher.join();
       const std::uint64_t teardown_begin = monotonic_ns();
+      MwccmDeployment::ChannelCountersList_var counted = launcher.channel_counters();
+      say_what_channels_did(counted.in());
       launcher.teardown();
       if (!timings_file.empty()) {  // again, with the whole teardown as the launcher saw it
         const CORBA::ULong last = timings->length();

@@ -11,6 +11,7 @@
 #include <omniORB4/CORBA.h>
 
 #include <MwccmDeployment.hh>
+#include <functional>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -76,10 +77,16 @@ class Launcher {
 
   // Every timed step so far, from every process; and the launcher's own.
   MwccmDeployment::Timings* timings();
+  // What every process's event channel did so far (a node that does not
+  // answer: none of its).
+  MwccmDeployment::ChannelCountersList* channel_counters();
   // The state a later `--teardown` needs: JSON.
   std::string state() const;
-  // Tears down what a state describes.
-  static void teardown_state(CORBA::ORB_ptr orb, const std::string& state_json);
+  // Tears down what a state describes; first hands `counted` what the
+  // channels of its processes did.
+  static void teardown_state(
+      CORBA::ORB_ptr orb, const std::string& state_json,
+      const std::function<void(const MwccmDeployment::ChannelCountersList&)>& counted);
   // The log files of the nodes a state's launcher started.
   static std::vector<std::string> logs_of_state(const std::string& state_json);
 

@@ -46,6 +46,7 @@ class LocalityAssembly {
   void start();  // configuration_complete, then ccm_activate, every component
   void teardown();
   MwccmDeployment::Timings* timings() const { return timer_.timings(); }
+  MwccmDeployment::ChannelCountersList* channel_counters() const;
   StepTimer& timer() noexcept { return timer_; }
 
  private:

@@ -19,6 +19,7 @@ class LocalityServant final : public virtual POA_MwccmDeployment::Locality {
                      CORBA::Boolean start) override;
   void start() override;
   MwccmDeployment::Timings* get_timings() override;
+  MwccmDeployment::ChannelCountersList* get_channel_counters() override;
   void teardown() override;
   void shutdown() override;
 

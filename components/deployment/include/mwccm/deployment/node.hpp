@@ -40,6 +40,7 @@ class NodeApplicationServant final : public virtual POA_MwccmDeployment::NodeApp
                      CORBA::Boolean start) override;
   void start() override;
   MwccmDeployment::Timings* get_timings() override;
+  MwccmDeployment::ChannelCountersList* get_channel_counters() override;
   // Tears every server down in order when no phase runs. While one runs (a
   // component that never returns from its configuration, say), first stops
   // every server process at once, so that the phase fails and returns: a
