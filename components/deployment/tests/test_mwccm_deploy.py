@@ -195,6 +195,33 @@ def test_a_state_file_deployment_is_torn_down_twice(tmp_path, no_processes_left,
     assert not state.exists()
 
 
+def test_the_channels_of_a_state_file_deployment_are_inspected_and_said_at_teardown(
+        tmp_path, no_processes_left):
+    state = tmp_path / "deployment.json"
+    result = subprocess.run([DEPLOY, TEST_PLANS / "two_gateways.config", "--artifacts", ARTIFACTS,
+                             "--state", state, "--set", "rate_gen.hertz=200"],
+                            cwd=tmp_path, capture_output=True, text=True, timeout=HANG_S)
+    assert result.returncode == 0, result.stderr
+    try:
+        def gps_ready():
+            inspected = subprocess.run([INSPECT, "--state", state], capture_output=True,
+                                       text=True, timeout=HANG_S)
+            assert inspected.returncode == 0, inspected.stderr
+            channels = json.loads(inspected.stdout)["channels"]
+            return next(c["suppliers"]["gps.ready"] for c in channels.values()
+                        if "gps.ready" in c["suppliers"])
+        deadline = time.monotonic() + HANG_S
+        while gps_ready()["duplicates"] < 20:  # every event comes by UDP and by IIOP
+            assert time.monotonic() < deadline, "no duplicates counted"
+        assert gps_ready()["received"] >= 40
+    finally:
+        result = subprocess.run([DEPLOY, "--teardown", "--state", state], capture_output=True,
+                                text=True, timeout=HANG_S)
+    assert result.returncode == 0, result.stderr
+    assert ", from gps.ready: received " in result.stdout, result.stdout
+    assert not state.exists()
+
+
 def broken_plan(tmp_path, text_from, text_to, name="broken.config"):
     plan = tmp_path / name
     text = (PLANS / "two_processes.config").read_text()

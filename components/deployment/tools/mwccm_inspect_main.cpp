@@ -2,7 +2,7 @@
 // (docs/deployment.md section 5), so that two assemblies of one plan, static
 // and dynamic, can be compared.
 //
-//   mwccm-inspect NAME=TARGET... [--interfaces DIR]...
+//   mwccm-inspect NAME=TARGET... [--interfaces DIR]... [--state FILE]
 //
 // TARGET is a registered component's reference as registration.hpp reads it
 // ("file:hud.ior", "naming:BasicSP/HUD", a path, an IOR). For each, prints
@@ -10,15 +10,20 @@
 // each configurable attribute's value (read with the DII, so no generated
 // code is needed), and each port with what it is connected to, named
 // "component.port" by finding the connected reference among the ports of
-// the components given (_is_equivalent), or "elsewhere". Exit status 0; 1
-// when a reference cannot be reached; 2 for a bad command line.
+// the components given (_is_equivalent), or "elsewhere". With --state (the
+// file `mwccm-deploy --state` wrote), also "channels": what the event
+// channel of each process of that deployment did (docs/events.md, "Once
+// per sink"). Exit status 0; 1 when a reference cannot be reached; 2 for a
+// bad command line.
 #include <omniORB4/CORBA.h>
 #include <omniORB4/dynAny.h>
 
 #include <CLI/CLI.hpp>
 #include <Components.hh>
+#include <MwccmDeployment.hh>
 #include <algorithm>
 #include <filesystem>
+#include <fstream>
 #include <iostream>
 #include <mwccm/cookie.hpp>
 #include <mwccm/deployment/component_interface.hpp>
@@ -204,15 +209,58 @@ const ComponentInterface* interface_of(const Inspected& inspected,
   return nullptr;
 }
 
+// What the channels of the deployment a state file describes did, by process.
+nlohmann::json channels_of(CORBA::ORB_ptr orb, const std::string& state_file) {
+  std::ifstream in(state_file);
+  if (!in) throw std::runtime_error("cannot read '" + state_file + "'");
+  const nlohmann::json state = nlohmann::json::parse(in);
+  nlohmann::json channels = nlohmann::json::object();
+  for (const auto& node : state.at("nodes")) {
+    CORBA::Object_var object =
+        orb->string_to_object(node.at("application").get<std::string>().c_str());
+    MwccmDeployment::ChannelCountersList_var counted =
+        MwccmDeployment::NodeApplication::_narrow(object.in())->get_channel_counters();
+    for (CORBA::ULong i = 0; i < counted->length(); ++i) {
+      const MwccmDeployment::ChannelCounters& c = counted[i];
+      nlohmann::json suppliers = nlohmann::json::object();
+      for (CORBA::ULong s = 0; s < c.suppliers.length(); ++s) {
+        const MwccmDeployment::SupplierCounters& from = c.suppliers[s];
+        suppliers[from.supplier.in()] = {{"received", from.received},
+                                         {"duplicates", from.duplicates},
+                                         {"out_of_order", from.out_of_order},
+                                         {"lost", from.lost}};
+      }
+      channels[c.process.in()] = {{"published", c.published},
+                                  {"delivered", c.delivered},
+                                  {"filtered", c.filtered},
+                                  {"sent", c.sent},
+                                  {"undeliverable", c.undeliverable},
+                                  {"received", c.received},
+                                  {"unreadable", c.unreadable},
+                                  {"duplicates", c.duplicates},
+                                  {"out_of_order", c.out_of_order},
+                                  {"lost", c.lost},
+                                  {"suppliers", suppliers}};
+    }
+  }
+  return channels;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
   std::vector<std::string> targets, interface_dirs;
+  std::string state_file;
   CLI::App app{"mwccm-inspect: an assembly's components, attributes and connections"};
-  app.add_option("components", targets, "NAME=TARGET of each registered component")->required();
+  app.add_option("components", targets, "NAME=TARGET of each registered component");
   app.add_option("--interfaces", interface_dirs, "a directory of .ccd files")
       ->allow_extra_args(false);  // one directory each, so NAME=TARGET stay positional
+  app.add_option("--state", state_file, "a deployment's state file: its channels' counters");
   CLI11_PARSE(app, argc, argv);
+  if (targets.empty() && state_file.empty()) {
+    std::cerr << "mwccm-inspect: give NAME=TARGET, --state FILE, or both\n";
+    return 2;
+  }
 
   std::vector<ComponentInterface> interfaces;
   try {
@@ -254,6 +302,7 @@ int main(int argc, char** argv) {
       }
       result[inspected.name] = described;
     }
+    if (!state_file.empty()) result["channels"] = channels_of(orb.in(), state_file);
     std::cout << result.dump(2) << '\n';
   } catch (...) {
     std::cerr << "mwccm-inspect: " << mwccm::current_exception_message() << '\n';
