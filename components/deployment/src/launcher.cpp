@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <fstream>
+#include <mwccm/deployment/artifacts.hpp>
 #include <mwccm/deployment/launcher.hpp>
 #include <mwccm/deployment/locality_plans.hpp>
 #include <mwccm/deployment/plan_check.hpp>
@@ -14,6 +15,7 @@
 #include <mwccm/errors.hpp>
 #include <mwccm/registration.hpp>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <set>
 #include <sstream>
 
@@ -177,7 +179,12 @@ void Launcher::deploy() {
   if (!options_.node_map.empty()) {
     for (const auto& [name, where] : read_node_map(options_.node_map)) mapped.insert(name);
   }
-  check_plan(plan, interfaces, {nullptr, options_.node_map.empty() ? nullptr : &mapped});
+  // Nodes started here trust the --artifacts directories: an artifact outside them is a
+  // plan error found here, before anything starts (a mapped node checks its own).
+  std::optional<TrustedDirectories> trusted;
+  if (options_.node_map.empty()) trusted.emplace(options_.artifact_directories);
+  check_plan(plan, interfaces,
+             {trusted ? &*trusted : nullptr, options_.node_map.empty() ? nullptr : &mapped});
   std::vector<MwccmDeployment::LocalityPlan> localities = make_locality_plans(orb_.in(), plan);
   timer_.record("plan_check", options_.plan_file, check_begin, monotonic_ns());
 

@@ -67,7 +67,13 @@ class Checker {
   }
 
  private:
+  // Once: an artifact that several implementations share is one problem.
   void problem(const SourceLocation& where, std::string message) {
+    for (const auto& known : problems_) {
+      if (known.where.file == where.file && known.where.line == where.line &&
+          known.message == message)
+        return;
+    }
     problems_.push_back({where, std::move(message)});
   }
 

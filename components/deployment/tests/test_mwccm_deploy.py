@@ -257,18 +257,22 @@ def test_a_rate_the_component_refuses_fails_start_and_is_undone(tmp_path, no_pro
     assert not (tmp_path / "hud.ior").exists()
 
 
-def test_an_artifact_outside_the_trusted_directories_fails_prepare_plan(
+def test_an_artifact_outside_the_trusted_directories_is_a_plan_error(
     tmp_path, no_processes_left
 ):
+    # The nodes the launcher starts trust its --artifacts directories: it refuses the plan
+    # before starting anything (exit 2, as mwccm-plan check), once for the four
+    # implementations that share the artifact.
     outside = tmp_path / "elsewhere"
     outside.mkdir()
     library = outside / "libmwccm_basic_sp_module.so"
     library.write_bytes((ARTIFACTS / "libmwccm_basic_sp_module.so").read_bytes())
     plan = broken_plan(tmp_path, '"libmwccm_basic_sp_module.so"', f'"{library}"')
     result = deploy_fails(tmp_path, plan)
-    assert result.returncode == 1
-    assert "prepare_plan failed on node 'Avionics', rate_gen" in result.stderr
-    assert "outside the trusted artifact directories" in result.stderr
+    assert result.returncode == 2, result.stderr
+    lines = result.stderr.splitlines()
+    assert len(lines) == 1, result.stderr
+    assert lines[0].startswith(f"{plan}:") and "outside the trusted" in lines[0], lines[0]
 
 
 def test_a_node_that_is_down_fails_with_its_name(tmp_path, no_processes_left):
