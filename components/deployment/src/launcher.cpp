@@ -121,6 +121,7 @@ void Launcher::start_node(const std::string& name) {
   const std::uint64_t begin = monotonic_ns();
   const std::string log =
       options_.node_log_prefix.empty() ? "" : options_.node_log_prefix + name + ".log";
+  if (!log.empty()) node_logs_.push_back(log);
   node.process = std::make_unique<ChildProcess>(arguments, log);
   {
     std::lock_guard lock(interrupt_mutex_);

@@ -257,6 +257,18 @@ def test_a_rate_the_component_refuses_fails_start_and_is_undone(tmp_path, no_pro
     assert not (tmp_path / "hud.ior").exists()
 
 
+def test_a_failed_state_deployment_leaves_no_state_and_no_empty_log(tmp_path, no_processes_left):
+    plan = broken_plan(tmp_path, "hertz uint32:20", "hertz uint32:0")
+    state = tmp_path / "deployment.json"
+    result = subprocess.run([DEPLOY, plan, "--artifacts", ARTIFACTS, "--state", state],
+                            cwd=tmp_path, capture_output=True, text=True, timeout=HANG_S)
+    assert result.returncode == 1, result.stderr
+    assert not state.exists()
+    for log in tmp_path.glob("deployment.json.*.log"):
+        assert log.stat().st_size > 0, f"an empty log was left: {log}"
+        assert f"the node's log is kept: {log}" in result.stderr
+
+
 def test_an_artifact_outside_the_trusted_directories_is_a_plan_error(
     tmp_path, no_processes_left
 ):
@@ -396,5 +408,6 @@ def test_sigterm_to_a_node_in_a_stuck_phase_stops_its_servers(tmp_path, no_proce
     assert servers, "the node started no component server"
     node.send_signal(signal.SIGTERM)
     assert node.wait(timeout=60) == 0, node.stderr.read()
+    assert not node_ior.exists(), "the node left the IOR file it wrote"
     assert launcher.wait(timeout=60) == 1  # its start phase failed when the servers stopped
     assert "start failed on node 'Avionics'" in launcher.stderr.read()

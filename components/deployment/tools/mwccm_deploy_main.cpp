@@ -59,6 +59,19 @@ std::string read_file(const std::string& file) {
   return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
 }
 
+// After a failed deployment with --state: a node log that says nothing is
+// removed; one that says something is kept, and named.
+void keep_only_telling_logs(const std::vector<std::string>& logs) {
+  for (const auto& log : logs) {
+    std::error_code error;
+    if (fs::file_size(log, error) == 0 && !error) {
+      fs::remove(log, error);
+    } else if (!error) {
+      std::cerr << "mwccm-deploy: the node's log is kept: " << log << '\n';
+    }
+  }
+}
+
 // Before the teardown: what each process's event channel did, losses and
 // duplicates included (docs/events.md, "Once per sink").
 void say_what_channels_did(const MwccmDeployment::ChannelCountersList& counted) {
@@ -184,6 +197,7 @@ int main(int argc, char** argv) {
       std::cerr << "mwccm-deploy: " << error.what() << '\n';
       status = signalled.load() != 0 && !deployed.load() ? 128 + signalled.load() : 1;
     }
+    if (status != 0) keep_only_telling_logs(launcher.node_logs());
     if (watcher.joinable()) {
       finished.store(true);
       pthread_kill(watcher.native_handle(), SIGTERM);

@@ -149,6 +149,13 @@ int main(int argc, char** argv) {
   }
   manager->destroy_all();
   manager->_remove_ref();
+  if (!options.ior_file.empty()) {  // what it wrote, removed as it ends
+    try {
+      mwccm::unregister_reference(orb.in(), options.ior_file);
+    } catch (const std::exception& e) {
+      std::cerr << "mwccm-node: " << e.what() << '\n';
+    }
+  }
   orb->destroy();
   return status;
 }

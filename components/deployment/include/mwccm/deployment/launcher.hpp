@@ -82,6 +82,8 @@ class Launcher {
   MwccmDeployment::ChannelCountersList* channel_counters();
   // The state a later `--teardown` needs: JSON.
   std::string state() const;
+  // The log files of the nodes started here (with LaunchOptions::node_log_prefix).
+  const std::vector<std::string>& node_logs() const noexcept { return node_logs_; }
   // Tears down what a state describes; first hands `counted` what the
   // channels of its processes did.
   static void teardown_state(
@@ -105,6 +107,7 @@ class Launcher {
   CORBA::ORB_var orb_;
   LaunchOptions options_;
   StepTimer timer_{"launcher"};
+  std::vector<std::string> node_logs_;
   StartedCallbackServant* callback_ = nullptr;  // counted
   std::string callback_ior_;
   std::mutex mutex_;
