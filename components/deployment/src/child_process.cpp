@@ -81,6 +81,11 @@ bool ChildProcess::exited() const {
   return exited_;
 }
 
+bool ChildProcess::stopped() const {
+  std::lock_guard lock(mutex_);
+  return stopped_;
+}
+
 std::string ChildProcess::exit_description() const {
   std::lock_guard lock(mutex_);
   if (!exited_) return "still running";
@@ -100,7 +105,11 @@ bool ChildProcess::wait_for_exit(std::chrono::milliseconds timeout) const {
 }
 
 void ChildProcess::stop(std::chrono::milliseconds grace) {
-  if (pid_ <= 0 || exited()) return;
+  {
+    std::lock_guard lock(mutex_);
+    if (pid_ <= 0 || exited_) return;
+    stopped_ = true;
+  }
   kill(pid_, SIGTERM);
   if (!wait_for_exit(grace)) {
     kill(pid_, SIGKILL);

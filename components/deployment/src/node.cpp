@@ -2,6 +2,7 @@
 #include <algorithm>
 #include <mwccm/deployment/node.hpp>
 #include <mwccm/errors.hpp>
+#include <mwccm/registration.hpp>
 #include <stdexcept>
 
 namespace mwccm::deployment {
@@ -189,27 +190,64 @@ std::string NodeApplicationServant::ask_to_exit(Server& server) {
   }
 }
 
+// A server that did not tear itself down (killed, crashed, or stopped by
+// this node) could not undo its registrations: its node, which read its
+// plan, removes them.
+std::string NodeApplicationServant::remove_registrations_of(const std::string& locality) {
+  for (CORBA::ULong l = 0; l < localities_.length(); ++l) {
+    if (locality != localities_[l].name.in()) continue;
+    for (CORBA::ULong i = 0; i < localities_[l].instances.length(); ++i) {
+      const MwccmDeployment::InstancePlan& instance = localities_[l].instances[i];
+      try {
+        if (*instance.ior_file.in() != '\0')
+          mwccm::unregister_reference(orb_.in(), "file:" + std::string(instance.ior_file.in()));
+        if (*instance.naming.in() != '\0')
+          mwccm::unregister_reference(orb_.in(), "naming:" + std::string(instance.naming.in()));
+      } catch (const std::exception& e) {
+        return e.what();
+      }
+    }
+  }
+  return "";
+}
+
 // Every server, last started first: teardown, shutdown, and the process
 // stopped if it does not exit by itself. Errors are collected, not stopping
 // the rest; the first is reported once everything is stopped.
 void NodeApplicationServant::tear_down_servers() {
   std::string first_error, subject;
+  const auto note = [&](const std::string& error, const std::string& locality) {
+    if (first_error.empty() && !error.empty()) first_error = error, subject = locality;
+  };
   while (!servers_.empty()) {
     Server& server = servers_.back();
-    if (!CORBA::is_nil(server.manager.in()) && !server.process->exited()) {
+    bool torn_down = false;  // by the server itself, registrations included
+    if (server.process->exited()) {
+      if (!server.process->stopped()) {  // ended by itself: killed, crashed
+        note("its component server had ended: the process " + server.process->exit_description(),
+             server.locality);
+      }
+    } else if (!CORBA::is_nil(server.manager.in())) {
       std::string error;
       try {
         server.manager->teardown();
+        torn_down = true;
       } catch (const MwccmDeployment::DeploymentFailure& e) {
         error = e.message.in();
-      } catch (const CORBA::Exception&) {
+      } catch (const CORBA::SystemException&) {
         error = mwccm::current_exception_message();
+        if (server.process->wait_for_exit(kServerExitGrace))  // gone as it was called: say how
+          error =
+              "its component server had ended: the process " + server.process->exit_description();
       }
-      const std::string stop_error = ask_to_exit(server);
-      if (error.empty()) error = stop_error;
-      if (first_error.empty() && !error.empty()) first_error = error, subject = server.locality;
+      if (!server.process->exited()) {
+        const std::string stop_error = ask_to_exit(server);
+        if (error.empty()) error = stop_error;
+      }
+      note(error, server.locality);
     }
     server.process->stop();
+    if (!torn_down) note(remove_registrations_of(server.locality), server.locality);
     {
       std::lock_guard processes(processes_mutex_);
       std::erase(processes_, server.process.get());

@@ -173,6 +173,21 @@ def test_basic_sp_deploys_ticks_and_tears_down(tmp_path, no_processes_left, plan
     assert len(processes - {"launcher"} - {"Avionics", "Sensors", "Display"}) == servers
 
 
+def test_a_component_server_killed_while_running_is_named_and_its_registration_removed(
+        tmp_path, no_processes_left):
+    process = start_waiting(tmp_path, PLANS / "two_processes.config")
+    assert (tmp_path / "hud.ior").exists()
+    display = next(pid for pid in children_of(process.pid)
+                   if b"Avionics.airframe" in Path(f"/proc/{pid}/cmdline").read_bytes())
+    os.kill(display, signal.SIGKILL)
+    process.send_signal(signal.SIGTERM)
+    assert process.wait(timeout=HANG_S) == 1
+    said = process.stderr.read()
+    assert "Avionics.airframe: its component server had ended: the process killed by signal 9" \
+        in said, said
+    assert not (tmp_path / "hud.ior").exists(), "the dead server's registration was left"
+
+
 def test_a_state_file_deployment_is_torn_down_twice(tmp_path, no_processes_left,
                                                     own_processes):
     state = tmp_path / "deployment.json"

@@ -38,6 +38,7 @@ class ChildProcess {
   void release();
   // SIGTERM, then SIGKILL if it has not exited after `grace`; waits for it.
   void stop(std::chrono::milliseconds grace = std::chrono::seconds(10));
+  bool stopped() const;  // stop() was called: it did not end by itself
   // Called (on the reaper thread) when it exits, so that a waiter for
   // something else (a callback) learns it will never come.
   void on_exit(std::function<void()> listener);
@@ -49,6 +50,7 @@ class ChildProcess {
   mutable std::condition_variable exited_signal_;
   bool exited_ = false;
   bool released_ = false;
+  bool stopped_ = false;
   std::function<void()> listener_;
   int status_ = 0;
   std::thread reaper_;

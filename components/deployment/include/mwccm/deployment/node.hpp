@@ -56,6 +56,9 @@ class NodeApplicationServant final : public virtual POA_MwccmDeployment::NodeApp
   std::vector<std::string> server_arguments(const MwccmDeployment::LocalityPlan& plan,
                                             const std::string& callback) const;
   void tear_down_servers();  // with mutex_ held
+  // Removes the registration files and names of that locality's instances;
+  // the error, or "".
+  std::string remove_registrations_of(const std::string& locality);
   static std::string ask_to_exit(Server& server);
 
   CORBA::ORB_var orb_;
