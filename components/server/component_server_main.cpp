@@ -24,6 +24,7 @@
 #include <mwccm/component_server.hpp>
 #include <mwccm/deployment/locality_servant.hpp>
 #include <mwccm/deployment/process_settings.hpp>
+#include <mwccm/errors.hpp>
 #include <mwccm/registration.hpp>
 #include <string>
 #include <thread>
@@ -136,11 +137,24 @@ int main(int argc, char** argv) {
     }
     if (status == 0) {
       std::atomic<bool> run_ended{false};
-      std::thread watcher([&server, &run_ended, signals] {
+      std::thread watcher([&server, &run_ended, &orb, signals] {
         int which = 0;
         sigwait(&signals, &which);
-        // A stop signal: the same clean path as a shutdown() request.
-        if (!run_ended.load()) server.shutdown();
+        // A stop signal: the same clean path as a shutdown() request. Nothing
+        // may escape this thread (std::terminate): a failure is said, and the
+        // process still ends.
+        if (run_ended.load()) return;
+        try {
+          server.shutdown();
+        } catch (...) {
+          std::cerr << "mwccm-component-server: stopping: " << mwccm::current_exception_message()
+                    << '\n';
+          try {
+            orb->shutdown(false);
+          } catch (const CORBA::BAD_INV_ORDER&) {
+            // Shut down already.
+          }
+        }
       });
       orb->run();
       run_ended.store(true);

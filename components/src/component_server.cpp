@@ -1,5 +1,6 @@
 // The component server: containers in the root POA, shutdown on request.
 #include <algorithm>
+#include <iostream>
 #include <mwccm/component_server.hpp>
 #include <mwccm/cookie.hpp>
 #include <mwccm/errors.hpp>
@@ -106,12 +107,17 @@ Components::Deployment::Containers* ComponentServer::get_containers() {
 void ComponentServer::shutdown() {
   {
     std::lock_guard lock(mutex_);
+    if (shutdown_requested_) return;  // a request and a stop signal may both come
     shutdown_requested_ = true;
   }
   // Removed while the ORB still serves: once it has shut down, its POAs are
   // gone, and the components could no longer be passivated and removed.
   remove_all();
-  orb_->shutdown(false);  // false: we may be inside an upcall
+  try {
+    orb_->shutdown(false);  // false: we may be inside an upcall
+  } catch (const CORBA::BAD_INV_ORDER&) {
+    // Shut down already (the ORB destroyed under it): what was asked is done.
+  }
 }
 
 bool ComponentServer::shutdown_requested() const {
@@ -133,6 +139,9 @@ void ComponentServer::remove_all() {
     } catch (const CORBA::Exception&) {
       // The ORB has shut down already: the POAs and their objects are gone
       // with it; what is left is to release the container.
+    } catch (const std::exception& e) {
+      // An executor's ccm_remove that threw: the others are removed all the same.
+      std::cerr << "mwccm: removing container '" << container->name() << "': " << e.what() << '\n';
     }
     container->_remove_ref();
   }

@@ -393,9 +393,13 @@ def launch_stuck(tmp_path, *options):
 
 def test_sigterm_to_the_launcher_in_a_stuck_phase_undoes_everything(tmp_path, no_processes_left):
     process = launch_stuck(tmp_path)
+    assert (tmp_path / "hud.ior").exists()  # registered in start_launch, before the stuck phase
     process.send_signal(signal.SIGTERM)
     assert process.wait(timeout=60) == 128 + signal.SIGTERM, process.stderr.read()
-    assert "while deploying: undoing it" in process.stderr.read()
+    said = process.stderr.read()
+    assert "while deploying: undoing it" in said
+    assert "terminate called" not in said, said  # no server aborted in the undo
+    assert not (tmp_path / "hud.ior").exists(), "a stopped server's registration was left"
 
 
 def test_sigterm_to_a_node_in_a_stuck_phase_stops_its_servers(tmp_path, no_processes_left):
