@@ -16,9 +16,11 @@
 // which the node assembles the locality's part of the plan. A setting the
 // machine refuses (SCHED_FIFO without the right) exits 2 with the reason.
 #include <pthread.h>
+#include <unistd.h>
 
 #include <CLI/CLI.hpp>
 #include <atomic>
+#include <cerrno>
 #include <csignal>
 #include <iostream>
 #include <mwccm/component_server.hpp>
@@ -38,8 +40,24 @@ struct Options {
   std::string naming;
   std::string locality;
   std::string callback;
+  int lifeline = -1;
   mwccm::deployment::ProcessSettings settings;
 };
+
+// The node's lifeline (mwccm/deployment/node.hpp): when reading it says
+// end-of-file, the node has ended, and so does this server, by the clean
+// path a stop signal takes. A detached thread: the process ends with it.
+void watch_lifeline(int descriptor) {
+  std::thread([descriptor] {
+    char byte = 0;
+    for (;;) {
+      const ssize_t got = read(descriptor, &byte, 1);
+      if (got == 0 || (got < 0 && errno != EINTR)) break;  // an error: as good as the end
+    }
+    std::cerr << "mwccm-component-server: its node has ended: stopping\n";
+    kill(getpid(), SIGTERM);
+  }).detach();
+}
 
 // Blocks the stop signals in every thread; a watcher thread waits for them
 // with sigwait and asks the ORB to stop (no work in a signal handler).
@@ -64,19 +82,22 @@ CORBA::ORB_ptr init_orb(int argc, char** argv, const Options& options) {
   return CORBA::ORB_init(n, pointers.data());
 }
 
-// Activates the locality manager and hands its reference to the node.
-void report_locality(CORBA::ORB_ptr orb, mwccm::ComponentServer& server, const Options& options) {
+// Activates the locality manager and hands its reference to the node;
+// returns it (one reference count for the caller, the POA holds another).
+mwccm::deployment::LocalityServant* report_locality(CORBA::ORB_ptr orb,
+                                                    mwccm::ComponentServer& server,
+                                                    const Options& options) {
   CORBA::Object_var object = orb->resolve_initial_references("RootPOA");
   PortableServer::POA_var root = PortableServer::POA::_narrow(object.in());
   auto* locality = new mwccm::deployment::LocalityServant(orb, server);
   PortableServer::ObjectId_var id = root->activate_object(locality);
-  locality->_remove_ref();  // the POA holds it
   CORBA::Object_var reference = root->id_to_reference(id.in());
   CORBA::Object_var callback_object = orb->string_to_object(options.callback.c_str());
   MwccmDeployment::StartedCallback_var callback =
       MwccmDeployment::StartedCallback::_narrow(callback_object.in());
   if (CORBA::is_nil(callback.in())) throw mwccm::Error("--callback is not a StartedCallback");
   callback->started(options.locality.c_str(), reference.in());
+  return locality;
 }
 
 }  // namespace
@@ -101,6 +122,9 @@ int main(int argc, char** argv) {
   app.add_option("--priority", options.settings.priority, "SCHED_FIFO priority (1..99)")
       ->check(CLI::Range(1, 99));
   app.add_option("--cpu-affinity", options.settings.cpu_affinity, "CPUs to run on: 0 or 0,1");
+  app.add_option("--lifeline", options.lifeline,
+                 "a descriptor whose end-of-file means: the node has ended, stop")
+      ->check(CLI::NonNegativeNumber);
   app.add_option("--orb-threads", options.settings.orb_threads, "ORB thread pool size")
       ->check(CLI::Range(1, 1024));
   app.allow_extras();
@@ -116,10 +140,12 @@ int main(int argc, char** argv) {
     return 2;
   }
 
+  if (options.lifeline >= 0) watch_lifeline(options.lifeline);
   CORBA::ORB_var orb = init_orb(argc, argv, options);
   int status = 0;
   {
     mwccm::ComponentServer server(orb.in());
+    PortableServer::Servant_var<mwccm::deployment::LocalityServant> locality;
     try {
       if (!options.ior_file.empty()) {
         mwccm::register_reference(orb.in(), server.activate(), options.ior_file);
@@ -127,7 +153,7 @@ int main(int argc, char** argv) {
       if (!options.naming.empty()) {
         mwccm::register_reference(orb.in(), server.activate(), "naming:" + options.naming);
       }
-      if (!options.locality.empty()) report_locality(orb.in(), server, options);
+      if (!options.locality.empty()) locality = report_locality(orb.in(), server, options);
     } catch (const mwccm::Error& e) {
       std::cerr << "mwccm-component-server: " << e.what() << '\n';
       status = 1;
@@ -137,15 +163,20 @@ int main(int argc, char** argv) {
     }
     if (status == 0) {
       std::atomic<bool> run_ended{false};
-      std::thread watcher([&server, &run_ended, &orb, signals] {
+      std::thread watcher([&server, &locality, &run_ended, &orb, signals] {
         int which = 0;
         sigwait(&signals, &which);
-        // A stop signal: the same clean path as a shutdown() request. Nothing
-        // may escape this thread (std::terminate): a failure is said, and the
-        // process still ends.
+        // A stop signal (or the node's end): the same clean path as a
+        // shutdown() request, the locality's teardown first (its registrations
+        // removed). Nothing may escape this thread (std::terminate): a failure
+        // is said, and the process still ends.
         if (run_ended.load()) return;
         try {
-          server.shutdown();
+          if (locality.in() != nullptr) {
+            locality->shutdown();
+          } else {
+            server.shutdown();
+          }
         } catch (...) {
           std::cerr << "mwccm-component-server: stopping: " << mwccm::current_exception_message()
                     << '\n';

@@ -14,7 +14,7 @@ extern char** environ;
 namespace mwccm::deployment {
 
 ChildProcess::ChildProcess(const std::vector<std::string>& arguments, const std::string& output,
-                           const std::string& directory) {
+                           const std::string& directory, int inherited) {
   std::vector<char*> argv;
   for (const auto& argument : arguments) argv.push_back(const_cast<char*>(argument.c_str()));
   argv.push_back(nullptr);
@@ -31,6 +31,8 @@ ChildProcess::ChildProcess(const std::vector<std::string>& arguments, const std:
     posix_spawn_file_actions_adddup2(&files, 1, 2);
   }
   if (!directory.empty()) posix_spawn_file_actions_addchdir_np(&files, directory.c_str());
+  // dup2 leaves the copy open across exec (the original is close-on-exec).
+  if (inherited >= 0) posix_spawn_file_actions_adddup2(&files, inherited, kInheritedFd);
   const int error = posix_spawn(&pid_, argv[0], &files, &attributes, argv.data(), environ);
   posix_spawn_file_actions_destroy(&files);
   posix_spawnattr_destroy(&attributes);

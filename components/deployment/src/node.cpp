@@ -50,6 +50,9 @@ std::vector<std::string> NodeApplicationServant::server_arguments(
                                      callback,
                                      "--endpoint",
                                      "giop:tcp:" + settings_.server_host + ":0"};
+  if (settings_.lifeline >= 0) {
+    arguments.insert(arguments.end(), {"--lifeline", std::to_string(ChildProcess::kInheritedFd)});
+  }
   if (plan.settings.priority > 0) {
     arguments.insert(arguments.end(), {"--priority", std::to_string(plan.settings.priority)});
   }
@@ -71,7 +74,8 @@ MwccmDeployment::ProvidedReferences* NodeApplicationServant::start_launch() {
     Server server{locality, nullptr, nullptr};
     try {
       const std::uint64_t begin = monotonic_ns();
-      server.process = std::make_unique<ChildProcess>(server_arguments(plan, callback_ior_));
+      server.process = std::make_unique<ChildProcess>(server_arguments(plan, callback_ior_), "", "",
+                                                      settings_.lifeline);
       {
         std::lock_guard processes(processes_mutex_);
         processes_.push_back(server.process.get());

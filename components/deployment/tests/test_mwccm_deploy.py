@@ -402,6 +402,49 @@ def test_sigterm_to_the_launcher_in_a_stuck_phase_undoes_everything(tmp_path, no
     assert not (tmp_path / "hud.ior").exists(), "a stopped server's registration was left"
 
 
+def start_node(tmp_path):
+    """An mwccm-node of its own, named Avionics, and the node map naming it."""
+    node_ior = tmp_path / "node.ior"
+    node = subprocess.Popen([PROGRAMS / "mwccm-node", "--name", "Avionics", "--artifacts",
+                             ARTIFACTS, "--ior-file", node_ior], cwd=tmp_path,
+                            stderr=subprocess.PIPE, text=True)
+    wait_for_file(node_ior, node)
+    (tmp_path / "nodes.map").write_text(f"Avionics file:{node_ior}\n")
+    return node
+
+
+def test_the_component_servers_of_a_killed_node_end_and_undo_their_registrations(
+        tmp_path, no_processes_left):
+    # SIGKILL leaves a node no time to stop its servers: each reads the end of the node's
+    # lifeline and stops by itself, its registration removed.
+    node = start_node(tmp_path)
+    state = tmp_path / "deployment.json"
+    result = subprocess.run([DEPLOY, PLANS / "two_processes.config", "--nodes",
+                             tmp_path / "nodes.map", "--artifacts", ARTIFACTS, "--state", state],
+                            cwd=tmp_path, capture_output=True, text=True, timeout=HANG_S)
+    assert result.returncode == 0, result.stderr
+    servers = {pid: Path(f"/proc/{pid}/stat").read_text().split()[21]
+               for pid in children_of(node.pid)}
+    assert len(servers) == 2 and (tmp_path / "hud.ior").exists()
+    node.kill()
+    node.wait(timeout=HANG_S)
+
+    def running():
+        alive = set()
+        for pid, started in servers.items():
+            try:
+                if Path(f"/proc/{pid}/stat").read_text().split()[21] == started:
+                    alive.add(pid)
+            except OSError:
+                pass
+        return alive
+    deadline = time.monotonic() + HANG_S
+    while running():
+        assert time.monotonic() < deadline, f"servers {running()} outlived their node"
+        time.sleep(0.05)
+    assert not (tmp_path / "hud.ior").exists(), "a server left its registration"
+
+
 def test_sigterm_to_a_node_in_a_stuck_phase_stops_its_servers(tmp_path, no_processes_left):
     node_ior = tmp_path / "node.ior"
     node = subprocess.Popen(

@@ -10,12 +10,15 @@
 // by default the one beside this program), loading artifacts only from the
 // --artifacts directories. SIGTERM or SIGINT destroys every application it
 // started (no component server is left behind) and exits 0.
+#include <fcntl.h>
 #include <pthread.h>
 #include <unistd.h>
 
 #include <CLI/CLI.hpp>
 #include <atomic>
+#include <cerrno>
 #include <csignal>
+#include <cstring>
 #include <filesystem>
 #include <iostream>
 #include <mwccm/deployment/node.hpp>
@@ -106,6 +109,14 @@ int main(int argc, char** argv) {
         (fs::canonical("/proc/self/exe").parent_path() / "mwccm-component-server").string();
   }
   options.node.callback_timeout = std::chrono::seconds(options.timeout_seconds);
+  // The lifeline: this process holds the write end, never written, until it
+  // ends; its component servers inherit the read end (node.hpp).
+  int lifeline[2];
+  if (pipe2(lifeline, O_CLOEXEC) != 0) {
+    std::cerr << "mwccm-node: cannot make the lifeline pipe: " << std::strerror(errno) << '\n';
+    return 1;
+  }
+  options.node.lifeline = lifeline[0];
 
   CORBA::ORB_var orb;
   mwccm::deployment::NodeManagerServant* manager = nullptr;

@@ -20,9 +20,12 @@ class ChildProcess {
  public:
   // Starts `arguments[0]` with `arguments`; std::runtime_error if it cannot.
   // With `output`, its standard output and error go to that file (appended)
-  // instead of this process's; with `directory`, it runs there.
+  // instead of this process's; with `directory`, it runs there; with
+  // `inherited` (a descriptor of this process), the child has it as its
+  // descriptor kInheritedFd.
   explicit ChildProcess(const std::vector<std::string>& arguments, const std::string& output = "",
-                        const std::string& directory = "");
+                        const std::string& directory = "", int inherited = -1);
+  static constexpr int kInheritedFd = 3;
   ~ChildProcess();  // stops it (stop()) if it still runs
   ChildProcess(const ChildProcess&) = delete;
   ChildProcess& operator=(const ChildProcess&) = delete;

@@ -27,6 +27,10 @@ struct NodeSettings {
   std::string server_host;     // where servers listen ("127.0.0.1")
   std::vector<std::string> artifact_directories;
   std::chrono::milliseconds callback_timeout{30'000};
+  // The read end of the node's lifeline: every component server inherits it
+  // and ends when it reads end-of-file, which is when the node has ended,
+  // however (even SIGKILL: the kernel closes the node's write end). -1: none.
+  int lifeline = -1;
 };
 
 class NodeApplicationServant final : public virtual POA_MwccmDeployment::NodeApplication {
