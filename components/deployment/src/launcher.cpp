@@ -370,11 +370,12 @@ std::string Launcher::state() const {
          "\n";
 }
 
-void Launcher::teardown_state(
+std::vector<std::string> Launcher::teardown_state(
     CORBA::ORB_ptr orb, const std::string& state_json,
     const std::function<void(const MwccmDeployment::ChannelCountersList&)>& counted) {
   const nlohmann::json state = nlohmann::json::parse(state_json);
   std::string first_error;
+  std::vector<std::string> gone;
   const auto& nodes = state.at("nodes");
   MwccmDeployment::ChannelCountersList all;
   for (const auto& node : nodes) {
@@ -400,6 +401,12 @@ void Launcher::teardown_state(
         first_error = "node '" + name + "', " + e.subject.in() + ": " + e.message.in();
     } catch (const CORBA::OBJECT_NOT_EXIST&) {
       // Already destroyed: teardown may run twice.
+    } catch (const CORBA::TRANSIENT&) {
+      gone.push_back("node '" + name + "' does not answer (TRANSIENT): it has ended, and its " +
+                     "component servers with it");
+    } catch (const CORBA::COMM_FAILURE&) {
+      gone.push_back("node '" + name + "' does not answer (COMM_FAILURE): it has ended, and " +
+                     "its component servers with it");
     } catch (const CORBA::Exception&) {
       if (first_error.empty())
         first_error = "node '" + name + "': " + mwccm::current_exception_message();
@@ -423,6 +430,7 @@ void Launcher::teardown_state(
     }
   }
   if (!first_error.empty()) throw LaunchFailure("teardown: " + first_error);
+  return gone;
 }
 
 std::vector<std::string> Launcher::logs_of_state(const std::string& state_json) {

@@ -445,6 +445,25 @@ def test_the_component_servers_of_a_killed_node_end_and_undo_their_registrations
     assert not (tmp_path / "hud.ior").exists(), "a server left its registration"
 
 
+def test_teardown_after_its_node_ended_names_it_and_ends_clean(tmp_path, no_processes_left):
+    node = start_node(tmp_path)
+    state = tmp_path / "deployment.json"
+    result = subprocess.run([DEPLOY, PLANS / "two_processes.config", "--nodes",
+                             tmp_path / "nodes.map", "--artifacts", ARTIFACTS, "--state", state],
+                            cwd=tmp_path, capture_output=True, text=True, timeout=HANG_S)
+    assert result.returncode == 0, result.stderr
+    node.send_signal(signal.SIGTERM)  # it removes its own part, then exits
+    assert node.wait(timeout=HANG_S) == 0, node.stderr.read()
+    first = subprocess.run([DEPLOY, "--teardown", "--state", state], capture_output=True,
+                           text=True, timeout=HANG_S)
+    assert first.returncode == 1, first.stderr
+    assert "node 'Avionics' does not answer" in first.stderr, first.stderr
+    assert not state.exists()
+    second = subprocess.run([DEPLOY, "--teardown", "--state", state], capture_output=True,
+                            text=True, timeout=HANG_S)
+    assert second.returncode == 0 and "nothing to tear down" in second.stdout, second.stderr
+
+
 def test_sigterm_to_a_node_in_a_stuck_phase_stops_its_servers(tmp_path, no_processes_left):
     node_ior = tmp_path / "node.ior"
     node = subprocess.Popen(

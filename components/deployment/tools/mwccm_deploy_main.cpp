@@ -129,7 +129,10 @@ int main(int argc, char** argv) {
         std::cout << "mwccm-deploy: nothing to tear down (" << state_file << " does not exist)\n";
       } else {
         const std::string state = read_file(state_file);
-        Launcher::teardown_state(orb.in(), state, say_what_channels_did);
+        const std::vector<std::string> gone =
+            Launcher::teardown_state(orb.in(), state, say_what_channels_did);
+        for (const auto& line : gone) std::cerr << "mwccm-deploy: teardown: " << line << '\n';
+        if (!gone.empty()) status = 1;  // said; and nothing is left to tear down again
         for (const auto& log : Launcher::logs_of_state(state)) fs::remove(log);
         fs::remove(state_file);
       }

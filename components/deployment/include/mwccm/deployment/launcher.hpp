@@ -85,8 +85,11 @@ class Launcher {
   // The log files of the nodes started here (with LaunchOptions::node_log_prefix).
   const std::vector<std::string>& node_logs() const noexcept { return node_logs_; }
   // Tears down what a state describes; first hands `counted` what the
-  // channels of its processes did.
-  static void teardown_state(
+  // channels of its processes did. Returns what could not be reached
+  // because it is gone (a node that no longer answers: nothing of it is
+  // left to undo), one line each; LaunchFailure if a node that answers
+  // failed (the state is still needed to try again).
+  static std::vector<std::string> teardown_state(
       CORBA::ORB_ptr orb, const std::string& state_json,
       const std::function<void(const MwccmDeployment::ChannelCountersList&)>& counted);
   // The log files of the nodes a state's launcher started.
