@@ -81,11 +81,32 @@ class DeliveryChecker {
     for (const auto& property : delivery->properties) check_property(head, settings, property);
     if (settings.delivery == properties::kDds) check_topic(connection, settings, *delivery);
     if (settings.delivery == properties::kChannel || settings.delivery == properties::kDds) {
+      std::string source;  // "instance.port", as a filter names it
       for (const auto& endpoint : connection.internal_endpoints) {
-        if (endpoint.kind == PortKind::EventConsumer)
-          channel_sinks_.insert(endpoint.instance_id + "\n" + endpoint.port_name);
+        const Instance* instance = plan_.find_instance(endpoint.instance_id);
+        if (endpoint.kind != PortKind::EventConsumer && instance != nullptr)
+          source = instance->name + "." + endpoint.port_name;
+      }
+      for (const auto& endpoint : connection.internal_endpoints) {
+        if (endpoint.kind != PortKind::EventConsumer) continue;
+        const std::string sink = endpoint.instance_id + "\n" + endpoint.port_name;
+        channel_sinks_.insert(sink);
+        sources_of_[sink].insert(source);
+        check_one_way_into(sink, settings.delivery, connection, *delivery);
       }
     }
+  }
+
+  // A sink takes events through a channel or through DDS, not both: its
+  // container hands the plan one endpoint per sink, of one kind.
+  void check_one_way_into(const std::string& sink, const std::string& delivery,
+                          const Connection& connection, const Requirement& where) {
+    const auto [first, inserted] = delivery_into_.try_emplace(sink, delivery, connection.name);
+    if (inserted || first->second.first == delivery) return;
+    problem(where.where, "connection '" + connection.name + "': delivers through " + delivery +
+                             " into the sink that connection '" + first->second.second +
+                             "' feeds through " + first->second.first +
+                             ": a sink takes one of them");
   }
 
   // A property of the delivery: the gateway of a channel, the topic and QoS
@@ -195,7 +216,31 @@ class DeliveryChecker {
                                     instance.name + "." + sink + "' is delivered through one (" +
                                     properties::kEventDelivery + " \"" + properties::kChannel +
                                     "\" or \"" + properties::kDds + "\")");
+        continue;
       }
+      check_filter_sources(instance, sink, property);
+    }
+  }
+
+  // A `source=` term must name a source some channel connection brings to
+  // that sink: any other would withhold every event, silently.
+  void check_filter_sources(const Instance& instance, const std::string& sink,
+                            const Property& property) {
+    EventFilter filter;
+    try {
+      filter = EventFilter::parse(property.value.text);
+    } catch (const std::invalid_argument&) {
+      return;  // said above
+    }
+    const std::set<std::string>& sources = sources_of_[instance.id + "\n" + sink];
+    for (const auto& term : filter.terms()) {
+      if (!term.source || sources.count(term.value) != 0) continue;
+      std::string known;
+      for (const auto& source : sources) known += (known.empty() ? "" : ", ") + source;
+      problem(property.where, "configProperty " + property.name + " of '" + instance.name +
+                                  "': source '" + term.value + "' reaches '" + instance.name + "." +
+                                  sink +
+                                  "' through no channel connection (those that do: " + known + ")");
     }
   }
 
@@ -203,6 +248,9 @@ class DeliveryChecker {
   const InterfaceOf& interface_of_;
   std::vector<PlanProblem>& problems_;
   std::set<std::string> channel_sinks_;  // "instance id\nsink" delivered through a channel
+  std::map<std::string, std::set<std::string>> sources_of_;  // of such a sink: "instance.port"
+  // Such a sink's delivery (channel or dds), and the first connection that chose it.
+  std::map<std::string, std::pair<std::string, std::string>> delivery_into_;
   struct Topic {
     std::string source;  // "instance.port"
     ConnectionSettings settings;

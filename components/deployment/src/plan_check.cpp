@@ -55,6 +55,10 @@ class Checker {
       : plan_(plan), interfaces_(interfaces), artifacts_(scope.artifacts), nodes_(scope.nodes) {}
 
   void run() {
+    if (plan_.instances.empty()) {
+      problem({plan_.file, 1}, "the plan has no instances: nothing to deploy");
+      throw PlanError(std::move(problems_));
+    }
     check_unique_names();
     for (const auto& implementation : plan_.implementations) check(implementation);
     for (const auto& instance : plan_.instances) check(instance);

@@ -391,6 +391,44 @@ TEST_F(PlanCheck, NamesABadFilterOneOnASinkWithoutAChannelAndOneOnNoSink) {
   expect_problem("has no event sink 'display'", filter.where);
 }
 
+TEST_F(PlanCheck, NamesAFilterSourceThatNoChannelBringsToItsSink) {
+  connection("airframe_ready")
+      .deploy_requirements.push_back(
+          {properties::kEventDelivery, properties::kChannel, {}, {"added", 4}});
+  Property filter{std::string(properties::kEventFilterPrefix) + "airframe_ready",
+                  make_value(ValueKind::String, "disjunction: source=gps.ready"),
+                  {"added", 5}};
+  instance("HUD").config_properties.push_back(filter);
+  expect_problem(
+      "source 'gps.ready' reaches 'hud.airframe_ready' through no channel connection (those "
+      "that do: airframe.ready)",
+      filter.where);
+}
+
+TEST_F(PlanCheck, NamesBothConnectionsOfASinkFedThroughAChannelAndThroughDds) {
+  if (!MWCCM_WITH_DDS) GTEST_SKIP() << "this mwccm was built without Cyclone DDS";
+  connection("airframe_ready")
+      .deploy_requirements.push_back(
+          {properties::kEventDelivery, properties::kChannel, {}, {"added", 4}});
+  Connection from_gps = connection("airframe_ready");
+  from_gps.name = "gps_to_hud";
+  for (auto& end : from_gps.internal_endpoints) {
+    if (end.kind != PortKind::EventConsumer) end.instance_id = "GPS";
+  }
+  from_gps.deploy_requirements = {{properties::kEventDelivery, properties::kDds, {}, {"added", 9}}};
+  plan_.connections.push_back(from_gps);
+  expect_problem(
+      "connection 'gps_to_hud': delivers through dds into the sink that connection "
+      "'airframe_ready' feeds through channel: a sink takes one of them",
+      {"added", 9});
+}
+
+TEST_F(PlanCheck, NamesAPlanWithoutInstances) {
+  plan_.instances.clear();
+  plan_.connections.clear();
+  expect_problem("the plan has no instances: nothing to deploy", {plan_.file, 1});
+}
+
 TEST_F(PlanCheck, NamesContradictoryLocalityConstraints) {
   plan_.locality_constraints[2].instance_ids = {"RateGen", "GPS"};  // DifferentProcess
   expect_problem(

@@ -37,6 +37,7 @@ class EventFilter {
   bool passes(std::string_view source, const char* type,
               std::string_view declared_type) const noexcept;
   bool empty() const noexcept { return terms_.empty(); }
+  const std::vector<Term>& terms() const noexcept { return terms_; }
   std::string text() const;  // parse(text()) is this filter
 
  private:
