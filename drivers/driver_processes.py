@@ -12,6 +12,7 @@ import signal
 import socket
 import subprocess
 import time
+import uuid
 from pathlib import Path
 
 import pytest
@@ -304,6 +305,15 @@ def wait_until_measuring(proc, flag):
         if time.monotonic() > deadline:
             pytest.fail(f"no first sample within {HANG_S} s")
         time.sleep(0.01)
+
+
+def private_partition(options):
+    """`--option dds_partition=...` of a partition of this test's own, for a driver whose
+    --describe `options` has it: DDS fan-outs of other tests (or of anyone) on this host, in
+    the default partition, would otherwise reach this one's readers."""
+    if "dds_partition" not in options:
+        return []
+    return ["--option", f"dds_partition=test-{os.getpid()}-{uuid.uuid4().hex[:12]}"]
 
 
 def cell(operation, transport, payload=0, *extra):

@@ -28,6 +28,7 @@ from driver_processes import (
     is_local,
     listening_sockets,
     measuring,
+    private_partition,
     process_tree,
     publish_to,
     read_result,
@@ -184,7 +185,8 @@ def test_a_fanout_reaches_every_subscriber_in_every_process(driver, tmp_path, tr
     if "fanout" not in d["operations"]:
         pytest.skip(f"{driver.name} has no fanout operation")
     transport = d["modes"]["remote"][transport_index]
-    cell = ["--operation", "fanout", "--transport", transport, "--payload-bytes", "64"]
+    cell = ["--operation", "fanout", "--transport", transport, "--payload-bytes", "64",
+            *private_partition(d["options"])]
     with daemon_of(driver, tmp_path):
         header, samples, subscribers = run_fanout(driver, tmp_path, cell, 4, 2)
     assert len(samples) == 200 and len(subscribers) == 2
@@ -312,7 +314,7 @@ def test_a_fanout_between_bind_addresses_reaches_every_subscriber(driver, tmp_pa
     if "fanout" not in describe(driver)["operations"]:
         pytest.skip(f"{driver.name} has no fanout operation")
     cell = ["--operation", "fanout", "--transport", crossing_transport(driver),
-            "--payload-bytes", "64"]
+            "--payload-bytes", "64", *private_partition(describe(driver)["options"])]
     servers = fanout_subscribers(driver, tmp_path, cell, 4, 2, ("--bind", SERVER_ADDRESS))
     listened_on = {address for server in servers
                    for address in addresses_listened_on(server.proc.pid)}

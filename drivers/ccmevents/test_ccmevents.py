@@ -16,6 +16,7 @@ from driver_processes import (
     Driver,
     assert_every_event_delivered,
     cell,
+    private_partition,
     read_result,
     run_fanout,
     wait_for_file,
@@ -29,8 +30,9 @@ LAYERS = ["component", "object"]
 
 
 def options(layer, delivery):
+    private = private_partition({"dds_partition"}) if delivery == "dds" else []
     return ["--option", f"layer={layer}", "--option", f"delivery={delivery}",
-            "--option", "verify=1"]
+            "--option", "verify=1", *private]
 
 
 def test_describe():

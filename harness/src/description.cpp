@@ -24,6 +24,7 @@ nlohmann::json Description::to_json() const {
   if (max_subscribers) out["max_subscribers"] = *max_subscribers;
   if (!daemon.is_null()) out["daemon"] = daemon;
   if (!host_local.empty()) out["host_local"] = host_local;
+  if (!option_transports.empty()) out["option_transports"] = option_transports;
   if (!nodes.is_null()) out["nodes"] = nodes;
   return out;
 }

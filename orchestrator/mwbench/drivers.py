@@ -43,6 +43,8 @@ class DriverInfo:
     max_subscribers: int | None = None  # bound on --subscribers of fanout; None: no bound
     daemon: dict | None = None  # the daemon each cell needs (daemon.py); None: none
     host_local: tuple[str, ...] = ()  # transports that cannot cross hosts (Unix sockets)
+    # option -> value -> the transports that value works over (others are skipped)
+    option_transports: dict = field(default_factory=dict)
     nodes: dict | None = None  # how its deployment nodes start elsewhere (hosts/nodes.py)
 
     def transports(self, mode: str) -> list[str]:
@@ -63,6 +65,7 @@ class _Description(BaseModel):
     max_servants: Bound = None
     max_subscribers: Bound = None
     host_local: list[str] = []
+    option_transports: dict[str, dict[str, list[str]]] = {}
 
 
 def known_driver_names() -> list[str]:
@@ -142,6 +145,7 @@ def describe(name: str) -> DriverInfo:
         max_subscribers=data.get("max_subscribers"),
         daemon=daemon,
         host_local=tuple(data.get("host_local", ())),
+        option_transports=data.get("option_transports", {}),
         nodes=nodes,
     )
 

@@ -322,6 +322,11 @@ def _cannot_run(levels: dict, driver: DriverInfo) -> str | None:
         return "cross-cpu needs two CPUs"
     if reason := _cannot_place(levels, driver):
         return reason
+    for option, value in (levels["options"] or {}).items():
+        works_over = driver.option_transports.get(option, {}).get(value)
+        if works_over is not None and levels["transport"] not in works_over:
+            return (f"{option}={value} works over {', '.join(works_over)} only "
+                    "(option_transports in its --describe)")
     for factor in AS_DRIVER_OPTION:
         if levels[factor.name] is not None and factor.driver_option not in driver.options:
             return (f"{driver.name} has no option {factor.driver_option} (its --describe "

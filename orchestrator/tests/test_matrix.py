@@ -90,6 +90,22 @@ def test_options_go_only_to_drivers_that_know_them():
         "rawtcp": None, "omniorb": {"threading": "pool"}}
 
 
+def test_an_option_value_is_skipped_over_a_transport_it_does_not_work_over():
+    events = DriverInfo(
+        name="ccmevents", program=Path("ccmevents"), available=True, middleware="mwccm",
+        operations={"fanout": {"payload": True}}, modes={"remote": ["iiop", "udp"]},
+        options={"delivery": "direct or channel"},
+        option_transports={"delivery": {"direct": ["inproc", "iiop"]}})
+    matrix = expand(spec(operation="fanout", drivers="ccmevents", transports=["iiop", "udp"],
+                         options={"delivery": ["direct", "channel"]}), {"ccmevents": events})
+    assert [(c["transport"], c["options"]["delivery"]) for c in matrix.configurations] == [
+        ("iiop", "direct"), ("iiop", "channel"), ("udp", "channel")]
+    (skipped,) = matrix.skipped
+    assert "udp" in skipped.what
+    assert skipped.reason == "delivery=direct works over inproc, iiop only " \
+        "(option_transports in its --describe)"
+
+
 def test_unavailable_driver_is_skipped_with_its_reason():
     matrix = expand(spec(drivers=["zmq", "rawtcp"], transports="tcp"), DRIVERS)
     assert factors(matrix, "driver") == [("rawtcp",)]

@@ -43,6 +43,10 @@ struct Description {
   // The transports (of `modes`) that cannot cross hosts: Unix sockets, ipc,
   // shared memory. Whatever --bind says, their two ends share one machine.
   std::vector<std::string> host_local;
+  // For an option whose values each work over some transports only: option
+  // -> value -> the transports (of `modes`) it works over. A value not
+  // listed works over every transport. The orchestrator skips the rest.
+  std::map<std::string, std::map<std::string, std::vector<std::string>>> option_transports;
   // The operations (of `operations`) whose figure is one way: timed by one
   // process from a time another took, so that across hosts it would need their
   // clocks synchronised. The orchestrator refuses them across hosts.
