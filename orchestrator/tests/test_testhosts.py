@@ -10,6 +10,7 @@ import sqlite3
 import subprocess
 import sys
 import tempfile
+import time
 from pathlib import Path
 
 import pytest
@@ -80,6 +81,32 @@ def test_a_killed_maker_leaves_hosts_that_mwbench_clean_removes(tmp_path):
     assert not list(Path(tempfile.gettempdir()).glob(f"{testhosts.DIRECTORY_PREFIX}{pid}-*"))
     assert not {n for n in namespaces.ip("netns", "list").split()
                 if n.startswith(f"{namespaces.PREFIX}{pid}-")}
+
+
+def test_the_command_of_a_killed_mwbench_testhosts_ends_too(tmp_path, own_processes):
+    # Its COMMAND (an inner `mwbench run`, say) gets SIGTERM when testhosts is killed
+    # outright, instead of going on against hosts that are gone.
+    marker = tmp_path / "started"
+    maker = subprocess.Popen(
+        [mwbench_exe(), "testhosts", "1", "--", sys.executable, "-c",
+         f"import pathlib, time\npathlib.Path({str(marker)!r}).touch()\ntime.sleep(3600)\n"],
+        stderr=subprocess.DEVNULL)
+    deadline = time.monotonic() + WAIT_S
+    while not marker.exists():
+        assert maker.poll() is None and time.monotonic() < deadline
+        time.sleep(0.05)
+    (inner,) = {pid for pid, _ in own_processes() if pid != maker.pid
+                and Path(f"/proc/{pid}/cmdline").read_bytes().find(str(marker).encode()) > 0}
+    maker.kill()
+    maker.wait()
+    while Path(f"/proc/{inner}").exists() and \
+            Path(f"/proc/{inner}/stat").read_text().split()[2] != "Z":
+        assert time.monotonic() < deadline, "the command outlived its mwbench testhosts"
+        time.sleep(0.05)
+    environment = {**os.environ, "MWBENCH_STATE_DIR": str(tmp_path / "state")}
+    done = subprocess.run([mwbench_exe(), "clean"], env=environment, capture_output=True,
+                          text=True, timeout=WAIT_S)  # the killed maker's hosts
+    assert done.returncode == 0, done.stderr
 
 
 @pytest.mark.skipif(not program_path("rawtcp").is_file(), reason="rawtcp is not built")

@@ -1,5 +1,7 @@
 """`mwbench testhosts N -- COMMAND`: a command run with N test hosts up, then removed."""
 
+import ctypes
+import functools
 import os
 import signal
 import subprocess
@@ -60,6 +62,20 @@ def command(count: int, command: tuple[str, ...], rate: str | None) -> None:
     sys.exit(status if status >= 0 else 128 - status)
 
 
+PR_SET_PDEATHSIG = 1  # linux/prctl.h
+
+
+def _ends_with(parent: int) -> None:
+    """In COMMAND's process, before it starts: SIGTERM when this process ends, however
+    (SIGKILL included), so that an inner `mwbench run` stops cleanly instead of going on
+    against hosts that are gone. (It follows the thread that started COMMAND: the main
+    thread, which lives as long as this process.)"""
+    libc = ctypes.CDLL(None, use_errno=True)
+    libc.prctl(PR_SET_PDEATHSIG, signal.SIGTERM)
+    if os.getppid() != parent:  # it ended before the line above
+        os.kill(os.getpid(), signal.SIGTERM)
+
+
 class _Stopped(Exception):
     def __init__(self, signum: int):
         super().__init__(signum)
@@ -93,7 +109,8 @@ class _StopSignals:
     def run(self, command: list[str], environment: dict) -> int:
         """COMMAND's exit status (127 if it cannot be started)."""
         try:
-            self.child = subprocess.Popen(command, env=environment)
+            self.child = subprocess.Popen(command, env=environment,
+                                          preexec_fn=functools.partial(_ends_with, os.getpid()))
         except OSError as error:
             click.echo(f"mwbench testhosts: cannot run {command[0]}: {error.strerror}",
                        err=True)
