@@ -31,6 +31,8 @@ mwccm::ReceiverSettings receiver_settings(const MwccmDeployment::LocalityPlan& p
   receive.dds.address = receive.address;
   if (settings.dds_domain >= 0) receive.dds.id = static_cast<std::uint32_t>(settings.dds_domain);
   receive.dds.partition = plan.launch.in();
+  for (CORBA::ULong i = 0; i < settings.dds_peers.length(); ++i)
+    receive.dds.peers.push_back(settings.dds_peers[i].in());
   return receive;
 }
 

@@ -114,6 +114,21 @@ std::vector<MwccmDeployment::LocalityPlan> make_locality_plans(CORBA::ORB_ptr or
       append(locality.instances, instance_plan(orb, plan, *instance));
     }
   }
+  // Each participant discovers the others at their localities' channel
+  // addresses, by unicast: a plan across hosts gives each locality its own.
+  for (auto& locality : result) {
+    const std::string own = locality.settings.channel_address.in();
+    std::set<std::string> peers;
+    for (const auto& other : result) {
+      const std::string address = other.settings.channel_address.in();
+      if (!address.empty() && address != own) peers.insert(address);
+    }
+    for (const auto& address : peers) {
+      const CORBA::ULong n = locality.settings.dds_peers.length();
+      locality.settings.dds_peers.length(n + 1);
+      locality.settings.dds_peers[n] = address.c_str();
+    }
+  }
   for (const Connection& connection : plan.connections) {
     const Endpoint* user = nullptr;
     const Endpoint* provider = nullptr;

@@ -178,6 +178,32 @@ def assert_each_event_once(ticks):
 
 
 
+@pytest.mark.skipif(not (ARTIFACTS / "basic_sp_one_process_dds").exists(),
+                    reason="this mwccm was built without Cyclone DDS")
+def test_basic_sp_ticks_across_two_hosts_through_dds(tmp_path, hosts, nodes):
+    # The GPS's events through a DDS topic: each participant discovers the other by
+    # unicast, at the other locality's channel address (no multicast between hosts).
+    sensors, display = hosts
+    log, output = tmp_path / "hud.log", tmp_path / "deploy.out"
+    dds = plan_with(tmp_path, "udp", [(
+        'mwccm.EventDelivery "channel"\n'
+        '      nl.remedy.it.DnCX11.Property mwccm.EventDelivery.gateway "udp"',
+        'mwccm.EventDelivery "dds"')])
+    with output.open("w") as out:
+        launcher = sensors.start(
+            deploy_command(tmp_path, dds, "--wait", "--set", "rate_gen.hertz=200",
+                           "--set", f"hud.log_file={log}"),
+            cwd=tmp_path, stdout=out, stderr=subprocess.STDOUT,
+        )
+    deployed = "mwccm-deploy: deployed"
+    wait_until(lambda: deployed in output.read_text(), launcher, deployed, output)
+    wait_until(lambda: hud_updates(display, tmp_path) >= UPDATES, launcher, "HUD updates", output)
+    stop(launcher)
+    lines = [line.split() for line in log.read_text().splitlines()]
+    assert len(lines) >= UPDATES
+    assert_each_event_once([int(tick) for _, _, tick in lines])
+
+
 # Where an interface a host lacks shows: the receiving server joins the group
 # as it starts, the sending one picks the interface as it routes to the group.
 PHASE = {"Display": "start_launch", "Sensors": "finish_launch"}

@@ -37,7 +37,8 @@ struct DdsDomain {
   std::string partition;              // a launch's own ("" is DDS's default partition)
   // Other hosts' addresses it discovers participants at, by unicast (there is
   // no multicast): a publisher names its subscribers' hosts, which learn the
-  // publisher from its announcement. A plan names none.
+  // publisher from its announcement. A deployment gives each process the
+  // other localities' channel addresses (MwccmDeployment::ServerSettings).
   std::vector<std::string> peers;
 };
 
