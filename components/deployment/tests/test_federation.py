@@ -104,7 +104,7 @@ def deploy_command(tmp_path, *arguments):
             "--artifacts", ARTIFACTS]
 
 
-def hud_updates(display, tmp_path):
+def hud_updates(display, tmp_path, ior="hud.ior"):
     """The HUD's `updates`, read by mwccm-inspect from the Display host. The
     generated BasicSP_HUD.ccd lists only the attributes a plan may set, so
     mwccm-inspect is given a copy that lists this readonly one too."""
@@ -116,7 +116,7 @@ def hud_updates(display, tmp_path):
         ccd = ccd.replace("<property>", updates + "<property>", 1)
         (interfaces / "BasicSP_HUD.ccd").write_text(ccd)
     done = display.run(
-        [INSPECT, f"hud=file:{tmp_path / 'hud.ior'}", "--interfaces", interfaces],
+        [INSPECT, f"hud=file:{tmp_path / ior}", "--interfaces", interfaces],
         capture_output=True, text=True, timeout=HANG_S,
     )
     assert done.returncode == 0, done.stderr
@@ -202,6 +202,33 @@ def test_basic_sp_ticks_across_two_hosts_through_dds(tmp_path, hosts, nodes):
     lines = [line.split() for line in log.read_text().splitlines()]
     assert len(lines) >= UPDATES
     assert_each_event_once([int(tick) for _, _, tick in lines])
+
+
+def test_one_source_into_one_host_by_two_gateways_reaches_each_sink_once(tmp_path, hosts,
+                                                                         nodes):
+    sensors, display = hosts
+    logs = {via: tmp_path / f"hud_{via}.log" for via in ("udp", "multicast")}
+    output = tmp_path / "deploy.out"
+    settings = [arg for via, log in logs.items() for arg in ("--set", f"hud_{via}.log_file={log}")]
+    with output.open("w") as out:
+        launcher = sensors.start(
+            deploy_command(tmp_path, PLAN.with_name("two_namespaces_two_gateways.config"),
+                           "--wait", "--set", "rate_gen.hertz=200", *settings),
+            cwd=tmp_path, stdout=out, stderr=subprocess.STDOUT,
+        )
+    deployed = "mwccm-deploy: deployed"
+    wait_until(lambda: deployed in output.read_text(), launcher, deployed, output)
+    for via in logs:
+        wait_until(lambda via=via: hud_updates(display, tmp_path, f"hud_{via}.ior") >= UPDATES,
+                   launcher, f"updates of hud_{via}", output)
+    stop(launcher)
+    for via, log in logs.items():
+        ticks = [int(line.split()[2]) for line in log.read_text().splitlines()]
+        assert len(ticks) >= UPDATES, via
+        assert_each_event_once(ticks)
+    said = output.read_text()
+    assert ", from gps.ready: received " in said and "duplicates 0," not in said.split(
+        ", from gps.ready: ")[1].split("\n")[0], said
 
 
 # Where an interface a host lacks shows: the receiving server joins the group
