@@ -149,6 +149,11 @@ class ComponentFanout final : public Fanout {
     return counts;
   }
 
+  nlohmann::json channel_counters() const override {
+    mwccm::Container* container = server_->find_local_container(kContainer);
+    return container == nullptr ? nlohmann::json() : counters_json(container->channel());
+  }
+
  private:
   struct Hosted {
     std::string name;

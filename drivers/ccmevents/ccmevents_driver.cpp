@@ -145,8 +145,14 @@ void serve_fanout(const DriverOptions& o, mwbench::ServerContext& context) {
     context.record_middleware_config(config(cell));
     context.publish_endpoint(line);
     stopping.wait(false);
-    if (o.operation == mwbench::kFanoutOperation)
+    if (o.operation == mwbench::kFanoutOperation) {
       context.record_events_received(fanout->received());
+      // What its channel received, dropped as duplicates, got late or lost:
+      // a subscriber process's losses are in its result, not only its counts.
+      nlohmann::json recorded = config(cell);
+      recorded["channel"] = fanout->channel_counters();
+      context.record_middleware_config(recorded);
+    }
   }
   orb->destroy();
 }

@@ -33,4 +33,26 @@ mwccm::ChannelEndpoint gateway_endpoint(const std::string& line, const FanoutSet
   return endpoint;
 }
 
+nlohmann::json counters_json(const mwccm::EventChannel& channel) {
+  const mwccm::EventChannel::Counters c = channel.counters();
+  nlohmann::json suppliers = nlohmann::json::object();
+  for (const auto& from : channel.inbound()) {
+    suppliers[from.supplier] = {{"received", from.received},
+                                {"duplicates", from.duplicates},
+                                {"out_of_order", from.out_of_order},
+                                {"lost", from.lost}};
+  }
+  return {{"published", c.published},
+          {"delivered", c.delivered},
+          {"filtered", c.filtered},
+          {"sent", c.sent},
+          {"undeliverable", c.undeliverable},
+          {"received", c.received},
+          {"unreadable", c.unreadable},
+          {"duplicates", c.duplicates},
+          {"out_of_order", c.out_of_order},
+          {"lost", c.lost},
+          {"suppliers", suppliers}};
+}
+
 }  // namespace ccmevents

@@ -23,6 +23,8 @@
 #include <mwccm/channel_gateways.hpp>
 #include <mwccm/channel_receivers.hpp>
 #include <mwccm/dds_channel.hpp>
+#include <mwccm/event_channel.hpp>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
 
@@ -46,6 +48,9 @@ inline constexpr std::chrono::seconds kDdsMatchTimeout{10};
 inline constexpr const char* kSupplier = "publisher.events";
 inline constexpr const char* kEventType = "IDL:CcmEvents/Update:1.0";
 
+// An event channel's counters as a result file records them.
+nlohmann::json counters_json(const mwccm::EventChannel& channel);
+
 class Fanout {
  public:
   virtual ~Fanout() = default;
@@ -61,6 +66,10 @@ class Fanout {
   virtual void push(CcmEvents::Update* event) = 0;
   // What each subscriber hosted here received, first first.
   virtual std::vector<std::uint64_t> received() const = 0;
+  // What this process's event channel did (mwccm::EventChannel::counters):
+  // events received from other processes, duplicates, out of order, lost.
+  // null where no channel delivers (direct calls).
+  virtual nlohmann::json channel_counters() const = 0;
 };
 
 std::unique_ptr<Fanout> make_component_fanout(CORBA::ORB_ptr orb, const FanoutSettings& settings);

@@ -170,6 +170,8 @@ class ObjectFanout final : public Fanout {
     return counts;
   }
 
+  nlohmann::json channel_counters() const override { return counters_json(channel_); }
+
  private:
   CORBA::ORB_var orb_;
   FanoutSettings settings_;

@@ -71,6 +71,15 @@ def test_across_processes_every_subscriber_gets_every_event_once(tmp_path, layer
     assert len(samples) == 200
     assert [server["fanout"]["subscribers"] for server in servers] == [2, 2]
     assert header["middleware_config"]["gateway"] == transport
+    # Each subscriber process's result says what its channel received, and lost.
+    for server in servers:
+        channel = server["middleware_config"]["channel"]
+        if delivery == "direct":  # calls, no channel between the processes
+            assert channel["received"] == 0
+            continue
+        assert channel["received"] >= 200 and channel["duplicates"] == 0, channel
+        (supplier,) = channel["suppliers"].values()  # the publisher, by its sequence numbers
+        assert supplier["received"] == channel["received"] and supplier["duplicates"] == 0
 
 
 def test_dds_goes_by_the_dds_transport_and_only_it(tmp_path):
