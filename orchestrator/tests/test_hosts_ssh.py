@@ -246,6 +246,23 @@ def test_a_run_stopped_or_killed_leaves_nothing_on_its_hosts(hosts, tmp_path, ho
     assert not glob.glob(f"/tmp/mwbench-ssh-*/{host_1.name}.master.stderr")
 
 
+def test_mwbench_clean_removes_dead_sessions_cell_directories_on_every_host(hosts, tmp_path):
+    # A session killed with its host cannot remove its cell directory; `mwbench clean
+    # --inventory` removes those of dead sessions on each host (a live one's stays).
+    dead = Path(hosts.directory) / "host-2.tmp" / "mwbench-host-cell-4194303-deadbeef"
+    dead.mkdir(parents=True)
+    (dead / "endpoint").write_text("x\n")
+    live = Path(hosts.directory) / "host-3.tmp" / f"mwbench-host-cell-{os.getpid()}-alive000"
+    live.mkdir(parents=True)
+    environment = {**os.environ, "MWBENCH_STATE_DIR": str(tmp_path / "state")}
+    clean = subprocess.run([mwbench_exe(), "clean", "--inventory", str(hosts.inventory)],
+                           env=environment, capture_output=True, text=True, timeout=WAIT_S)
+    assert clean.returncode == 0, clean.stdout + clean.stderr
+    assert f"removed: {dead} on host host-2" in clean.stdout, clean.stdout
+    assert not dead.exists() and live.exists()
+    live.rmdir()
+
+
 def _command_line(pid: int) -> str:
     try:
         return Path(f"/proc/{pid}/cmdline").read_bytes().replace(b"\0", b" ").decode()

@@ -1,10 +1,14 @@
 """`mwbench clean`: stop and remove what runs killed outright left behind."""
 
 import sys
+from pathlib import Path
 
 import click
 
 from .. import testhosts
+from ..hosts.inventory import load_inventory
+from ..hosts.launcher import HostFailure
+from ..hosts.ssh import sweep_cells
 from ..ledger import other_runs, state_dir
 from ..leftovers import LeftoverError, clean_dead_runs
 
@@ -13,7 +17,11 @@ EXIT_NOT_REMOVED = 1
 
 @click.command("clean")
 @click.option("--dry-run", is_flag=True, help="List what would be removed; remove nothing.")
-def command(dry_run: bool) -> None:
+@click.option("--inventory", type=click.Path(path_type=Path, exists=True, dir_okay=False),
+              default=None, envvar="MWBENCH_INVENTORY", show_envvar=True,
+              help="Also remove, on each SSH host of this inventory, the cell directories "
+                   "of sessions that are gone.")
+def command(dry_run: bool, inventory: Path | None) -> None:
     """Stop the processes and remove the files of mwbench runs whose process is gone.
 
     A run killed with SIGKILL (or by the out-of-memory killer, or a crash of
@@ -23,7 +31,8 @@ def command(dry_run: bool) -> None:
     this verb reads the ledgers of dead runs, kills what is left of their
     process groups, removes their files, and marks their runs `abandoned`.
     It also removes the test hosts (network namespaces, `mwbench testhosts`)
-    of processes that died without removing them.
+    of processes that died without removing them, and with --inventory, on
+    each SSH host of a lab, the cell directories of sessions that are gone.
     `mwbench run` does the same before its first cell. Live runs are listed
     and left alone.
 
@@ -34,6 +43,7 @@ def command(dry_run: bool) -> None:
     Examples:
       mwbench clean --dry-run
       mwbench clean
+      mwbench clean --inventory lab.yaml
     """
     for run in other_runs():
         if run.alive:
@@ -45,8 +55,21 @@ def command(dry_run: bool) -> None:
         sys.exit(EXIT_NOT_REMOVED)
     if not dry_run and testhosts.unavailable() is None:
         found += [f"test host {name}, whose maker is gone" for name in testhosts.remove_dead()]
+    not_reached = []
+    if inventory is not None and not dry_run:
+        for host in load_inventory(inventory).values():
+            if host.kind != "ssh":
+                continue
+            try:
+                found += [f"{path} on host {host.describe()}" for path in sweep_cells(host)]
+            except HostFailure as failure:
+                not_reached.append(str(failure))
     verb = "would remove" if dry_run else "removed"
     for line in found:
         click.echo(f"{verb}: {line}")
     if not found:
         click.echo(f"nothing left by a dead run (ledgers in {state_dir()})")
+    for failure in not_reached:
+        click.echo(f"mwbench clean: {failure}", err=True)
+    if not_reached:
+        sys.exit(EXIT_NOT_REMOVED)

@@ -40,19 +40,23 @@ POLL_INTERVAL_S = 0.02
 MAX_ENVIRONMENT_BYTES = 1 << 20
 SSH_FAILED = 255  # ssh's own status when the connection, not the command, failed
 
-# $1: "hold" or not. Prints the scratch directory, then whether the idle state is held.
-# The directory, in the host's TMPDIR (else /tmp), carries the session's pid: one whose
-# session is gone (killed with its host, which could not remove it) is removed by the next
-# session there.
-CELL_SESSION = r"""
+# Removes the cell directories of sessions that are gone (killed with their host, which could
+# not remove them); prints each it removed. A directory, in the host's TMPDIR (else /tmp),
+# carries its session's pid.
+SWEEP_CELLS = r"""
 base=${TMPDIR:-/tmp}
 for old in "$base"/mwbench-host-cell-*; do
   pid=${old#"$base"/mwbench-host-cell-}
   pid=${pid%%-*}
   case $pid in ''|*[!0-9]*) continue ;; esac
   state=$(sed -n 's/^State:[[:space:]]*\([A-Z]\).*/\1/p' "/proc/$pid/status" 2>/dev/null)
-  case $state in ''|Z) rm -rf -- "$old" 2>/dev/null ;; esac  # gone, or a zombie
+  case $state in ''|Z) rm -rf -- "$old" 2>/dev/null && printf '%s\n' "$old" ;; esac
 done
+"""
+# $1: "hold" or not. Prints the scratch directory, then whether the idle state is held. It
+# sweeps first: the directories of dead sessions go with the next session there (or with
+# `mwbench clean --inventory`).
+CELL_SESSION = "{\n" + SWEEP_CELLS + "} >/dev/null\n" + r"""
 dir=$(mktemp -d "$base/mwbench-host-cell-$$-XXXXXXXX") || exit 1
 trap 'rm -rf -- "$dir"' EXIT
 printf '%s\n' "$dir"
@@ -287,3 +291,14 @@ def ssh_reason(stderr: str) -> str:
     lines = [line.strip() for line in stderr.splitlines() if line.strip()
              and not line.startswith("Warning:")]
     return lines[-1] if lines else "the SSH connection failed (ssh said nothing)"
+
+
+def sweep_cells(host: Host) -> list[str]:
+    """The cell directories of dead sessions on `host`, removed: what `mwbench clean
+    --inventory` does for each host of a lab. HostFailure if it cannot be reached."""
+    launcher = SshLauncher(host)
+    try:
+        done = launcher.run(["sh", "-c", SWEEP_CELLS, "mwbench-clean"])
+    finally:
+        launcher.close()
+    return [line for line in done.stdout.decode(errors="replace").splitlines() if line]
