@@ -9,7 +9,8 @@ lock on this machine while it runs, so that no two such tests overlap,
 whichever worker (or whichever other test run on the machine) runs them:
 
 - iceoryx's RouDi: one per machine (iceoryx 2.0), which the iceoryx tests, the
-  orchestrator's cells of iceoryx and its daemon tests start;
+  orchestrator's cells of iceoryx and its daemon tests start (and any mwbench run
+  beside the tests: the lock is the one its cells of iceoryx take);
 - Fast DDS's files in /dev/shm, whose every new name a fastdds test counts as
   its own leftover, and which a test that starts Fast DDS makes.
 
@@ -25,23 +26,29 @@ otherwise.
 import fcntl
 import os
 import uuid
-from pathlib import Path
 
 import pytest
 from driver_processes import TEST_TAG, tagged_processes  # drivers/: pyproject's pythonpath
 
 MARKER = "once_per_machine"
-LOCK = Path("/tmp/mwbench-tests-once-per-machine.lock")
+# The lock is mwbench's own lock of RouDi (mwbench/daemon.py), which every mwbench run takes
+# while a cell uses RouDi: a test marked `once_per_machine` waits for such a cell of someone
+# beside the tests, and such a cell waits for the test. What the test starts is told that the
+# lock is held (daemon.LOCK_HELD_VARIABLE), so that a run it starts does not wait for it.
+ROUDI = "iox-roudi"
 
 
 @pytest.fixture(autouse=True)
-def one_at_a_time_where_the_machine_has_one(request):
+def one_at_a_time_where_the_machine_has_one(request, monkeypatch):
     """For a test marked `once_per_machine`: the machine's lock, for as long as it runs."""
     if request.node.get_closest_marker(MARKER) is None:
         yield
         return
-    with LOCK.open("a") as lock:
+    from mwbench import daemon
+
+    with daemon.lock_path(ROUDI).open("a") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)  # released when the file closes
+        monkeypatch.setenv(daemon.LOCK_HELD_VARIABLE, ROUDI)
         yield
 
 

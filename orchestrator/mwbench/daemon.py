@@ -8,6 +8,9 @@ background load (background.py): no cell can inherit the state of another,
 and a daemon that crashed fails one cell, not the run.
 
 Order, for each cell that needs one:
+0. take the machine's lock of that daemon (one RouDi per machine): another
+   mwbench run's cell that uses it, or a test that does (conftest.py), is
+   waited for, a cell lasting seconds;
 1. refuse to start if the socket already answers (a daemon mwbench did not
    start: removing its files would break it, sharing it would measure it);
 2. remove the leftovers of a crashed run (a stale socket or shared-memory
@@ -19,6 +22,7 @@ Order, for each cell that needs one:
    period, reap, and remove the leftovers again.
 """
 
+import fcntl
 import glob
 import os
 import shutil
@@ -32,6 +36,10 @@ from . import interruption, ledger, paths
 from .processes import Child, ChildFailure
 
 START_TIMEOUT_S = 10.0
+LOCK_WAIT_S = 600.0  # for another run's cell, or a test module, that uses the daemon
+# Set by whoever holds the lock for what it starts (the tests: conftest.py), so that a run
+# it starts does not wait for it.
+LOCK_HELD_VARIABLE = "MWBENCH_DAEMON_LOCK_HELD"
 STOP_GRACE_S = 5.0
 POLL_INTERVAL_S = 0.01
 # Where a driver may say its daemon leaves files: nothing else is ever removed.
@@ -49,6 +57,7 @@ class Daemon:
         self.place = place
         self.child: Child | None = None
         self.record: dict | None = None  # {"program", "argv", "version"} once started
+        self._lock = None  # the machine's lock of the daemon, while this cell holds it
 
     def start(self) -> None:
         if not self.spec:
@@ -58,6 +67,8 @@ class Daemon:
         program = shutil.which(name) if here else name  # elsewhere: that host's PATH
         if program is None:
             raise ChildFailure(f"{name} not found (Debian package {self.spec.get('package')})")
+        if here and os.environ.get(LOCK_HELD_VARIABLE) != name:
+            self._lock = take_lock(name)
         ready = self.spec["ready_socket"]
         if self._answers(ready):
             raise ChildFailure(_not_ours(name, ready))
@@ -110,6 +121,9 @@ class Daemon:
             else:
                 if (record := ledger.active()) is not None:
                     record.daemon_stopped(self.spec)
+        if self._lock is not None:
+            self._lock.close()  # releases it
+            self._lock = None
 
     def _exit(self) -> str:
         """How the daemon ended: "exited with status 1", "was killed by signal ..."."""
@@ -122,6 +136,31 @@ class Daemon:
         tail = "\n".join(part for part in (_tail(self.child.stdout_path),
                                            self.child.stderr_tail()) if part)
         return message + (f"\n--- daemon output (last lines) ---\n{tail}" if tail else "")
+
+
+def lock_path(program: str) -> Path:
+    """The machine's lock of a daemon, which every mwbench run (and the tests) takes while
+    one of its cells uses it."""
+    directory = Path("/run/lock") if os.access("/run/lock", os.W_OK) else Path("/tmp")
+    return directory / f"mwbench-daemon-{program}.lock"
+
+
+def take_lock(program: str):
+    """The lock of `program`, taken (an open file: closing it releases it), waiting for
+    whoever holds it; ChildFailure after LOCK_WAIT_S."""
+    lock = lock_path(program).open("a")
+    deadline = time.monotonic() + LOCK_WAIT_S
+    while True:
+        try:
+            fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            return lock
+        except BlockingIOError:
+            if time.monotonic() > deadline:
+                lock.close()
+                raise ChildFailure(f"{program} is used by another mwbench run, or a test, on "
+                                   f"this machine: waited {LOCK_WAIT_S:g} s for it "
+                                   f"({lock_path(program)})") from None
+            interruption.pause(POLL_INTERVAL_S * 5)
 
 
 def answers(path: str) -> bool:
