@@ -167,7 +167,9 @@ def test_stale_segments_of_a_killed_run_are_removed_at_the_next_start(tmp_path):
     # A shm server killed outright leaves its segment, its ports and their
     # locks; the next driver process to start finds them unlocked and removes them.
     server = DriverServer(DRIVER, tmp_path, cell("roundtrip", "shm", 0))
-    leftovers = fastdds_files_of(server.proc.pid)
+    # Its own files: a port (and its mutex) is every participant's of the domain here.
+    leftovers = {f for f in fastdds_files_of(server.proc.pid)
+                 if not f.startswith(("fastrtps_port", "sem.fastrtps_port"))}
     server.proc.kill()
     server.proc.wait(timeout=HANG_S)
     server.proc.stderr.close()
@@ -231,10 +233,14 @@ def test_segments_without_a_lock_file_are_removed_once_old_and_unmapped(tmp_path
             path.unlink(missing_ok=True)
 
 
-def test_ports_of_a_killed_run_without_lock_files_are_removed(tmp_path):
+def test_ports_of_a_killed_run_without_lock_files_are_removed(tmp_path, other_live_runs):
     # As test_stale_segments_of_a_killed_run_...: a shm server killed outright, and
     # then its ports' lock files gone too, as a crash in Fast DDS's own cleanup
-    # leaves them. The next start removes the ports by the segments' age.
+    # leaves them. The next start removes the ports by the segments' age. A port is
+    # every participant's of the domain on this machine: with another mwbench run live,
+    # its processes hold them, and their lock files are not this test's to remove.
+    if live := other_live_runs():
+        pytest.skip(f"Fast DDS's ports are shared with {live[0]}")
     server = DriverServer(DRIVER, tmp_path, cell("roundtrip", "shm", 0))
     leftovers = fastdds_files_of(server.proc.pid)
     server.proc.kill()
