@@ -94,7 +94,11 @@ def test_threads_write_one_series_each(tmp_path, threads, connections):
     assert config["maxGIOPConnectionPerServer"] == str(threads if connections == "own" else 1)
 
 
-@pytest.mark.parametrize(("connections", "expected"), [("own", 4), ("shared", 1)])
+# shared: one connection for the four threads. own: omniORB may open one per thread, but
+# opens one only when those it has are busy (a thread that finds one idle reuses it), so
+# a busy machine can show fewer than four; never one, as four threads calling at once
+# keep more than one busy.
+@pytest.mark.parametrize(("connections", "expected"), [("own", range(2, 5)), ("shared", [1])])
 @pytest.mark.parametrize("threading", ["per-connection", "pool"])
 def test_connections_own_and_shared(tmp_path, threading, connections, expected):
     args = ["--operation", "ping", "--transport", "tcp", "--threads", "4",
@@ -115,7 +119,7 @@ def test_connections_own_and_shared(tmp_path, threading, connections, expected):
     _, err = client.communicate(timeout=HANG_S)
     assert server.stop()[0] == 0
     assert client.returncode == 1 and "stopped by SIGTERM" in err, err
-    assert seen == expected
+    assert seen in expected
     header, samples = read_result(output)
     assert len(header["series"]) == 4
     assert sum(s["count"] for s in header["series"]) == len(samples)
