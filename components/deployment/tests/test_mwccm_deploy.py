@@ -413,16 +413,23 @@ def start_node(tmp_path):
     return node
 
 
-def test_the_component_servers_of_a_killed_node_end_and_undo_their_registrations(
-        tmp_path, no_processes_left):
-    # SIGKILL leaves a node no time to stop its servers: each reads the end of the node's
-    # lifeline and stops by itself, its registration removed.
+def deployed_on_own_node(tmp_path):
+    """two_processes.config deployed with --state on a node of the test's own (start_node),
+    left running: (the node, the state file)."""
     node = start_node(tmp_path)
     state = tmp_path / "deployment.json"
     result = subprocess.run([DEPLOY, PLANS / "two_processes.config", "--nodes",
                              tmp_path / "nodes.map", "--artifacts", ARTIFACTS, "--state", state],
                             cwd=tmp_path, capture_output=True, text=True, timeout=HANG_S)
     assert result.returncode == 0, result.stderr
+    return node, state
+
+
+def test_the_component_servers_of_a_killed_node_end_and_undo_their_registrations(
+        tmp_path, no_processes_left):
+    # SIGKILL leaves a node no time to stop its servers: each reads the end of the node's
+    # lifeline and stops by itself, its registration removed.
+    node, state = deployed_on_own_node(tmp_path)
     servers = {pid: Path(f"/proc/{pid}/stat").read_text().split()[21]
                for pid in children_of(node.pid)}
     assert len(servers) == 2 and (tmp_path / "hud.ior").exists()
@@ -446,12 +453,7 @@ def test_the_component_servers_of_a_killed_node_end_and_undo_their_registrations
 
 
 def test_teardown_after_its_node_ended_names_it_and_ends_clean(tmp_path, no_processes_left):
-    node = start_node(tmp_path)
-    state = tmp_path / "deployment.json"
-    result = subprocess.run([DEPLOY, PLANS / "two_processes.config", "--nodes",
-                             tmp_path / "nodes.map", "--artifacts", ARTIFACTS, "--state", state],
-                            cwd=tmp_path, capture_output=True, text=True, timeout=HANG_S)
-    assert result.returncode == 0, result.stderr
+    node, state = deployed_on_own_node(tmp_path)
     node.send_signal(signal.SIGTERM)  # it removes its own part, then exits
     assert node.wait(timeout=HANG_S) == 0, node.stderr.read()
     first = subprocess.run([DEPLOY, "--teardown", "--state", state], capture_output=True,
