@@ -255,7 +255,8 @@ class CcmEventsDriver final : public mwbench::Driver {
          "DDS topic, read by every subscriber's container, even collocated (--transport dds)"},
         {"dds_partition",
          "delivery=dds: the DDS partition of the fan-out's topic (default ccmevents); "
-         "fan-outs run at once on one host need different ones"},
+         "fan-outs run at once on one network need different ones (mwbench gives each "
+         "cell its own unless the spec names one)"},
         {"verify",
          "every subscriber checks each event's number (none lost, repeated or out of order) "
          "and payload: 0 (default) or 1"},

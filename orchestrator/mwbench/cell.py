@@ -18,7 +18,7 @@ import traceback
 from contextlib import ExitStack
 
 from .background import BackgroundLoad
-from .cell_processes import run_collocated, run_remote
+from .cell_processes import private_options, run_collocated, run_remote
 from .daemon import Daemon
 from .drivers import DriverInfo
 from .factors import driver_options
@@ -62,17 +62,18 @@ def run_cell(cell: Cell, driver: DriverInfo, launchers: dict | None = None) -> C
             nodes = DeploymentNodes(driver.nodes, topology, places,
                                     cpus.server_cpu if remote else cpus.client_cpu,
                                     driver_options(cell.levels), scratch)
-            node_map = nodes.start(cell["mode"])
+            shared = private_options(cell, driver)
+            deployer = {**shared, **nodes.start(cell["mode"])}  # the node map
             if remote:
                 measured, server_header = run_remote(cell, driver, scratch, cpus, load, places,
-                                                     node_map)
+                                                     deployer, shared)
             else:
                 measured = run_collocated(cell, driver, scratch, cpus.client_cpu, load,
-                                          client_place, node_map)
+                                          client_place, deployer)
                 server_header = None
             daemon.check("during the cell, so the drivers lost it")
             nodes.check("during the cell, so the deployment lost it")
-            judge(record, cell, measured, server_header, None if remote else node_map)
+            judge(record, cell, measured, server_header, shared if remote else deployer)
         except (ChildFailure, ResultFileError, HostFailure) as failure:
             record.error = str(failure)
             if cell.memory_limit_mb:

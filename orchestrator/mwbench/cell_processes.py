@@ -14,6 +14,7 @@ output, a result file that cannot be trusted ResultFileError. judge.py says what
 the results mean.
 """
 
+import uuid
 from pathlib import Path
 
 from .background import BackgroundLoad
@@ -71,14 +72,24 @@ def _subscribers(count: int) -> list[str]:
     return ["--subscribers", str(count)]
 
 
+def private_options(cell: Cell, driver: DriverInfo) -> dict:
+    """The driver options that keep one cell's traffic to itself, given to all of its
+    processes: a DDS partition of the cell's own, for a driver that takes one and a spec
+    that names none, since the default partition is shared by every fan-out on the
+    network, another user's run beside this one among them."""
+    if "dds_partition" in driver.options and "dds_partition" not in driver_options(cell.levels):
+        return {"dds_partition": f"mwbench-{uuid.uuid4().hex[:16]}"}
+    return {}
+
+
 def run_collocated(cell: Cell, driver: DriverInfo, scratch: Path, cpu: int | None,
-                   load: BackgroundLoad, place, node_map: dict | None = None) -> ResultFile:
+                   load: BackgroundLoad, place, own_options: dict | None = None) -> ResultFile:
     place.check_program(program_in_build(driver))
     load.start()
     fanout = _subscribers(cell["subscribers"]) if cell["subscribers"] is not None else []
     output = place.scratch / "collocated.result"
     child = place.start("collocated", driver_arguments(cell, driver, "collocated", cpu, [],
-                                                       output, fanout, place, node_map),
+                                                       output, fanout, place, own_options),
                         scratch)
     try:
         _expect_success(child, child.wait(cell.timeout_s))
@@ -94,7 +105,7 @@ class _Server:
     processes, with its endpoint and result files."""
 
     def __init__(self, cell: Cell, driver: DriverInfo, scratch: Path, cpu: int | None,
-                 index: int | None, place, node_map: dict | None):
+                 index: int | None, place, own_options: dict):
         self.place = place
         suffix = "" if index is None else f"-{index}"
         self.endpoint = place.scratch / f"endpoint{suffix}"
@@ -105,7 +116,7 @@ class _Server:
             fanout = _subscribers(share) + ["--first-subscriber", str((index or 0) * share)]
         self.role = "server" if index is None else f"subscribers-{index}"
         argv = driver_arguments(cell, driver, "server", cpu, [self.endpoint], self.output,
-                                fanout, place, node_map)
+                                fanout, place, own_options)
         self.child = place.start(self.role, argv, scratch)
 
     def endpoint_at(self, client_place) -> Path:
@@ -118,7 +129,9 @@ class _Server:
 
 
 def run_remote(cell: Cell, driver: DriverInfo, scratch: Path, cpus, load: BackgroundLoad,
-               places: dict, node_map: dict | None = None) -> tuple[ResultFile, dict]:
+               places: dict, server_options: dict | None = None,
+               client_options: dict | None = None) -> tuple[ResultFile, dict]:
+    """The server processes (with `server_options`), then the client (`client_options`)."""
     count = cell.subscriber_process_count if cell["subscribers"] is not None else None
     indices = [None] if count is None else list(range(count))
     topology = Topology.of(cell["hosts"])
@@ -131,7 +144,7 @@ def run_remote(cell: Cell, driver: DriverInfo, scratch: Path, cpus, load: Backgr
         for index in indices:
             place = places[topology.server_host(index)]
             servers.append(_Server(cell, driver, scratch, cpus.server_cpu, index, place,
-                                   node_map))
+                                   server_options or {}))
         for server in servers:
             _with_tail(server.child, lambda s=server: s.child.wait_for_file(
                 s.endpoint, SERVER_START_TIMEOUT_S, s.place.exists))
@@ -140,7 +153,8 @@ def run_remote(cell: Cell, driver: DriverInfo, scratch: Path, cpus, load: Backgr
         fanout = _subscribers(cell["subscribers"]) if cell["subscribers"] is not None else []
         output = client_place.scratch / "client.result"
         client = client_place.start("client", driver_arguments(
-            cell, driver, "client", cpus.client_cpu, endpoints, output, fanout, client_place),
+            cell, driver, "client", cpus.client_cpu, endpoints, output, fanout, client_place,
+            client_options),
             scratch)
         children = [server.child for server in servers]
         try:

@@ -21,7 +21,8 @@ from .store import CellRecord
 def judge(record: CellRecord, cell: Cell, measured: ResultFile, server_header: dict | None,
           own_options: dict | None = None):
     """Fill `record` from a result that passes, or raise ResultFileError. `own_options`:
-    the driver options the measuring process had besides the cell's (a node map)."""
+    the driver options the measuring process had besides the cell's (a node map, a
+    partition of its own)."""
     header = measured.header
     record.measurer_header = header
     record.server_header = server_header

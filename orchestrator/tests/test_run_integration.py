@@ -7,6 +7,7 @@ a run. They check what a user would see: exit status, stored cells, reasons.
 """
 
 import json
+import sqlite3
 import subprocess
 import textwrap
 
@@ -102,3 +103,45 @@ def test_invalid_spec_exits_2_before_anything_runs(tmp_path):
     assert completed.returncode == 2
     assert "unknown driver 'corba9'; known drivers:" in completed.stderr
     assert not db.exists()
+
+
+def test_each_dds_fanout_cell_has_a_partition_of_its_own(tmp_path):
+    # The default partition is every fan-out's on the network: another run's
+    # publisher beside this one would reach its readers. Each cell (every launch)
+    # gets its own, all of the cell's processes the same, unless the spec names one.
+    if not driver_built("ccmevents"):
+        pytest.skip("ccmevents is not built (no Cyclone DDS)")
+    completed, db = run(tmp_path, """\
+        suite: partitions
+        defaults: {launches: 2, warmup: 20, samples: 100, placement: same-cpu}
+        experiments:
+          - name: dds
+            operation: fanout
+            drivers: [ccmevents]
+            modes: [remote, collocated]
+            transports: [dds]
+            subscribers: [2]
+            delivery: [dds]
+          - name: named
+            operation: fanout
+            drivers: [ccmevents]
+            modes: [collocated]
+            subscribers: [1]
+            delivery: [dds]
+            options: {dds_partition: mine}
+        """)
+    assert completed.returncode == 0, completed.stdout + completed.stderr
+    with sqlite3.connect(db) as connection:
+        rows = connection.execute(
+            "SELECT experiment, mode, measurer_header, server_header FROM cells").fetchall()
+    partitions = []
+    for experiment, mode, measurer, server in rows:
+        options = json.loads(measurer)["options"]
+        if experiment == "named":
+            assert options["dds_partition"] == "mine"
+            continue
+        partitions.append(options["dds_partition"])
+        assert partitions[-1].startswith("mwbench-")
+        if mode == "remote":
+            assert json.loads(server)["options"]["dds_partition"] == partitions[-1]
+    assert len(partitions) == 4 and len(set(partitions)) == 4
