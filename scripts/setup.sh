@@ -10,7 +10,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 # The system packages mwbench needs, one group per purpose.
-BUILD_PACKAGES=(build-essential cmake ninja-build pkg-config git clang-format)
+BUILD_PACKAGES=(build-essential cmake ninja-build pkg-config git clang-format procps)
 # libxml2 reads deployment plans; libelf reads artifacts' entry points without loading them.
 LIBRARY_PACKAGES=(libgtest-dev nlohmann-json3-dev libcli11-dev libxml2-dev libelf-dev)
 OMNIORB_PACKAGES=(libomniorb4-dev omniidl omniorb omniorb-nameserver)

@@ -97,7 +97,7 @@ def run_collocated(cell: Cell, driver: DriverInfo, scratch: Path, cpu: int | Non
         load.stop()
         return read_result_file(place.fetch(output, scratch), cell.samples_asked)
     finally:
-        child.kill()
+        child.stop()  # SIGTERM first: a driver that deploys undoes its deployment
 
 
 class _Server:
@@ -175,7 +175,7 @@ def run_remote(cell: Cell, driver: DriverInfo, scratch: Path, cpus, load: Backgr
         return measured, headers[0] if count is None else combine_subscriber_headers(headers)
     finally:
         if client is not None:
-            client.kill()
+            client.stop()
         for server in servers:
             server.child.stop()
 

@@ -24,6 +24,7 @@ it describes does.
 import json
 import os
 import shutil
+import signal
 import tempfile
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -64,6 +65,20 @@ def start_ticks(pid: int) -> int | None:
 
 def group_members(pgid: int) -> list[int]:
     """The live processes of process group `pgid`."""
+    return _members(_GROUP, pgid)
+
+
+def session_members(sid: int) -> list[int]:
+    """The live processes of session `sid`: every child mwbench starts leads a session
+    (processes.py), and what it starts in process groups of its own (a deployment's
+    nodes and their component servers) stays in it, so the session is all of it."""
+    return _members(_SESSION, sid)
+
+
+_GROUP, _SESSION = 2, 3  # /proc/PID/stat fields after the command: pgrp 5 and session 6
+
+
+def _members(field: int, number: int) -> list[int]:
     members = []
     for entry in os.scandir("/proc"):
         if not entry.name.isdigit():
@@ -73,9 +88,18 @@ def group_members(pgid: int) -> list[int]:
                 fields = stat.read().rsplit(b")", 1)[1].split()
         except (OSError, IndexError):
             continue
-        if fields[0] not in (b"Z", b"X") and int(fields[2]) == pgid:
+        if fields[0] not in (b"Z", b"X") and int(fields[field]) == number:
             members.append(int(entry.name))
     return members
+
+
+def kill_session(sid: int) -> None:
+    """SIGKILL to every live process of session `sid`."""
+    for pid in session_members(sid):
+        try:
+            os.kill(pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
 
 
 def boot_id() -> str:
@@ -244,13 +268,13 @@ def daemon_owner(program: str) -> OtherRun | None:
 
 
 def group_is_ours(process: dict) -> bool:
-    """A recorded process group is still ours if its leader is the process we started
-    (same start time) or, the leader gone, members remain: a group's id is not given
-    to a new process while the group has members."""
+    """A recorded child's session is still ours if its leader is the process we started
+    (same start time) or, the leader gone, members remain: a session's id is not given
+    to a new process while the session has members."""
     pgid = process.get("pid")
     if not isinstance(pgid, int) or pgid <= 1:
         return False
     leader = start_ticks(pgid)
     if leader is not None:
         return leader == process.get("start_ticks")
-    return bool(group_members(pgid))
+    return bool(session_members(pgid))

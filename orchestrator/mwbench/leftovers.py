@@ -16,7 +16,7 @@ import time
 from pathlib import Path
 
 from . import daemon as daemons
-from .ledger import SCRATCH_PREFIX, Ledger, OtherRun, group_members, other_runs
+from .ledger import SCRATCH_PREFIX, Ledger, OtherRun, kill_session, other_runs, session_members
 from .store import Store, StoreError
 
 STOP_GRACE_S = 5.0
@@ -95,24 +95,31 @@ def _last_first(processes: list[dict]) -> list[int]:
 
 
 def _stop_group(pgid: int) -> str | None:
-    """SIGTERM first, so that drivers remove what they made (Fast DDS's segments in
-    /dev/shm, which its drivers delete with their participant); SIGKILL for what is
-    still there after STOP_GRACE_S."""
-    for signum, wait_s in ((signal.SIGTERM, STOP_GRACE_S), (signal.SIGKILL, KILL_WAIT_S)):
-        try:
-            os.killpg(pgid, signum)
-        except ProcessLookupError:
-            return None
-        except PermissionError:
-            return f"cannot stop process group {pgid}: permission denied (kill -KILL -- -{pgid})"
-        deadline = time.monotonic() + wait_s
-        while group_members(pgid):
-            if time.monotonic() > deadline:
-                break
-            time.sleep(POLL_INTERVAL_S)
-        else:
-            return None
-    return f"process group {pgid} did not end after SIGKILL (kill -KILL -- -{pgid})"
+    """SIGTERM first to the child's group, so that drivers remove what they made (Fast
+    DDS's segments in /dev/shm, which its drivers delete with their participant; a
+    deployment's nodes, which the deploy driver tears down); SIGKILL to what is still
+    there of the child's session (it leads one, processes.py) after STOP_GRACE_S."""
+    try:
+        os.killpg(pgid, signal.SIGTERM)
+        _wait_until_ended(pgid, STOP_GRACE_S)
+    except ProcessLookupError:
+        pass  # its group is gone; what remains of its session is killed below
+    except PermissionError:
+        return f"cannot stop process group {pgid}: permission denied (kill -KILL -- -{pgid})"
+    kill_session(pgid)
+    if _wait_until_ended(pgid, KILL_WAIT_S):
+        return None
+    return f"session {pgid} did not end after SIGKILL (pkill -KILL -s {pgid})"
+
+
+def _wait_until_ended(sid: int, timeout_s: float) -> bool:
+    """Whether nothing of session `sid` runs, waiting up to `timeout_s` for it."""
+    deadline = time.monotonic() + timeout_s
+    while session_members(sid):
+        if time.monotonic() > deadline:
+            return False
+        time.sleep(POLL_INTERVAL_S)
+    return True
 
 
 def _remove(path: str) -> str | None:

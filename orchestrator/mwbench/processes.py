@@ -1,11 +1,17 @@
 """Child processes of a cell: started with argument lists, watched, always reaped.
 
 Children get a session of their own, so a Ctrl-C on the terminal reaches only
-the orchestrator, which then stops them in order. Their standard output and
+the orchestrator, which then stops them in order; whatever a child starts,
+even in process groups of its own (a deployment's nodes), stays in that
+session, so stopping a child ends all of it: SIGTERM to the child's group,
+so that it can undo what it made, then SIGKILL to what is left of its
+session. A child's temporary directory ($TMPDIR) is the cell's scratch
+directory (hosts/launcher.py), so what it leaves there goes with the cell. Their standard output and
 error go to files, not pipes, so a chatty child can never block on a full pipe,
 and the tail of its error output can be shown when a cell fails. PID 1 may
 not reap orphans on these machines, so every child is waited for here. Every
-child is in the run's ledger (ledger.py) from its start until it is reaped.
+child is in the run's ledger (ledger.py) from its start until nothing of its
+session runs.
 Waiting for a child to do its part watches for a stop signal
 (interruption.check); stopping one never does, and gives up on a process
 that outlives SIGKILL rather than wait for ever (the ledger keeps it).
@@ -30,9 +36,11 @@ class ChildFailure(Exception):
 
 
 class Child:
-    def __init__(self, role: str, argv: list[str], log_dir: Path, stdin_pipe: bool = False):
+    def __init__(self, role: str, argv: list[str], log_dir: Path, stdin_pipe: bool = False,
+                 environment: dict | None = None):
         """`stdin_pipe`: give it a pipe as standard input (`say`), else /dev/null; its end
-        is the child's sign that mwbench is gone (an SSH session's, remote_child.py)."""
+        is the child's sign that mwbench is gone (an SSH session's, remote_child.py).
+        `environment`: its environment, else mwbench's."""
         self.role = role
         self.argv = argv
         self.stdout_path = log_dir / f"{role}.stdout"
@@ -40,8 +48,8 @@ class Child:
         stdin = subprocess.PIPE if stdin_pipe else subprocess.DEVNULL
         with open(self.stdout_path, "wb") as out, open(self.stderr_path, "wb") as err:
             self.process = subprocess.Popen(
-                argv, stdin=stdin, stdout=out, stderr=err, start_new_session=True
-            )
+                argv, stdin=stdin, stdout=out, stderr=err, start_new_session=True,
+                env=environment)
         if (record := ledger.active()) is not None:
             record.started(self.process.pid, role, argv[0])
 
@@ -115,14 +123,14 @@ class Child:
 
     def stop(self, grace_s: float = STOP_GRACE_S) -> None:
         """SIGTERM, then SIGKILL after the grace period; always reaps, and leaves nothing
-        of its process group running."""
+        of its session running."""
         if not self.exited():
             self._signal(signal.SIGTERM)
             try:
                 self._reaped(self.process.wait(timeout=grace_s))
             except subprocess.TimeoutExpired:
                 self.kill()
-        self._end_group()
+        self._end_session()
 
     def kill(self) -> None:
         if not self.exited():
@@ -131,23 +139,25 @@ class Child:
             self._reaped(self.process.wait(timeout=STOP_GRACE_S))
         except subprocess.TimeoutExpired:
             return  # stuck in the kernel: the ledger keeps it for the end of the run
-        self._end_group()
+        self._end_session()
 
-    def _end_group(self) -> None:
-        """Kill what is left of the child's process group once the child has ended (the
-        workers of a load generator, say) and wait until none of it runs, or give up after
-        the grace period."""
+    def _end_session(self) -> None:
+        """Kill what is left of the child's session once the child has ended (the workers
+        of a load generator, nodes a driver did not stop) and wait until none of it runs;
+        then it leaves the ledger. Gives up after the grace period (the ledger keeps it)."""
         deadline = time.monotonic() + STOP_GRACE_S
-        while ledger.group_members(self.process.pid) and time.monotonic() < deadline:
-            self._signal(signal.SIGKILL)
+        while ledger.session_members(self.process.pid):
+            if time.monotonic() > deadline:
+                return
+            ledger.kill_session(self.process.pid)
             time.sleep(POLL_INTERVAL_S)
+        if (record := ledger.active()) is not None:
+            record.reaped(self.process.pid)
 
     def _reaped(self, status: int | None) -> bool:
-        """Whether the child has ended; its group leaves the ledger once it has."""
+        """Whether the child has ended."""
         if status is not None:
             self.close_stdin()
-            if (record := ledger.active()) is not None:
-                record.reaped(self.process.pid)
         return status is not None
 
     def _signal(self, signum: int) -> None:

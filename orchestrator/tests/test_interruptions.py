@@ -20,7 +20,7 @@ import pytest
 from conftest import mwbench_exe, seed_in_spec_order
 from mwbench import daemon as daemon_module
 from mwbench.drivers import describe, program_path
-from mwbench.ledger import start_ticks
+from mwbench.ledger import session_members, start_ticks
 from mwbench.store import Store
 
 # RouDi and Fast DDS's files are what the machine has once, and this module's fixtures judge
@@ -44,6 +44,19 @@ experiments:
 """
 ICEORYX_BUILT = program_path("iceoryx").is_file()
 FASTDDS_BUILT = program_path("fastdds").is_file()
+DEPLOY_BUILT = program_path("deploy").is_file()
+# The long cell deploys Basic SP in two component servers beside a node, all of which the
+# deploy driver starts in process groups of their own.
+DEPLOY_SPEC = """\
+suite: long-deployment
+seed: {seed}
+defaults: {{launches: 1, warmup: 10, placement: unpinned, idle_hold: false}}
+experiments:
+  - {{name: short, operation: roundtrip, drivers: [rawtcp], transports: [tcp], samples: 100}}
+  - {{name: long, operation: tick_to_display, drivers: [deploy], modes: [collocated],
+     samples: 10000000, options: {{plan: [basic_sp_two_processes], hertz: [1000]}}}}
+"""
+DEPLOYED = 4  # the driver, the node and the two component servers
 # What Fast DDS's drivers make in /dev/shm and remove with their participant: a run
 # stopped by any means leaves none of them (drivers/fastdds/fastdds_shm.hpp).
 FASTDDS_SHM_PREFIXES = ("fastrtps_", "sem.fastrtps_", "fast_datasharing_")
@@ -60,7 +73,7 @@ _started: list["Run"] = []
 class Run:
     """A `mwbench run` in the background, with its own state and temporary directories."""
 
-    def __init__(self, tmp_path, driver="rawtcp", transport="tcp", name="run"):
+    def __init__(self, tmp_path, driver="rawtcp", transport="tcp", name="run", spec=SPEC):
         _started.append(self)
         self.seen: list[dict] = []  # the processes its ledger named
         self.folder = tmp_path / name
@@ -70,9 +83,9 @@ class Run:
         (tmp_path / "tmp").mkdir(exist_ok=True)
         self.state = tmp_path / "state"
         self.db = self.folder / "m.db"
-        spec = self.folder / "spec.yaml"
-        spec.write_text(SPEC.format(driver=driver, transport=transport,
-                                    seed=seed_in_spec_order(2)))
+        spec_text, spec = spec, self.folder / "spec.yaml"
+        spec.write_text(spec_text.format(driver=driver, transport=transport,
+                                         seed=seed_in_spec_order(2)))
         self.process = subprocess.Popen(
             [mwbench_exe(), "run", str(spec), "--db", str(self.db)], stdout=subprocess.PIPE,
             stderr=subprocess.PIPE, text=True, env=self.env)
@@ -303,3 +316,46 @@ def test_what_the_ledger_still_lists_at_the_end_of_a_run_is_stopped(tmp_path, mo
         own.close()
         monkeypatch.setattr(ledger.tempfile, "tempdir", None)
     assert list((tmp_path / "state").iterdir()) == []
+
+
+def wait_for_deployment(run: Run) -> list[dict]:
+    """The deploy driver's session (its pid, every process's start) once the deployment
+    is up in it."""
+    driver = next(p for p in run.wait_for_long_cell(("collocated",))["processes"]
+                  if p["role"] == "collocated")
+    deadline = time.monotonic() + WAIT_S
+    while len(members := session_members(driver["pid"])) < DEPLOYED:
+        assert alive(driver) and time.monotonic() < deadline, "the deployment did not start"
+        time.sleep(POLL_S)
+    return [{"pid": pid, "start_ticks": start_ticks(pid)} for pid in members]
+
+
+@pytest.mark.skipif(not DEPLOY_BUILT, reason="deploy not built")
+@pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGHUP],
+                         ids=lambda s: signal.Signals(s).name)
+def test_a_stop_signal_ends_a_deployment_the_cell_made(tmp_path, signum):
+    run = Run(tmp_path, spec=DEPLOY_SPEC)
+    deployed = wait_for_deployment(run)
+    run.process.send_signal(signum)
+    status, out, err = run.finish()
+
+    assert status == 128 + signum, out + err
+    assert not any(alive(p) for p in deployed), "a node or component server was left"
+    assert list((tmp_path / "tmp").iterdir()) == [], "a deployment's files were left"
+    assert list(run.state.iterdir()) == []
+
+
+@pytest.mark.skipif(not DEPLOY_BUILT, reason="deploy not built")
+def test_what_a_killed_run_deployed_is_removed_by_mwbench_clean(tmp_path):
+    run = Run(tmp_path, spec=DEPLOY_SPEC)
+    deployed = wait_for_deployment(run)
+    run.process.kill()
+    run.finish()
+    assert all(alive(p) for p in deployed)  # kill -9 leaves the deployment running
+
+    cleaned = subprocess.run([mwbench_exe(), "clean"], capture_output=True, text=True,
+                             env=run.env, timeout=WAIT_S)
+    assert cleaned.returncode == 0, cleaned.stderr
+    assert not any(alive(p) for p in deployed), "a node or component server was left"
+    assert list((tmp_path / "tmp").iterdir()) == []
+    assert list(run.state.iterdir()) == []

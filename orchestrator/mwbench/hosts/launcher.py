@@ -9,6 +9,7 @@ Places, so the same code runs a cell on this machine, in a network namespace
 path on its host.
 """
 
+import os
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -46,7 +47,9 @@ class Place:
             raise HostFailure(_no_build(self.host, relative))
 
     def start(self, role: str, argv: list[str], log_dir: Path) -> Child:
-        return Child(role, self._command(argv), log_dir)
+        """`argv` started here, its temporary files in the cell's scratch directory."""
+        return Child(role, self._command(argv), log_dir,
+                     environment={**os.environ, "TMPDIR": str(self.scratch)})
 
     def _command(self, argv: list[str]) -> list[str]:
         return argv

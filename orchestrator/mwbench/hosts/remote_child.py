@@ -3,11 +3,13 @@
 Here, the child is the `ssh` that runs it: its standard output and error come
 back through the connection into this machine's files (so a failure's tail
 is at hand), and its exit status is the remote program's. There, a fixed
-wrapper runs the program in the background and reads its standard input, the
+wrapper runs the program in the background (its temporary files in the
+cell's scratch directory there) and reads its standard input, the
 connection: `TERM` sends the program SIGTERM, `KILL` (or the connection's
-end, when mwbench is stopped or dies) kills the wrapper's whole process group,
-which sshd made for the session. So nothing mwbench started can outlive it
-there, even if it is killed here with SIGKILL.
+end, when mwbench is stopped or dies) kills the session sshd made for the
+connection, every process group in it (a deployment's nodes have their own).
+So nothing mwbench started can outlive it there, even if it is killed here
+with SIGKILL.
 """
 
 import signal
@@ -23,6 +25,8 @@ from .inventory import Host
 # program's status (128 + N when signal N killed it).
 WRAPPER = r"""
 cd -- "$1" || exit 1
+TMPDIR=$1
+export TMPDIR
 shift
 exec 3<&0
 "$@" </dev/null 3<&- &
@@ -30,7 +34,7 @@ program=$!
 ( while read -r request <&3; do
     case $request in TERM) kill -TERM "$program" ;; KILL) break ;; esac
   done
-  kill -KILL 0 ) &
+  pkill -KILL -s 0 || kill -KILL 0 ) &
 watcher=$!
 wait "$program"
 status=$?
