@@ -17,9 +17,11 @@
 // The replies go back the same way for every layer and delivery
 // (ccmevents_replies.hpp). The operation roundtrip is the fan-out to one
 // subscriber: an event there and the reply back.
+#include <arpa/inet.h>
 #include <omniORB4/CORBA.h>
 
 #include <atomic>
+#include <mwccm/channel_gateways.hpp>
 #include <mwccm/dds_channel.hpp>
 #include <mwccm/errors.hpp>
 #include <nlohmann/json.hpp>
@@ -43,6 +45,45 @@ struct Cell {
   FanoutSettings fanout;
   std::string address;  // --bind: where the process listens (ORB, replies, receivers)
 };
+
+// A value quoted in a message, cut short: an option may hold anything.
+std::string quoted(const std::string& value) {
+  return "'" + (value.size() > 64 ? value.substr(0, 64) + "..." : value) + "'";
+}
+
+// --option multicast_group=GROUP:PORT: an IPv4 multicast group (224.0.0.0/4)
+// and a port, checked here so that a bad value names the option.
+std::string checked_group(const std::string& value) {
+  const std::string problem = "--option multicast_group=" + quoted(value) +
+                              ": GROUP:PORT, an IPv4 multicast group (224.0.0.0 to "
+                              "239.255.255.255) and a port from 1 to 65535";
+  mwccm::ChannelEndpoint group;
+  try {
+    group = mwccm::parse_endpoint("multicast:" + value + "@127.0.0.1");
+  } catch (const std::invalid_argument&) {
+    throw mwbench::UsageError(problem);
+  }
+  in_addr address{};
+  if (inet_pton(AF_INET, group.address.c_str(), &address) != 1 ||
+      !IN_MULTICAST(ntohl(address.s_addr))) {
+    throw mwbench::UsageError(problem);
+  }
+  return value;
+}
+
+// --option multicast_interface=ADDRESS: one address of this host, and one with
+// multicast when the transport is multicast.
+std::string checked_interface(const std::string& value, const std::string& transport) {
+  in_addr address{};
+  if (inet_pton(AF_INET, value.c_str(), &address) != 1 || address.s_addr == htonl(INADDR_ANY)) {
+    throw mwbench::UsageError("--option multicast_interface=" + quoted(value) +
+                              ": an IPv4 address of this host, not the wildcard");
+  }
+  const std::string why = transport == "multicast" ? mwccm::multicast_unavailable(value) : "";
+  if (!why.empty())
+    throw mwbench::UsageError("--option multicast_interface=" + quoted(value) + ": " + why);
+  return value;
+}
 
 Cell read_cell(const DriverOptions& o) {
   if (o.threads != 1)
@@ -73,9 +114,10 @@ Cell read_cell(const DriverOptions& o) {
   cell.fanout.payload_bytes = static_cast<std::uint32_t>(o.payload_bytes);
   cell.address = o.bind_address;
   cell.fanout.receiver.address = cell.address;
-  cell.fanout.receiver.multicast_interface = o.option("multicast_interface", cell.address);
+  cell.fanout.receiver.multicast_interface =
+      checked_interface(o.option("multicast_interface", cell.address), o.transport);
   cell.fanout.receiver.multicast_group =
-      o.option("multicast_group", cell.fanout.receiver.multicast_group);
+      checked_group(o.option("multicast_group", cell.fanout.receiver.multicast_group));
   // dds: a topic in a partition of its own, so that another fan-out's events
   // on this host (another partition) never reach this one's readers.
   cell.fanout.receiver.dds.address = cell.address;

@@ -105,6 +105,24 @@ def test_an_unknown_layer_is_refused(tmp_path):
     assert proc.returncode == 2 and "layer=aspect" in proc.stderr
 
 
+@pytest.mark.parametrize("transport, option", [
+    ("inproc", "multicast_interface=$(touch x)"),
+    ("inproc", "multicast_interface=0.0.0.0"),
+    ("multicast", "multicast_interface=198.18.255.254"),  # no interface has it
+    ("inproc", "multicast_group=127.0.0.1:9"),  # not a multicast group
+    ("inproc", "multicast_group=239.1.2.3:99999999999"),
+    ("inproc", "multicast_group=239.1.2.3"),
+])
+def test_a_bad_multicast_option_is_refused_naming_it(tmp_path, transport, option):
+    role = "collocated" if transport == "inproc" else "server"
+    extra = [] if role == "collocated" else ["--endpoint-file", tmp_path / "endpoint"]
+    proc, _ = CCMEVENTS.run(role, tmp_path, *cell("fanout", transport, 0), *extra,
+                            "--option", option)
+    key = option.partition("=")[0]
+    assert proc.returncode == 2, proc.stderr
+    assert f"--option {key}=" in proc.stderr and len(proc.stderr.splitlines()) == 1
+
+
 @pytest.mark.skipif(namespaces.unavailable() is not None, reason=str(namespaces.unavailable()))
 @pytest.mark.parametrize(("delivery", "transport"), [
     ("channel", "udp"), ("channel", "multicast"), ("channel", "iiop"), ("direct", "iiop"),

@@ -115,6 +115,8 @@ Scenario scenario_of(const mwbench::DriverOptions& options) {
   if (!scenario.program.empty()) scenario.program = fs::absolute(scenario.program).string();
   // Absolute: the programs the driver starts run in a scratch directory.
   const std::string artifacts = options.option("artifacts", "");
+  if (!artifacts.empty() && !fs::is_directory(artifacts))
+    throw mwbench::UsageError("--option artifacts=" + artifacts + ": not a directory");
   if (!artifacts.empty()) scenario.artifacts = {fs::absolute(artifacts).string()};
   if (scenario.artifacts.empty()) {
     throw mwbench::UsageError("--option plan=" + scenario.name +

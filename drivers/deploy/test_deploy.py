@@ -180,6 +180,8 @@ def test_roundtrip_calls_the_assembled_airframe(tmp_path, mode):
 @pytest.mark.parametrize("extra, batch, expected", [
     (["--option", "plan=no_such_plan"], 1, "neither a plan file nor one of"),
     (["--option", "assembly=sometimes"], 1, "use static or dynamic"),
+    (["--option", "artifacts=/nonexistent/mwbench"], 1,
+     "--option artifacts=/nonexistent/mwbench: not a directory"),
     ([], 8, "--batch must be 1"),
 ])
 def test_bad_options_are_exit_2_naming_them(tmp_path, extra, batch, expected):
