@@ -14,6 +14,7 @@
 
 #include "deploy_footprint.hpp"
 #include "deploy_process.hpp"
+#include "mwbench/driver.hpp"
 
 namespace deploy {
 namespace {
@@ -22,6 +23,17 @@ namespace fs = std::filesystem;
 using namespace mwccm::deployment;
 
 constexpr std::chrono::seconds kStartTimeout{60};
+
+// A plan the reader or the check refuses is an input error, exit 2, as from
+// mwccm-deploy: every problem on a line of its own, each with file and line.
+template <typename Step>
+auto plan_errors_are_usage_errors(Step step) {
+  try {
+    return step();
+  } catch (const PlanError& error) {
+    throw mwbench::UsageError("--option plan: the plan is refused:\n" + std::string(error.what()));
+  }
+}
 
 // The steps of one assembly (docs/deployment.md section 8): the whole, then
 // the parts each mode times. Segments follow the step they divide.
@@ -140,7 +152,7 @@ class DynamicDeployments final : public Deployments {
 
   StepTotals assemble_and_tear_down() override {
     Launcher launcher(orb_.in(), options_);
-    launcher.deploy();
+    plan_errors_are_usage_errors([&] { launcher.deploy(); });
     MwccmDeployment::Timings_var timings = launcher.timings();
     StepTotals totals = totals_of(timings.in());
     const std::uint64_t teardown_begin = monotonic_ns();
@@ -151,7 +163,7 @@ class DynamicDeployments final : public Deployments {
 
   void assemble() override {
     held_ = std::make_unique<Launcher>(orb_.in(), options_);
-    held_->deploy();
+    plan_errors_are_usage_errors([&] { held_->deploy(); });
   }
 
   void tear_down() override {
@@ -182,7 +194,8 @@ class DynamicDeployments final : public Deployments {
   // calling back with its reference; the node map names them all.
   void start_nodes(const Scenario& scenario, const std::string& scratch) {
     std::set<std::string> names;
-    for (const auto& instance : read_plan(scenario.plan).instances) names.insert(instance.node);
+    const Plan plan = plan_errors_are_usage_errors([&] { return read_plan(scenario.plan); });
+    for (const auto& instance : plan.instances) names.insert(instance.node);
     std::ofstream map(options_.node_map, std::ios::trunc);
     for (const auto& [name, reference] : nodes_started_elsewhere(scenario, names)) {
       map << name << ' ' << reference << '\n';

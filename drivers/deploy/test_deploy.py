@@ -201,6 +201,21 @@ def test_a_plan_that_fails_to_deploy_fails_the_run_naming_the_instance(tmp_path)
     assert "rate_gen" in done.stderr and "hertz" in done.stderr, done.stderr
 
 
+@pytest.mark.parametrize("operation", ["assembly", "roundtrip", "tick_to_display"])
+def test_a_refused_plan_is_exit_2_naming_file_and_line_as_from_mwccm_deploy(tmp_path,
+                                                                            operation):
+    plan = tmp_path / "no_such_port.config"
+    source = (REPO / "components/basic_sp/plans/one_process.config").read_text()
+    plan.write_text(source.replace("tick => tick", "tick => tock", 1))
+    done = subprocess.run(
+        [DRIVER, "--role", "collocated", "--operation", operation, "--transport", "inproc",
+         "--samples", "3", "--warmup", "1", "--batch", "1", "--output", tmp_path / "result",
+         "--option", f"plan={plan}", "--option", f"artifacts={BUILD / 'components/basic_sp'}"],
+        capture_output=True, text=True, timeout=HANG_S)
+    assert done.returncode == 2, done.stderr
+    assert f"{plan}:10: connection 'rate_gen.tick:gps.tock'" in done.stderr
+
+
 @pytest.mark.parametrize("mode, plan", [
     ("static", "basic_sp_one_process"),
     ("dynamic", "basic_sp_one_process_plain"),
