@@ -246,6 +246,38 @@ def test_a_run_stopped_or_killed_leaves_nothing_on_its_hosts(hosts, tmp_path, ho
     assert not glob.glob(f"/tmp/mwbench-ssh-*/{host_1.name}.master.stderr")
 
 
+@pytest.mark.skipif(not program_path("deploy").is_file(), reason="deploy is not built")
+@pytest.mark.parametrize("how", [signal.SIGTERM, signal.SIGKILL], ids=["sigterm", "kill-9"])
+def test_a_deployment_a_cell_made_on_a_host_ends_with_the_run(hosts, tmp_path, how):
+    """The deploy driver starts a node and two component servers on its host, each in a
+    process group of its own: a stop, or the connection's end, ends them all there."""
+    spec = SPEC.format(samples=10000000, experiments=(
+        "  - {name: long, drivers: [deploy], modes: [collocated], operation: tick_to_display,"
+        " hosts: [{client: host-1}], options: {plan: [basic_sp_two_processes],"
+        " hertz: [1000]}}\n"))
+    run = run_mwbench(tmp_path, spec, hosts.inventory, wait=False)
+    host_1 = hosts.by_name("host-1")
+    try:
+        def deployed():
+            assert run.poll() is None, run.communicate()[0]
+            return sum("mwccm-component-server" in _command_line(pid)
+                       for pid in left_on(host_1)) == 2
+        wait_until(deployed, "the two component servers running on host-1")
+        os.kill(run.pid, how)
+        run.wait(timeout=WAIT_S)
+    finally:
+        if run.poll() is None:
+            os.killpg(run.pid, signal.SIGKILL)
+            run.wait()
+    if how == signal.SIGTERM:
+        assert run.returncode == 128 + signal.SIGTERM
+    environment = {**os.environ, "MWBENCH_STATE_DIR": str(tmp_path / "state")}
+    clean = subprocess.run([mwbench_exe(), "clean"], env=environment, capture_output=True,
+                           text=True, timeout=WAIT_S)
+    assert clean.returncode == 0, clean.stdout + clean.stderr
+    assert_nothing_left(hosts)
+
+
 def test_mwbench_clean_removes_dead_sessions_cell_directories_on_every_host(hosts, tmp_path):
     # A session killed with its host cannot remove its cell directory; `mwbench clean
     # --inventory` removes those of dead sessions on each host (a live one's stays).
