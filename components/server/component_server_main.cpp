@@ -4,6 +4,7 @@
 //                          [--naming Deploy/Server1] [-ORB... options]
 //   mwccm-component-server --locality NAME --callback IOR
 //                          [--priority N] [--cpu-affinity 0,1] [--orb-threads N]
+//                          [--channel-address 127.0.0.1]
 //
 // Writes its ComponentServer reference to the IOR file (and binds it in the
 // naming service with --naming), serves until ComponentServer::shutdown() or
@@ -15,6 +16,14 @@
 // (StartedCallback) with its MwccmDeployment::Locality reference, through
 // which the node assembles the locality's part of the plan. A setting the
 // machine refuses (SCHED_FIFO without the right) exits 2 with the reason.
+//
+// Its sockets stay on the addresses it is given: Cyclone DDS 0.10 binds its
+// receive sockets to every interface whatever its configuration names, so
+// this program keeps them on --channel-address (the plan's
+// mwccm.Channel.Address: loopback unless told otherwise), as the DDS drivers
+// do (mwbench/dds/confine.hpp: a wildcard bind becomes that address), unless
+// its ORB was told to listen on every interface ("giop:tcp::0"), a wildcard
+// bind it must keep.
 #include <pthread.h>
 #include <unistd.h>
 
@@ -23,11 +32,13 @@
 #include <cerrno>
 #include <csignal>
 #include <iostream>
+#include <mwbench/dds/confine.hpp>
 #include <mwccm/component_server.hpp>
 #include <mwccm/deployment/locality_servant.hpp>
 #include <mwccm/deployment/process_settings.hpp>
 #include <mwccm/errors.hpp>
 #include <mwccm/registration.hpp>
+#include <stdexcept>
 #include <string>
 #include <thread>
 #include <vector>
@@ -40,6 +51,7 @@ struct Options {
   std::string naming;
   std::string locality;
   std::string callback;
+  std::string channel_address = "127.0.0.1";  // mwccm::ReceiverSettings' default
   int lifeline = -1;
   mwccm::deployment::ProcessSettings settings;
 };
@@ -57,6 +69,13 @@ void watch_lifeline(int descriptor) {
     std::cerr << "mwccm-component-server: its node has ended: stopping\n";
     kill(getpid(), SIGTERM);
   }).detach();
+}
+
+// "giop:tcp::0", "giop:tcp:0.0.0.0:0": an ORB endpoint on every interface.
+bool listens_everywhere(const std::string& endpoint) {
+  const auto host_begin = endpoint.find(':', endpoint.find(':') + 1) + 1;
+  const std::string host = endpoint.substr(host_begin, endpoint.rfind(':') - host_begin);
+  return host.empty() || host == "0.0.0.0";
 }
 
 // Blocks the stop signals in every thread; a watcher thread waits for them
@@ -127,6 +146,9 @@ int main(int argc, char** argv) {
       ->check(CLI::NonNegativeNumber);
   app.add_option("--orb-threads", options.settings.orb_threads, "ORB thread pool size")
       ->check(CLI::Range(1, 1024));
+  app.add_option("--channel-address", options.channel_address,
+                 "where its channels receive (mwccm.Channel.Address); its DDS sockets stay there")
+      ->capture_default_str();
   app.allow_extras();
   CLI11_PARSE(app, argc, argv);
   if (options.ior_file.empty() && options.locality.empty()) {
@@ -134,6 +156,8 @@ int main(int argc, char** argv) {
     return 2;
   }
   try {
+    if (!listens_everywhere(options.endpoint))
+      mwbench::dds::confine_to(options.channel_address);  // before any participant exists
     mwccm::deployment::apply_process_settings(options.settings);
   } catch (const std::exception& e) {
     std::cerr << "mwccm-component-server: " << e.what() << '\n';

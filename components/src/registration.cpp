@@ -4,8 +4,8 @@
 #include <fstream>
 #include <mwccm/registration.hpp>
 #include <mwccm/step_observer.hpp>
+#include <mwccm/user_input.hpp>
 #include <omniORB4/Naming.hh>
-#include <sstream>
 
 namespace mwccm {
 
@@ -18,7 +18,9 @@ bool starts_with(const std::string& s, std::string_view prefix) {
   return s.compare(0, prefix.size(), prefix) == 0;
 }
 
+// "file:PATH", "file:///ABSOLUTE" (a URL with no host) or PATH itself.
 std::string file_path(const std::string& target) {
+  if (starts_with(target, "file:///")) return target.substr(7);
   return starts_with(target, file_scheme) ? target.substr(file_scheme.size()) : target;
 }
 
@@ -27,13 +29,13 @@ CosNaming::NamingContextExt_ptr naming_service(CORBA::ORB_ptr orb, const std::st
     CORBA::Object_var object = orb->resolve_initial_references("NameService");
     CosNaming::NamingContextExt_var root = CosNaming::NamingContextExt::_narrow(object.in());
     if (CORBA::is_nil(root.in()))
-      throw Error("'" + target + "': NameService is not a naming context");
+      throw Error(quote(target) + ": NameService is not a naming context");
     return root._retn();
   } catch (const CORBA::ORB::InvalidName&) {
-    throw Error("'" + target +
-                "': no NameService (start the ORB with -ORBInitRef NameService=...)");
+    throw Error(quote(target) +
+                ": no NameService (start the ORB with -ORBInitRef NameService=...)");
   } catch (const CORBA::SystemException& e) {
-    throw Error("'" + target + "': the naming service is unreachable (" + e._name() + ")");
+    throw Error(quote(target) + ": the naming service is unreachable (" + e._name() + ")");
   }
 }
 
@@ -41,10 +43,10 @@ CosNaming::Name* to_name(CosNaming::NamingContextExt_ptr root, const std::string
   const std::string path = target.substr(naming_scheme.size());
   try {
     CosNaming::Name_var name = root->to_name(path.c_str());
-    if (name->length() == 0) throw Error("'" + target + "': empty naming path");
+    if (name->length() == 0) throw Error(quote(target) + ": empty naming path");
     return name._retn();
   } catch (const CosNaming::NamingContext::InvalidName&) {
-    throw Error("'" + target + "': not a valid naming path");
+    throw Error(quote(target) + ": not a valid naming path");
   }
 }
 
@@ -64,16 +66,16 @@ void bind_in_naming(CORBA::ORB_ptr orb, CORBA::Object_ptr ref, const std::string
         next = context->bind_new_context(step);
       }
       context = CosNaming::NamingContext::_narrow(next.in());
-      if (CORBA::is_nil(context.in())) throw Error("'" + target + "': a step is not a context");
+      if (CORBA::is_nil(context.in())) throw Error(quote(target) + ": a step is not a context");
     }
     CosNaming::Name leaf;
     leaf.length(1);
     leaf[0] = name[name->length() - 1];
     context->rebind(leaf, ref);
   } catch (const CORBA::UserException& e) {
-    throw Error("'" + target + "': naming service refused (" + e._name() + ")");
+    throw Error(quote(target) + ": naming service refused (" + e._name() + ")");
   } catch (const CORBA::SystemException& e) {
-    throw Error("'" + target + "': naming service failed (" + e._name() + ")");
+    throw Error(quote(target) + ": naming service failed (" + e._name() + ")");
   }
 }
 
@@ -96,10 +98,10 @@ void register_reference(CORBA::ORB_ptr orb, CORBA::Object_ptr ref, const std::st
   {
     std::ofstream out(partial, std::ios::trunc);
     out << ior.in() << '\n';
-    if (!out.flush()) throw Error("cannot write IOR file '" + path + "'");
+    if (!out.flush()) throw Error("cannot write IOR file " + quote(path));
   }
   if (std::rename(partial.c_str(), path.c_str()) != 0) {
-    throw Error("cannot write IOR file '" + path + "'");
+    throw Error("cannot write IOR file " + quote(path));
   }
 }
 
@@ -114,8 +116,20 @@ void unregister_reference(CORBA::ORB_ptr orb, const std::string& target) {
     root->unbind(name.in());
   } catch (const CosNaming::NamingContext::NotFound&) {
   } catch (const CORBA::Exception& e) {
-    throw Error("'" + target + "': unbind failed (" + e._name() + ")");
+    throw Error(quote(target) + ": unbind failed (" + e._name() + ")");
   }
+}
+
+std::string read_ior_file(const std::string& target) {
+  std::string text;
+  try {
+    text = read_text_file(file_path(target), kIorFile);
+  } catch (const FileRefused& e) {
+    throw Error(e.what());
+  }
+  const auto first = text.find_first_not_of(" \t\r\n");
+  if (first == std::string::npos) throw Error("IOR file " + quote(file_path(target)) + " is empty");
+  return text.substr(first, text.find_first_of(" \t\r\n", first) - first);
 }
 
 CORBA::Object_ptr resolve_reference(CORBA::ORB_ptr orb, const std::string& target) {
@@ -126,21 +140,20 @@ CORBA::Object_ptr resolve_reference(CORBA::ORB_ptr orb, const std::string& targe
     try {
       object = root->resolve(name.in());
     } catch (const CosNaming::NamingContext::NotFound&) {
-      throw Error("'" + target + "' is not bound in the naming service");
+      throw Error(quote(target) + " is not bound in the naming service");
     } catch (const CORBA::Exception& e) {
-      throw Error("'" + target + "': resolve failed (" + e._name() + ")");
+      throw Error(quote(target) + ": resolve failed (" + e._name() + ")");
     }
   } else {
-    std::ifstream in(file_path(target));
-    std::string ior;
-    if (!(in >> ior)) throw Error("cannot read IOR file '" + file_path(target) + "'");
+    const std::string ior = read_ior_file(target);
     try {
       object = orb->string_to_object(ior.c_str());
     } catch (const CORBA::SystemException& e) {
-      throw Error("IOR file '" + file_path(target) + "' holds no valid IOR (" + e._name() + ")");
+      throw Error("IOR file " + quote(file_path(target)) + " holds no valid IOR (" + e._name() +
+                  ")");
     }
   }
-  if (CORBA::is_nil(object.in())) throw Error("'" + target + "' holds a nil reference");
+  if (CORBA::is_nil(object.in())) throw Error(quote(target) + " holds a nil reference");
   return object._retn();
 }
 

@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <memory>
 #include <mwccm/deployment/artifacts.hpp>
+#include <mwccm/user_input.hpp>
 #include <stdexcept>
 
 namespace mwccm::deployment {
@@ -36,7 +37,8 @@ bool TrustedDirectories::contains(const std::string& canonical_path) const {
 
 std::string TrustedDirectories::resolve(const std::string& location) const {
   if (directories_.empty()) {
-    throw std::runtime_error("artifact '" + location + "': the node trusts no artifact directory");
+    throw std::runtime_error("artifact " + quote(location) +
+                             ": the node trusts no artifact directory");
   }
   std::vector<fs::path> candidates;
   if (fs::path(location).is_absolute()) {
@@ -48,20 +50,21 @@ std::string TrustedDirectories::resolve(const std::string& location) const {
   for (const auto& candidate : candidates) {
     std::error_code error;
     fs::path canonical = fs::canonical(candidate, error);
-    looked += (looked.empty() ? "" : ", ") + candidate.string();
+    looked += (looked.empty() ? "" : ", ") + shortened(candidate.string());
     if (error) continue;
     if (!contains(canonical.string())) {
       std::string trusted;
       for (const auto& d : directories_) trusted += (trusted.empty() ? "" : ", ") + d;
-      throw std::runtime_error("artifact '" + location + "' is " + canonical.string() +
+      throw std::runtime_error("artifact " + quote(location) + " is " + canonical.string() +
                                ", outside the trusted artifact directories (" + trusted + ")");
     }
     if (!fs::is_regular_file(canonical)) {
-      throw std::runtime_error("artifact '" + location + "' is not a file");
+      throw std::runtime_error("artifact " + quote(location) + " is not a file");
     }
     return canonical.string();
   }
-  throw std::runtime_error("artifact '" + location + "' not found (looked for " + looked + ")");
+  throw std::runtime_error("artifact " + quote(location) + " not found (looked for " + looked +
+                           ")");
 }
 
 bool library_exports(const std::string& path, const std::string& symbol) {
@@ -71,7 +74,7 @@ bool library_exports(const std::string& path, const std::string& symbol) {
     ~File() {
       if (fd >= 0) close(fd);
     }
-  } file{open(path.c_str(), O_RDONLY | O_CLOEXEC)};
+  } file{open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK)};  // never waits on a FIFO
   if (file.fd < 0) throw std::runtime_error("cannot open '" + path + "'");
   std::unique_ptr<Elf, int (*)(Elf*)> elf(elf_begin(file.fd, ELF_C_READ, nullptr), elf_end);
   GElf_Ehdr header;

@@ -3,6 +3,7 @@
 // xmi:id / xmi:idref. An element mwccm does not use but real plans carry
 // (source, realizes, deployedResource, ...) is read and ignored; any other
 // element is an error, so that a misspelt name is never silently dropped.
+#include <mwccm/deployment/input_files.hpp>
 #include <mwccm/deployment/plan_error.hpp>
 #include <mwccm/deployment/plan_io.hpp>
 #include <mwccm/deployment/typed_value.hpp>
@@ -86,7 +87,8 @@ Instance read_instance(const XmlElement& element) {
   instance.name = name.get();
   instance.node = node.get();
   if (!has_implementation) {
-    throw PlanError(element.where(), "<instance> '" + instance.name + "' has no <implementation>");
+    throw PlanError(element.where(),
+                    "<instance> " + quote(instance.name) + " has no <implementation>");
   }
   return instance;
 }
@@ -106,7 +108,7 @@ Endpoint read_endpoint(const XmlElement& element) {
   const std::string kind_name = kind.get();
   auto port_kind = port_kind_from_name(kind_name);
   if (!port_kind) {
-    throw PlanError(kind.where(), "<kind> " + kind_name +
+    throw PlanError(kind.where(), "<kind> " + shortened(kind_name) +
                                       " is not a port kind (Facet, SimplexReceptacle, "
                                       "MultiplexReceptacle, EventEmitter, EventPublisher, "
                                       "EventConsumer)");
@@ -186,9 +188,9 @@ LocalityConstraint read_locality(const XmlElement& element) {
   const std::string kind = constraint.get();
   auto locality_kind = locality_kind_from_name(kind);
   if (!locality_kind) {
-    throw PlanError(
-        constraint.where(),
-        "<constraint> " + kind + " is not SameProcess, DifferentProcess or NoConstraint");
+    throw PlanError(constraint.where(),
+                    "<constraint> " + shortened(kind) +
+                        " is not SameProcess, DifferentProcess or NoConstraint");
   }
   locality.kind = *locality_kind;
   return locality;
@@ -197,7 +199,7 @@ LocalityConstraint read_locality(const XmlElement& element) {
 }  // namespace
 
 Plan read_cdp(const std::string& file) {
-  XmlDocument document(file);
+  XmlDocument document(file, kPlanFile);
   const XmlElement root = document.root();
   if (root.name() != "DeploymentPlan") {
     throw PlanError(root.where(),
@@ -206,13 +208,21 @@ Plan read_cdp(const std::string& file) {
   Plan plan;
   plan.file = file;
   read_children(
-      root,
+      document,
       {{"label", [&](const XmlElement& e) { plan.label = e.text(); }},
        {"UUID", [&](const XmlElement& e) { plan.uuid = e.text(); }},
        {"implementation",
         [&](const XmlElement& e) { plan.implementations.push_back(read_implementation(e)); }},
-       {"instance", [&](const XmlElement& e) { plan.instances.push_back(read_instance(e)); }},
-       {"connection", [&](const XmlElement& e) { plan.connections.push_back(read_connection(e)); }},
+       {"instance",
+        [&](const XmlElement& e) {
+          room_for_instance(plan, e.where());
+          plan.instances.push_back(read_instance(e));
+        }},
+       {"connection",
+        [&](const XmlElement& e) {
+          room_for_connection(plan, e.where());
+          plan.connections.push_back(read_connection(e));
+        }},
        {"artifact", [&](const XmlElement& e) { plan.artifacts.push_back(read_artifact(e)); }},
        {"localityConstraint",
         [&](const XmlElement& e) { plan.locality_constraints.push_back(read_locality(e)); }},

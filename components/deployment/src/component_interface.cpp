@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <filesystem>
 #include <mwccm/deployment/component_interface.hpp>
+#include <mwccm/deployment/input_files.hpp>
 #include <mwccm/deployment/plan_error.hpp>
 
 #include "dnc_elements.hpp"
@@ -35,7 +36,8 @@ PortDescription read_port(const XmlElement& element) {
   port.name = name.get();
   port.specific_type = specific_type.get();
   auto port_kind = port_kind_from_name(kind.get());
-  if (!port_kind) throw PlanError(element.where(), "<kind> " + kind.get() + " is not a port kind");
+  if (!port_kind)
+    throw PlanError(element.where(), "<kind> " + shortened(kind.get()) + " is not a port kind");
   port.kind = *port_kind;
   return port;
 }
@@ -53,7 +55,8 @@ AttributeDescription read_attribute(const XmlElement& element) {
                                                       typed = true;
                                                     }}});
   attribute.name = name.get();
-  if (!typed) throw PlanError(element.where(), "<property> '" + attribute.name + "' has no <type>");
+  if (!typed)
+    throw PlanError(element.where(), "<property> " + quote(attribute.name) + " has no <type>");
   return attribute;
 }
 
@@ -80,7 +83,7 @@ std::string ComponentInterface::port_names() const {
 }
 
 ComponentInterface read_component_interface(const std::string& file) {
-  detail::XmlDocument document(file);
+  detail::XmlDocument document(file, kInterfaceFile);
   const XmlElement root = document.root();
   if (root.name() != "ComponentInterfaceDescription") {
     throw PlanError(root.where(), "the root element is <" + root.name() +
@@ -89,7 +92,7 @@ ComponentInterface read_component_interface(const std::string& file) {
   ComponentInterface component;
   component.file = file;
   Required specific_type(root, "specificType");
-  read_children(root,
+  read_children(document,
                 {{"label", [&](const XmlElement& e) { component.label = e.text(); }},
                  {"specificType", specific_type.reader()},
                  {"port", [&](const XmlElement& e) { component.ports.push_back(read_port(e)); }},

@@ -51,7 +51,7 @@ const std::map<std::string, ValueKind>& type_names() {
 
 class ConfigReader {
  public:
-  ConfigReader(const std::string& file) : file_(file), tokens_(detail::read_config_tokens(file)) {}
+  explicit ConfigReader(const std::string& file) : file_(file), tokens_(file) {}
 
   Plan read() {
     plan_.file = file_;
@@ -71,11 +71,12 @@ class ConfigReader {
           plan_.info_properties.push_back(std::move(property));
         }
       } else if (is_key(key)) {
-        fail(key, key.text + " is not read by mwccm (it reads " + keys::kComponent + ", " +
-                      keys::kLocalityManager + " and " + keys::kProperty + " at the top level)");
+        fail(key, shortened(key.text) + " is not read by mwccm (it reads " + keys::kComponent +
+                      ", " + keys::kLocalityManager + " and " + keys::kProperty +
+                      " at the top level)");
       } else {
-        fail(key, "expected a declaration such as " + std::string(keys::kComponent) + ", not '" +
-                      key.text + "'");
+        fail(key, "expected a declaration such as " + std::string(keys::kComponent) + ", not " +
+                      quote(key.text));
       }
     }
     add_locality_constraints();
@@ -87,19 +88,19 @@ class ConfigReader {
     throw PlanError(where(at), message);
   }
   SourceLocation where(const ConfigToken& at) const { return {file_, at.line}; }
-  bool at_end() const { return position_ >= tokens_.size(); }
-  const ConfigToken* peek() const { return at_end() ? nullptr : &tokens_[position_]; }
+  bool at_end() { return tokens_.peek() == nullptr; }
+  const ConfigToken* peek() { return tokens_.peek(); }
   ConfigToken next(const std::string& expected) {
     if (at_end()) {
-      const int line = tokens_.empty() ? 1 : tokens_.back().line;
-      throw PlanError({file_, line}, "the file ends where " + expected + " was expected");
+      throw PlanError({file_, tokens_.last_line()},
+                      "the file ends where " + expected + " was expected");
     }
-    return tokens_[position_++];
+    return tokens_.take();
   }
   ConfigToken word(const std::string& expected) {
     ConfigToken token = next(expected);
     if (token.kind != ConfigToken::Kind::Word || is_key(token)) {
-      fail(token, "expected " + expected + ", not '" + token.text + "'");
+      fail(token, "expected " + expected + ", not " + quote(token.text));
     }
     return token;
   }
@@ -111,27 +112,27 @@ class ConfigReader {
   }
 
   TypedValue read_value(const ConfigToken& name) {
-    ConfigToken token = next("the value of " + name.text);
+    ConfigToken token = next("the value of " + shortened(name.text));
     try {
       if (token.kind == ConfigToken::Kind::String) return make_value(ValueKind::String, token.text);
       if (token.kind == ConfigToken::Kind::Char) return make_value(ValueKind::Char, token.text);
       if (is_key(token))
-        fail(token, "expected the value of " + name.text + ", not '" + token.text + "'");
+        fail(token, "expected the value of " + shortened(name.text) + ", not " + quote(token.text));
       const auto colon = token.text.find(':');
       if (colon == std::string::npos) return untyped(token.text);
       const std::string type = token.text.substr(0, colon);
       auto kind = type_names().find(type);
       if (kind == type_names().end()) {
-        fail(token, "'" + type +
-                        "' is not a type (char, octet, bool, int16, int32, int64, uint16, "
+        fail(token, quote(type) +
+                        " is not a type (char, octet, bool, int16, int32, int64, uint16, "
                         "uint32, uint64, float, double, string, enum)");
       }
       std::string text = token.text.substr(colon + 1);
       if (text.empty()) {  // "string:" "text" and "char:" 'c' are two tokens
-        ConfigToken quoted = next("the value of " + name.text);
-        if (quoted.kind == ConfigToken::Kind::Word)
-          fail(quoted, "expected a quoted value after '" + token.text + "'");
-        text = quoted.text;
+        ConfigToken value = next("the value of " + shortened(name.text));
+        if (value.kind == ConfigToken::Kind::Word)
+          fail(value, "expected a quoted value after " + quote(token.text));
+        text = std::move(value.text);
       }
       if (kind->second == ValueKind::Enum) {
         TypedValue value;
@@ -141,7 +142,7 @@ class ConfigReader {
       }
       return make_value(kind->second, decimal(text));
     } catch (const std::invalid_argument& e) {
-      fail(token, "the value of " + name.text + " must be " + e.what());
+      fail(token, "the value of " + shortened(name.text) + " must be " + e.what());
     }
   }
 
@@ -164,8 +165,8 @@ class ConfigReader {
       } catch (const std::invalid_argument&) {
       }
     }
-    throw std::invalid_argument("a number, true, false, \"string\", 'c' or type:value, not '" +
-                                text + "'");
+    throw std::invalid_argument("a number, true, false, \"string\", 'c' or type:value, not " +
+                                quote(text));
   }
 
   Property read_property(const ConfigToken& key) {
@@ -186,7 +187,7 @@ class ConfigReader {
   std::string implementation_for(const ConfigToken& at, const std::string& artifact,
                                  const std::string& factory) {
     const std::string id = artifact + "." + factory;
-    if (plan_.find_implementation(id) == nullptr) {
+    if (implementation_index_.emplace(id, plan_.implementations.size()).second) {
       Implementation implementation;
       implementation.id = implementation.name = id;
       implementation.where = where(at);
@@ -195,24 +196,21 @@ class ConfigReader {
           {properties::kHomeEntrypoint, make_value(ValueKind::String, factory), where(at)});
       plan_.implementations.push_back(std::move(implementation));
     }
-    if (plan_.find_artifact(artifact) == nullptr) {
+    if (artifact_index_.emplace(artifact, plan_.artifacts.size()).second) {
       plan_.artifacts.push_back({artifact, artifact, artifact, {}, where(at)});
     }
     return id;
   }
 
   Implementation& implementation_of(const Instance& instance) {
-    for (auto& implementation : plan_.implementations) {
-      if (implementation.id == instance.implementation_id) return implementation;
-    }
-    throw std::logic_error("an instance without its implementation");
+    return plan_.implementations[implementation_index_.at(instance.implementation_id)];
   }
 
   void read_component() {
     Instance instance;
     ConfigToken name = word("a component instance name");
-    ConfigToken artifact = word("the artifact of '" + name.text + "'");
-    ConfigToken factory = word("the home entry point of '" + name.text + "'");
+    ConfigToken artifact = word("the artifact of " + quote(name.text));
+    ConfigToken factory = word("the home entry point of " + quote(name.text));
     if (const ConfigToken* mode = peek(); mode != nullptr && !is_key(*mode)) {
       next("an open mode");  // DnCX11's dlopen mode: mwccm's loader chooses its own
     }
@@ -227,7 +225,8 @@ class ConfigReader {
     Instance instance;
     instance.id = instance.name = name.text;
     instance.where = where(name);
-    if (plan_.find_implementation(properties::kComponentServer) == nullptr) {
+    if (implementation_index_.emplace(properties::kComponentServer, plan_.implementations.size())
+            .second) {
       Implementation implementation;
       implementation.id = implementation.name = properties::kComponentServer;
       implementation.where = where(name);
@@ -246,16 +245,16 @@ class ConfigReader {
     std::string locality;
     bool has_node = false;
     while (const ConfigToken* token = peek()) {
-      const std::string& key = token->text;
+      const std::string key = token->text;  // a copy: taking the token moves it
       if (!is_key(*token) || key == keys::kComponent || key == keys::kLocalityManager ||
           key == keys::kProperty)
         break;
       const ConfigToken at = next("a declaration");
       if (key == keys::kNode) {
-        instance.node = string("the node of '" + instance.name + "'").text;
+        instance.node = string("the node of " + quote(instance.name)).text;
         has_node = true;
       } else if (key == keys::kLocality) {
-        locality = string("the locality of '" + instance.name + "'").text;
+        locality = string("the locality of " + quote(instance.name)).text;
       } else if (key == keys::kConfigProperty) {
         instance.config_properties.push_back(read_property(at));
       } else if (key == keys::kExecParameter) {
@@ -271,37 +270,39 @@ class ConfigReader {
       } else if (key == keys::kExternalConnection && is_component) {
         read_external_connections(instance);
       } else {
-        fail(at, key + " is not read by mwccm inside " +
+        fail(at, shortened(key) + " is not read by mwccm inside " +
                      (is_component ? "a component" : "a locality manager"));
       }
     }
-    if (!has_node)
-      fail(tokens_[position_ - 1], "instance '" + instance.name + "' has no " + keys::kNode);
+    if (!has_node) {
+      throw PlanError({file_, tokens_.last_line()},
+                      "instance " + quote(instance.name) + " has no " + keys::kNode);
+    }
+    room_for_instance(plan_, instance.where);
     if (!locality.empty()) localities_[{instance.node, locality}].push_back(instance.id);
     plan_.instances.push_back(std::move(instance));
   }
 
   void read_artifact(const ConfigToken& at) {
     ConfigToken id = word("an artifact id after " + std::string(keys::kArtifact));
-    ConfigToken location = string("the location of artifact '" + id.text + "'");
+    ConfigToken location = string("the location of artifact " + quote(id.text));
     if (const ConfigToken* node = peek();
         node != nullptr && node->kind == ConfigToken::Kind::String)
       next("a node");
-    for (auto& artifact : plan_.artifacts) {
-      if (artifact.id == id.text) {
-        artifact.location = location.text;  // refines the one the component line implied
-        return;
-      }
+    const auto [known, added] = artifact_index_.emplace(id.text, plan_.artifacts.size());
+    if (!added) {
+      plan_.artifacts[known->second].location = location.text;  // refines the one implied
+      return;
     }
     plan_.artifacts.push_back({id.text, id.text, location.text, {}, where(at)});
   }
 
   void read_connections(const Instance& instance) {
-    ConfigToken peer = word("the peer instance of a connection of '" + instance.name + "'");
+    ConfigToken peer = word("the peer instance of a connection of " + quote(instance.name));
     do {
-      ConfigToken port = word("a port of '" + instance.name + "'");
-      ConfigToken link = word("<, >, => or <= after port '" + port.text + "'");
-      ConfigToken peer_port = word("a port of '" + peer.text + "'");
+      ConfigToken port = word("a port of " + quote(instance.name));
+      ConfigToken link = word("<, >, => or <= after port " + quote(port.text));
+      ConfigToken peer_port = word("a port of " + quote(peer.text));
       Connection connection;
       connection.name = instance.name + "." + port.text + ":" + peer.text + "." + peer_port.text;
       connection.where = where(port);
@@ -324,18 +325,19 @@ class ConfigReader {
         sink.provider = true;
         connection.internal_endpoints = {source, sink};
       } else {
-        fail(link, "expected <, >, => or <= between '" + port.text + "' and '" + peer_port.text +
-                       "', not '" + link.text + "'");
+        fail(link, "expected <, >, => or <= between " + quote(port.text) + " and " +
+                       quote(peer_port.text) + ", not " + quote(link.text));
       }
       read_connection_properties(connection);
+      room_for_connection(plan_, connection.where);
       plan_.connections.push_back(std::move(connection));
     } while (peek() != nullptr && !is_key(*peek()));
   }
 
   void read_external_connections(const Instance& instance) {
     do {
-      ConfigToken port = word("a port of '" + instance.name + "'");
-      ConfigToken link = word("< after port '" + port.text + "'");
+      ConfigToken port = word("a port of " + quote(instance.name));
+      ConfigToken link = word("< after port " + quote(port.text));
       if (link.text != keys::kUses)
         fail(link, "mwccm connects a receptacle to an external reference with <");
       std::string external_port;
@@ -344,7 +346,7 @@ class ConfigReader {
         external_port = next("a port").text;
       }
       ConfigToken location =
-          string("the location of the external reference of '" + port.text + "'");
+          string("the location of the external reference of " + quote(port.text));
       Connection connection;
       connection.name = instance.name + "." + port.text + ":" + external_port + "@" + location.text;
       connection.where = where(port);
@@ -353,6 +355,7 @@ class ConfigReader {
       connection.external_references.push_back(
           {location.text, true, external_port, "", where(location)});
       read_connection_properties(connection);
+      room_for_connection(plan_, connection.where);
       plan_.connections.push_back(std::move(connection));
     } while (peek() != nullptr && !is_key(*peek()));
   }
@@ -385,7 +388,7 @@ class ConfigReader {
                       std::string(properties::kConnectionType) + " \"" +
                       properties::kLocalInterface + "\", " + properties::kEventDelivery +
                       " or, after it, its properties " + properties::kEventDeliveryPrefix +
-                      "NAME; not " + property.name);
+                      "NAME; not " + quote(property.name));
       }
     }
   }
@@ -405,9 +408,11 @@ class ConfigReader {
   }
 
   std::string file_;
-  std::vector<ConfigToken> tokens_;
-  std::size_t position_ = 0;
+  detail::ConfigTokens tokens_;
   Plan plan_;
+  // Where each implementation and artifact made so far is in plan_, by id.
+  std::map<std::string, std::size_t> implementation_index_;
+  std::map<std::string, std::size_t> artifact_index_;
   std::map<std::pair<std::string, std::string>, std::vector<std::string>>
       localities_;  // (node, locality) → ids
 };

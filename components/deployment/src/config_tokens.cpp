@@ -1,68 +1,72 @@
-// Splitting a .config file into tokens.
+// Splitting a .config file into tokens, as the reader asks for them.
 #include "config_tokens.hpp"
 
-#include <sys/stat.h>
-
-#include <fstream>
-#include <iterator>
+#include <mwccm/deployment/input_files.hpp>
 #include <mwccm/deployment/plan_error.hpp>
+#include <utility>
 
 namespace mwccm::deployment::detail {
 namespace {
-
-constexpr long kMaxBytes = 64L << 20;
 
 bool is_space(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\n'; }
 
 }  // namespace
 
-std::vector<ConfigToken> read_config_tokens(const std::string& file) {
-  struct stat status {};
-  if (stat(file.c_str(), &status) != 0) throw PlanError({file, 0}, "cannot read the file");
-  if (!S_ISREG(status.st_mode)) throw PlanError({file, 0}, "not a regular file");
-  if (status.st_size > kMaxBytes) throw PlanError({file, 0}, "larger than 64 MiB");
-  std::ifstream in(file, std::ios::binary);
-  const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  if (!in.good() && !in.eof()) throw PlanError({file, 0}, "cannot read the file");
+ConfigTokens::ConfigTokens(const std::string& file)
+    : file_(file), text_(read_input_file(file, kPlanFile)) {}
 
-  std::vector<ConfigToken> tokens;
-  int line = 1;
-  std::size_t i = 0;
+const ConfigToken* ConfigTokens::peek() {
+  if (!next_) next_ = lex();
+  return next_ ? &*next_ : nullptr;
+}
+
+ConfigToken ConfigTokens::take() {
+  peek();
+  ConfigToken token = std::move(*next_);
+  next_.reset();
+  last_line_ = token.line;
+  return token;
+}
+
+std::optional<ConfigToken> ConfigTokens::lex() {
+  const std::string& text = text_;
+  std::size_t& i = position_;
   while (i < text.size()) {
     const char c = text[i];
-    if (c == '\n') ++line;
+    if (c == '\n') ++line_;
     if (is_space(c)) {
       ++i;
     } else if (c == '#') {
-      while (i < text.size() && text[i] != '\n') ++i;
+      i = text.find('\n', i);
+      if (i == std::string::npos) i = text.size();
     } else if (c == '"' || c == '\'') {
-      const int start = line;
+      const int start = line_;
       std::string value;
       ++i;
       while (i < text.size() && text[i] != c) {
-        if (text[i] == '\n') ++line;
+        if (text[i] == '\n') ++line_;
         if (text[i] == '\\' && i + 1 < text.size()) ++i;  // \" \' \\ keep the next character
         value += text[i++];
       }
       if (i >= text.size()) {
-        throw PlanError({file, start}, std::string("a ") + (c == '"' ? "string" : "character") +
-                                           " that starts here is not closed");
+        throw PlanError({file_, start}, std::string("a ") + (c == '"' ? "string" : "character") +
+                                            " that starts here is not closed");
       }
       ++i;
-      tokens.push_back(
-          {c == '"' ? ConfigToken::Kind::String : ConfigToken::Kind::Char, value, start});
+      return ConfigToken{c == '"' ? ConfigToken::Kind::String : ConfigToken::Kind::Char,
+                         std::move(value), start};
     } else if (c == '[') {
-      throw PlanError({file, line}, "array values ([...]) are not read by mwccm");
+      throw PlanError({file_, line_}, "array values ([...]) are not read by mwccm");
     } else {
-      std::string word;
+      const std::size_t begin = i;
       while (i < text.size() && !is_space(text[i]) && text[i] != '#' && text[i] != '"' &&
              text[i] != '\'') {
-        word += text[i++];
+        ++i;
       }
-      tokens.push_back({ConfigToken::Kind::Word, word, line});
+      return ConfigToken{ConfigToken::Kind::Word, text.substr(begin, i - begin), line_};
     }
   }
-  return tokens;
+  return std::nullopt;
 }
 
 }  // namespace mwccm::deployment::detail

@@ -17,7 +17,7 @@ namespace {
 
 namespace keys = detail::config_keys;
 
-std::string quoted(const std::string& text, char quote = '"') {
+std::string literal(const std::string& text, char quote = '"') {
   std::string result(1, quote);
   for (char c : text) {
     if (c == quote || c == '\\') result += '\\';
@@ -31,7 +31,7 @@ std::string value_text(const TypedValue& value) {
     case ValueKind::Boolean:
       return "bool:" + value.text;
     case ValueKind::Char:
-      return "char:" + quoted(value.text, '\'');
+      return "char:" + literal(value.text, '\'');
     case ValueKind::Octet:
       return "octet:" + value.text;
     case ValueKind::Short:
@@ -51,7 +51,7 @@ std::string value_text(const TypedValue& value) {
     case ValueKind::Double:
       return "double:" + value.text;
     case ValueKind::String:
-      return quoted(value.text);
+      return literal(value.text);
     case ValueKind::Enum:
       return "enum:" + value.text;
   }
@@ -62,15 +62,19 @@ bool is_user(PortKind kind) { return kind != PortKind::Facet && kind != PortKind
 
 class ConfigWriter {
  public:
-  explicit ConfigWriter(const Plan& plan) : plan_(plan) {}
+  explicit ConfigWriter(const Plan& plan) : plan_(plan), index_(plan) {}
 
   std::string write() {
     out_ << "# " << (plan_.label.empty() ? "mwccm deployment plan" : plan_.label) << "\n";
-    if (!plan_.label.empty()) property(keys::kProperty, keys::kLabel, quoted(plan_.label), "");
-    if (!plan_.uuid.empty()) property(keys::kProperty, keys::kUuid, quoted(plan_.uuid), "");
+    if (!plan_.label.empty()) property(keys::kProperty, keys::kLabel, literal(plan_.label), "");
+    if (!plan_.uuid.empty()) property(keys::kProperty, keys::kUuid, literal(plan_.uuid), "");
     for (const auto& info : plan_.info_properties)
       property(keys::kProperty, info.name, value_text(info.value), "");
     name_localities();
+    for (const auto& connection : plan_.connections) {
+      if (const Endpoint* user = user_of(connection))
+        connections_of_[user->instance_id].push_back(&connection);
+    }
     for (const auto& instance : plan_.instances) write(instance);
     return out_.str();
   }
@@ -87,6 +91,10 @@ class ConfigWriter {
 
   // A locality name for every instance outside its node's default process.
   void name_localities() {
+    for (const auto& constraint : plan_.locality_constraints) {
+      if (constraint.kind == LocalityKind::NoConstraint) continue;
+      constrained_.insert(constraint.instance_ids.begin(), constraint.instance_ids.end());
+    }
     for (const Locality& locality : split_by_locality(plan_)) {
       const bool is_default = locality.server == nullptr && locality.components.size() > 0 &&
                               is_in_default(*locality.components.front());
@@ -98,21 +106,25 @@ class ConfigWriter {
   }
 
   bool is_in_default(const Instance& instance) const {
-    for (const auto& constraint : plan_.locality_constraints) {
-      if (constraint.kind == LocalityKind::NoConstraint) continue;
-      for (const auto& id : constraint.instance_ids) {
-        if (id == instance.id) return false;
-      }
+    return constrained_.count(instance.id) == 0;
+  }
+
+  // The endpoint that uses (a receptacle, an event source; the last, as
+  // write(Connection) takes it), or null.
+  static const Endpoint* user_of(const Connection& connection) {
+    const Endpoint* user = nullptr;
+    for (const auto& endpoint : connection.internal_endpoints) {
+      if (is_user(endpoint.kind)) user = &endpoint;
     }
-    return true;
+    return user;
   }
 
   void write(const Instance& instance) {
-    const Implementation* implementation = plan_.find_implementation(instance.implementation_id);
+    const Implementation* implementation = index_.implementation(instance.implementation_id);
     if (implementation == nullptr)
       refuse(instance.where, "instance '" + instance.name + "' has no implementation");
     out_ << '\n';
-    if (plan_.is_component_server(instance)) {
+    if (index_.is_component_server(instance)) {
       out_ << keys::kLocalityManager << ' ' << instance.name << '\n';
     } else {
       const Property* entrypoint =
@@ -122,13 +134,13 @@ class ConfigWriter {
                                           "' needs one artifact and its " +
                                           properties::kHomeEntrypoint);
       }
-      const Artifact* artifact = plan_.find_artifact(implementation->artifact_ids.front());
+      const Artifact* artifact = index_.artifact(implementation->artifact_ids.front());
       if (artifact == nullptr) refuse(implementation->where, "its artifact is not declared");
       out_ << keys::kComponent << ' ' << instance.name << ' ' << artifact->id << ' '
            << entrypoint->value.text << '\n';
       if (artifact->location != artifact->id) {
         out_ << "    " << keys::kArtifact << ' ' << artifact->id << ' '
-             << quoted(artifact->location) << '\n';
+             << literal(artifact->location) << '\n';
       }
       if (written_implementations_.insert(implementation->id).second) {
         for (const auto& parameter : implementation->exec_parameters) {
@@ -137,33 +149,34 @@ class ConfigWriter {
         }
       }
     }
-    out_ << "    " << keys::kNode << ' ' << quoted(instance.node) << '\n';
+    out_ << "    " << keys::kNode << ' ' << literal(instance.node) << '\n';
     if (auto locality = locality_of_.find(instance.id); locality != locality_of_.end()) {
-      out_ << "    " << keys::kLocality << ' ' << quoted(locality->second) << '\n';
+      out_ << "    " << keys::kLocality << ' ' << literal(locality->second) << '\n';
     }
     for (const auto& config : instance.config_properties) {
       property(keys::kConfigProperty, config.name, value_text(config.value), "    ");
     }
-    for (const auto& connection : plan_.connections) write_if_used_by(instance, connection);
+    const auto used = connections_of_.find(instance.id);
+    if (used == connections_of_.end()) return;
+    for (const Connection* connection : used->second) write(*connection);
   }
 
-  void write_if_used_by(const Instance& instance, const Connection& connection) {
-    if (connection.internal_endpoints.empty()) return;
+  // A connection, under the instance that uses it.
+  void write(const Connection& connection) {
     const Endpoint* user = nullptr;
     const Endpoint* provider = nullptr;
     for (const auto& endpoint : connection.internal_endpoints) {
       (is_user(endpoint.kind) ? user : provider) = &endpoint;
     }
-    if (user == nullptr || user->instance_id != instance.id) return;
     if (!connection.external_references.empty()) {
       const ExternalReference& external = connection.external_references.front();
       out_ << "    " << keys::kExternalConnection << "\n      " << user->port_name << ' '
            << keys::kUses << ' ' << (external.port_name.empty() ? "" : external.port_name + " ")
-           << quoted(external.location) << '\n';
+           << literal(external.location) << '\n';
     } else {
       if (provider == nullptr)
         refuse(connection.where, "connection '" + connection.name + "' has no provider");
-      const Instance* peer = plan_.find_instance(provider->instance_id);
+      const Instance* peer = index_.instance(provider->instance_id);
       if (peer == nullptr)
         refuse(connection.where, "connection '" + connection.name + "' names an unknown instance");
       const bool events = provider->kind == PortKind::EventConsumer;
@@ -177,21 +190,25 @@ class ConfigWriter {
                "deployRequirement '" + requirement.name + "' has no .config form");
       }
       out_ << "      " << keys::kProperty << ' ' << requirement.name << ' '
-           << quoted(requirement.resource_type) << '\n';
+           << literal(requirement.resource_type) << '\n';
       for (const auto& property : requirement.properties) {
         if (requirement.name != properties::kEventDelivery) {
           refuse(property.where,
                  "deployRequirement property '" + property.name + "' has no .config form");
         }
         out_ << "      " << keys::kProperty << ' ' << properties::kEventDeliveryPrefix
-             << property.name << ' ' << quoted(property.value.text) << '\n';
+             << property.name << ' ' << literal(property.value.text) << '\n';
       }
     }
   }
 
   const Plan& plan_;
+  const PlanIndex index_;
   std::ostringstream out_;
   std::map<std::string, std::string> locality_of_;  // instance id → locality name
+  std::set<std::string> constrained_;               // ids a SameProcess or DifferentProcess names
+  // Each user instance's connections, in plan order (written under it).
+  std::map<std::string, std::vector<const Connection*>> connections_of_;
   std::set<std::string> written_implementations_;
 };
 

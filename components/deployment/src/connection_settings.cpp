@@ -4,7 +4,7 @@
 
 namespace mwccm::deployment {
 
-ConnectionSettings connection_settings(const Plan& plan, const Connection& connection) {
+ConnectionSettings connection_settings(const PlanIndex& plan, const Connection& connection) {
   ConnectionSettings settings;
   settings.delivery = properties::kDirect;
   settings.gateway = "iiop";
@@ -24,13 +24,13 @@ ConnectionSettings connection_settings(const Plan& plan, const Connection& conne
     }
   }
   for (const auto& endpoint : connection.internal_endpoints) {
-    const Instance* source = plan.find_instance(endpoint.instance_id);
+    const Instance* source = plan.instance(endpoint.instance_id);
     const bool publishes =
         endpoint.kind == PortKind::EventEmitter || endpoint.kind == PortKind::EventPublisher;
     if (publishes && source != nullptr && settings.topic.empty())
       settings.topic = source->name + "/" + endpoint.port_name;
     if (endpoint.kind != PortKind::EventConsumer) continue;
-    const Instance* consumer = plan.find_instance(endpoint.instance_id);
+    const Instance* consumer = plan.instance(endpoint.instance_id);
     if (consumer == nullptr) continue;
     for (const auto& property : consumer->config_properties) {
       if (property.name == properties::kEventFilterPrefix + endpoint.port_name)

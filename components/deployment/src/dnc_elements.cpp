@@ -9,27 +9,38 @@
 
 namespace mwccm::deployment::detail {
 
+namespace {
+
+void read_child(const XmlElement& element, const XmlElement& child,
+                std::initializer_list<std::pair<const char*, Handler>> handlers,
+                std::initializer_list<const char*> ignored) {
+  const std::string name = child.name();
+  for (const auto& [expected, handler] : handlers) {
+    if (name == expected) return handler(child);
+  }
+  for (const char* skip : ignored) {
+    if (name == skip) return;
+  }
+  std::string allowed;
+  for (const auto& handler : handlers)
+    allowed += std::string(allowed.empty() ? "" : ", ") + handler.first;
+  throw PlanError(child.where(), "<" + element.name() + "> has no element <" + shortened(name) +
+                                     "> (it holds " + allowed + ")");
+}
+
+}  // namespace
+
 void read_children(const XmlElement& element,
                    std::initializer_list<std::pair<const char*, Handler>> handlers,
                    std::initializer_list<const char*> ignored) {
-  for (const XmlElement& child : element.children()) {
-    const std::string name = child.name();
-    bool handled = false;
-    for (const auto& [expected, handler] : handlers) {
-      if (name == expected) {
-        handler(child);
-        handled = true;
-        break;
-      }
-    }
-    for (const char* skip : ignored) handled = handled || name == skip;
-    if (handled) continue;
-    std::string allowed;
-    for (const auto& handler : handlers)
-      allowed += std::string(allowed.empty() ? "" : ", ") + handler.first;
-    throw PlanError(child.where(), "<" + element.name() + "> has no element <" + name +
-                                       "> (it holds " + allowed + ")");
-  }
+  for (const XmlElement& child : element.children()) read_child(element, child, handlers, ignored);
+}
+
+void read_children(XmlDocument& document,
+                   std::initializer_list<std::pair<const char*, Handler>> handlers,
+                   std::initializer_list<const char*> ignored) {
+  const XmlElement root = document.root();
+  document.each_child([&](const XmlElement& child) { read_child(root, child, handlers, ignored); });
 }
 
 Handler Required::reader() {
@@ -56,7 +67,7 @@ bool read_boolean(const XmlElement& element) {
   const std::string text = element.text();
   if (text == "true" || text == "1") return true;
   if (text == "false" || text == "0") return false;
-  throw PlanError(element.where(), "<" + element.name() + "> is true or false, not '" + text + "'");
+  throw PlanError(element.where(), "<" + element.name() + "> is true or false, not " + quote(text));
 }
 
 ValueType read_value_type(const XmlElement& type) {
@@ -74,7 +85,7 @@ ValueType read_value_type(const XmlElement& type) {
   const std::string tk = kind.get();
   auto value_kind = value_kind_from_tk(tk);
   if (!value_kind) {
-    throw PlanError(kind.where(), "<kind> " + tk +
+    throw PlanError(kind.where(), "<kind> " + shortened(tk) +
                                       " is not a kind mwccm reads (tk_boolean, tk_char, tk_octet, "
                                       "tk_short, tk_ushort, tk_long, tk_ulong, tk_longlong, "
                                       "tk_ulonglong, tk_float, tk_double, tk_string, tk_enum)");
@@ -105,7 +116,7 @@ TypedValue read_typed_value(const XmlElement& value) {
       type->kind == ValueKind::Char ? "string" : tk_name(type->kind).substr(3);
   if (item.name() != expected && !(type->kind == ValueKind::Char && item.name() == "char")) {
     throw PlanError(item.where(), "a " + tk_name(type->kind) + " value is written <" + expected +
-                                      ">, not <" + item.name() + ">");
+                                      ">, not <" + shortened(item.name()) + ">");
   }
   try {
     if (type->kind == ValueKind::Enum) {
@@ -127,7 +138,7 @@ Property read_property(const XmlElement& element) {
   property.name = name.get();
   if (!value)
     throw PlanError(element.where(),
-                    "<" + element.name() + "> '" + property.name + "' has no <value>");
+                    "<" + element.name() + "> " + quote(property.name) + " has no <value>");
   property.value = std::move(*value);
   // DAnCE's and DnCX11's spellings of what mwccm gives meaning to.
   property.name = properties::canonical_name(property.name.c_str());

@@ -21,6 +21,10 @@ using Handler = std::function<void(const XmlElement&)>;
 void read_children(const XmlElement& element,
                    std::initializer_list<std::pair<const char*, Handler>> handlers,
                    std::initializer_list<const char*> ignored = {});
+// The same for the root's children, as the document streams them.
+void read_children(XmlDocument& document,
+                   std::initializer_list<std::pair<const char*, Handler>> handlers,
+                   std::initializer_list<const char*> ignored = {});
 
 // The text of a child that must be there once: pass reader() to
 // read_children, then get() (PlanError when it was missing).

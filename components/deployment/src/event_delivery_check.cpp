@@ -33,9 +33,9 @@ bool is_event_connection(const Connection& connection) {
 
 class DeliveryChecker {
  public:
-  DeliveryChecker(const Plan& plan, const InterfaceOf& interface_of,
+  DeliveryChecker(const PlanIndex& index, const InterfaceOf& interface_of,
                   std::vector<PlanProblem>& problems)
-      : plan_(plan), interface_of_(interface_of), problems_(problems) {}
+      : plan_(index.plan()), index_(index), interface_of_(interface_of), problems_(problems) {}
 
   void run() {
     for (const auto& connection : plan_.connections) check(connection);
@@ -48,7 +48,7 @@ class DeliveryChecker {
   }
 
   void check(const Connection& connection) {
-    const std::string head = "connection '" + connection.name + "': ";
+    const std::string head = "connection " + quote(connection.name) + ": ";
     const Requirement* delivery = nullptr;
     for (const auto& requirement : connection.deploy_requirements) {
       if (requirement.name != properties::kEventDelivery) continue;
@@ -59,19 +59,20 @@ class DeliveryChecker {
       delivery = &requirement;
     }
     if (delivery == nullptr) return;
-    const ConnectionSettings settings = connection_settings(plan_, connection);
+    const ConnectionSettings settings = connection_settings(index_, connection);
     if (!is_event_connection(connection)) {
       problem(delivery->where, head + properties::kEventDelivery +
                                    " is for a connection from an event source to a consumer");
     }
     if (!one_of(delivery->resource_type, properties::kDeliveries)) {
-      problem(delivery->where, head + properties::kEventDelivery + " '" + delivery->resource_type +
-                                   "' is not one mwccm knows (" + listed(properties::kDeliveries) +
-                                   ")");
+      problem(delivery->where, head + properties::kEventDelivery + " " +
+                                   quote(delivery->resource_type) + " is not one mwccm knows (" +
+                                   listed(properties::kDeliveries) + ")");
     }
     if (settings.plain_cxx && settings.delivery != properties::kDirect) {
       problem(delivery->where, head + "is " + properties::kLocalInterface + " (plain C++) and " +
-                                   "delivered through a " + settings.delivery + ": choose one");
+                                   "delivered through a " + shortened(settings.delivery) +
+                                   ": choose one");
     }
     if (settings.delivery == properties::kDds && !MWCCM_WITH_DDS) {
       problem(delivery->where, head + properties::kEventDelivery + " '" + properties::kDds +
@@ -83,7 +84,7 @@ class DeliveryChecker {
     if (settings.delivery == properties::kChannel || settings.delivery == properties::kDds) {
       std::string source;  // "instance.port", as a filter names it
       for (const auto& endpoint : connection.internal_endpoints) {
-        const Instance* instance = plan_.find_instance(endpoint.instance_id);
+        const Instance* instance = index_.instance(endpoint.instance_id);
         if (endpoint.kind != PortKind::EventConsumer && instance != nullptr)
           source = instance->name + "." + endpoint.port_name;
       }
@@ -103,9 +104,9 @@ class DeliveryChecker {
                           const Connection& connection, const Requirement& where) {
     const auto [first, inserted] = delivery_into_.try_emplace(sink, delivery, connection.name);
     if (inserted || first->second.first == delivery) return;
-    problem(where.where, "connection '" + connection.name + "': delivers through " + delivery +
-                             " into the sink that connection '" + first->second.second +
-                             "' feeds through " + first->second.first +
+    problem(where.where, "connection " + quote(connection.name) + ": delivers through " + delivery +
+                             " into the sink that connection " + quote(first->second.second) +
+                             " feeds through " + first->second.first +
                              ": a sink takes one of them");
   }
 
@@ -116,26 +117,26 @@ class DeliveryChecker {
     const std::string& value = property.value.text;
     const bool dds_property = one_of(property.name, properties::kDdsProperties);
     if (property.name != properties::kGateway && !dds_property) {
-      problem(property.where, head + properties::kEventDelivery + " has no property '" +
-                                  property.name + "' (it has: " + properties::kGateway + ", " +
-                                  listed(properties::kDdsProperties) + ")");
+      problem(property.where, head + properties::kEventDelivery + " has no property " +
+                                  quote(property.name) + " (it has: " + properties::kGateway +
+                                  ", " + listed(properties::kDdsProperties) + ")");
     } else if (property.name == properties::kGateway && !one_of(value, properties::kGateways)) {
-      problem(property.where, head + "gateway '" + value + "' is not one mwccm knows (" +
+      problem(property.where, head + "gateway " + quote(value) + " is not one mwccm knows (" +
                                   listed(properties::kGateways) + ")");
     } else if (property.name == properties::kGateway && settings.delivery != properties::kChannel) {
-      problem(property.where,
-              head + "a gateway links channels; this connection is " + settings.delivery);
+      problem(property.where, head + "a gateway links channels; this connection is " +
+                                  shortened(settings.delivery));
     } else if (dds_property && settings.delivery != properties::kDds) {
-      problem(property.where, head + "'" + property.name + "' is a property of a " +
+      problem(property.where, head + quote(property.name) + " is a property of a " +
                                   properties::kDds + " connection; this one is " +
-                                  settings.delivery);
+                                  shortened(settings.delivery));
     } else if (property.name == properties::kReliability &&
                !one_of(value, properties::kReliabilities)) {
-      problem(property.where, head + "reliability '" + value + "' is not one mwccm knows (" +
+      problem(property.where, head + "reliability " + quote(value) + " is not one mwccm knows (" +
                                   listed(properties::kReliabilities) + ")");
     } else if (property.name == properties::kHistoryDepth && !is_depth(value)) {
-      problem(property.where, head + "history_depth '" + value +
-                                  "' is not a depth from 1 to 1000000 (leave it out for "
+      problem(property.where, head + "history_depth " + quote(value) +
+                                  " is not a depth from 1 to 1000000 (leave it out for "
                                   "KEEP_ALL, the default)");
     }
   }
@@ -143,17 +144,17 @@ class DeliveryChecker {
   // The topic: a name DDS takes, carrying one source's events with one QoS.
   void check_topic(const Connection& connection, const ConnectionSettings& settings,
                    const Requirement& delivery) {
-    const std::string head = "connection '" + connection.name + "': ";
+    const std::string head = "connection " + quote(connection.name) + ": ";
     if (!is_topic_name(settings.topic)) {
-      problem(delivery.where, head + "DDS topic '" + settings.topic +
-                                  "' is not a topic name (letters, digits, '_' and '/', not "
+      problem(delivery.where, head + "DDS topic " + quote(settings.topic) +
+                                  " is not a topic name (letters, digits, '_' and '/', not "
                                   "starting with a digit); name one with " +
                                   properties::kEventDelivery + " property " + properties::kTopic);
       return;
     }
     std::string source;
     for (const auto& endpoint : connection.internal_endpoints) {
-      const Instance* instance = plan_.find_instance(endpoint.instance_id);
+      const Instance* instance = index_.instance(endpoint.instance_id);
       if (endpoint.kind != PortKind::EventConsumer && instance != nullptr)
         source = instance->name + "." + endpoint.port_name;
     }
@@ -162,14 +163,15 @@ class DeliveryChecker {
     if (made) return;
     const Topic& first = known->second;
     if (first.source != source) {
-      problem(delivery.where, head + "DDS topic '" + settings.topic + "' carries the events of " +
-                                  first.source + " already (connection '" + first.connection +
-                                  "'): a topic carries one source's events");
+      problem(delivery.where, head + "DDS topic " + quote(settings.topic) +
+                                  " carries the events of " + shortened(first.source) +
+                                  " already (connection " + quote(first.connection) +
+                                  "): a topic carries one source's events");
     } else if (first.settings.reliability != settings.reliability ||
                first.settings.history_depth != settings.history_depth) {
-      problem(delivery.where, head + "DDS topic '" + settings.topic +
-                                  "' has another QoS in connection '" + first.connection +
-                                  "': a topic has one reliability and one history_depth");
+      problem(delivery.where, head + "DDS topic " + quote(settings.topic) +
+                                  " has another QoS in connection " + quote(first.connection) +
+                                  ": a topic has one reliability and one history_depth");
     }
   }
 
@@ -193,7 +195,8 @@ class DeliveryChecker {
     for (const auto& property : instance.config_properties) {
       if (property.name.rfind(prefix, 0) != 0) continue;
       const std::string sink = property.name.substr(prefix.size());
-      const std::string where = "configProperty " + property.name + " of '" + instance.name + "'";
+      const std::string where =
+          "configProperty " + shortened(property.name) + " of " + quote(instance.name);
       if (property.value.kind != ValueKind::String) {
         problem(property.where, where + " is a tk_string");
         continue;
@@ -206,16 +209,17 @@ class DeliveryChecker {
       if (const ComponentInterface* component = interface_of_(instance)) {
         const PortDescription* port = component->find_port(sink);
         if (port == nullptr || port->kind != PortKind::EventConsumer) {
-          problem(property.where, where + ": " + component->label + " has no event sink '" + sink +
-                                      "' (it has: " + component->port_names() + ")");
+          problem(property.where, where + ": " + component->label + " has no event sink " +
+                                      quote(sink) + " (it has: " + component->port_names() + ")");
           continue;
         }
       }
       if (channel_sinks_.count(instance.id + "\n" + sink) == 0) {
-        problem(property.where, where + ": a filter applies in a channel, and no connection to '" +
-                                    instance.name + "." + sink + "' is delivered through one (" +
-                                    properties::kEventDelivery + " \"" + properties::kChannel +
-                                    "\" or \"" + properties::kDds + "\")");
+        problem(property.where, where + ": a filter applies in a channel, and no connection to " +
+                                    quote(instance.name + "." + sink) +
+                                    " is delivered through one (" + properties::kEventDelivery +
+                                    " \"" + properties::kChannel + "\" or \"" + properties::kDds +
+                                    "\")");
         continue;
       }
       check_filter_sources(instance, sink, property);
@@ -235,16 +239,16 @@ class DeliveryChecker {
     const std::set<std::string>& sources = sources_of_[instance.id + "\n" + sink];
     for (const auto& term : filter.terms()) {
       if (!term.source || sources.count(term.value) != 0) continue;
-      std::string known;
-      for (const auto& source : sources) known += (known.empty() ? "" : ", ") + source;
-      problem(property.where, "configProperty " + property.name + " of '" + instance.name +
-                                  "': source '" + term.value + "' reaches '" + instance.name + "." +
-                                  sink +
-                                  "' through no channel connection (those that do: " + known + ")");
+      problem(property.where,
+              "configProperty " + shortened(property.name) + " of " + quote(instance.name) +
+                  ": source " + quote(term.value) + " reaches " +
+                  quote(instance.name + "." + sink) +
+                  " through no channel connection (those that do: " + some_of(sources) + ")");
     }
   }
 
   const Plan& plan_;
+  const PlanIndex& index_;
   const InterfaceOf& interface_of_;
   std::vector<PlanProblem>& problems_;
   std::set<std::string> channel_sinks_;  // "instance id\nsink" delivered through a channel
@@ -261,7 +265,7 @@ class DeliveryChecker {
 
 }  // namespace
 
-void check_event_delivery(const Plan& plan, const InterfaceOf& interface_of,
+void check_event_delivery(const PlanIndex& plan, const InterfaceOf& interface_of,
                           std::vector<PlanProblem>& problems) {
   DeliveryChecker(plan, interface_of, problems).run();
 }

@@ -15,7 +15,7 @@ namespace mwccm::deployment {
 // (its implementation is already reported).
 using InterfaceOf = std::function<const ComponentInterface*(const Instance&)>;
 
-void check_event_delivery(const Plan& plan, const InterfaceOf& interface_of,
+void check_event_delivery(const PlanIndex& plan, const InterfaceOf& interface_of,
                           std::vector<PlanProblem>& problems);
 
 }  // namespace mwccm::deployment

@@ -17,7 +17,6 @@
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <set>
-#include <sstream>
 
 namespace mwccm::deployment {
 namespace {
@@ -28,9 +27,7 @@ PortableServer::POA_ptr root_poa(CORBA::ORB_ptr orb) {
 }
 
 CORBA::Object_ptr resolve(CORBA::ORB_ptr orb, const std::string& reference) {
-  if (reference.rfind("file:", 0) == 0 || reference.rfind("naming:", 0) == 0) {
-    return mwccm::resolve_reference(orb, reference);
-  }
+  if (reference.rfind("naming:", 0) == 0) return mwccm::resolve_reference(orb, reference);
   return orb->string_to_object(reference.c_str());
 }
 
@@ -49,28 +46,6 @@ void append(MwccmDeployment::Timings& all, const MwccmDeployment::Timings& more)
 }
 
 }  // namespace
-
-std::map<std::string, std::pair<std::string, int>> read_node_map(const std::string& file) {
-  std::ifstream in(file);
-  if (!in) throw PlanError({file, 0}, "cannot read the node map");
-  std::map<std::string, std::pair<std::string, int>> nodes;
-  std::string line;
-  for (int number = 1; std::getline(in, line); ++number) {
-    const auto hash = line.find('#');
-    if (hash != std::string::npos) line.erase(hash);
-    std::istringstream fields(line);
-    std::string name, reference, extra;
-    if (!(fields >> name)) continue;
-    if (!(fields >> reference) || (fields >> extra)) {
-      throw PlanError({file, number},
-                      "a node map line is NAME REFERENCE (IOR:, corbaloc:, corbaname:, file:)");
-    }
-    if (!nodes.emplace(name, std::make_pair(reference, number)).second) {
-      throw PlanError({file, number}, "node '" + name + "' is named twice");
-    }
-  }
-  return nodes;
-}
 
 Launcher::Launcher(CORBA::ORB_ptr orb, LaunchOptions options)
     : orb_(CORBA::ORB::_duplicate(orb)),
@@ -99,9 +74,11 @@ void Launcher::fail(const std::string& phase, const std::string& node) {
   try {
     throw;
   } catch (const MwccmDeployment::DeploymentFailure& e) {
-    message = phase + " failed on node '" + node + "', " + e.subject.in() + ": " + e.message.in();
+    message = phase + " failed on node " + mwccm::quote(node) + ", " + e.subject.in() + ": " +
+              e.message.in();
   } catch (...) {
-    message = phase + " failed on node '" + node + "': " + mwccm::current_exception_message();
+    message =
+        phase + " failed on node " + mwccm::quote(node) + ": " + mwccm::current_exception_message();
   }
   try {
     teardown();
@@ -135,8 +112,16 @@ void Launcher::start_node(const std::string& name) {
   nodes_.back().manager = MwccmDeployment::NodeManager::_narrow(reference.in());
 }
 
+void Launcher::begin_making() {
+  std::lock_guard lock(interrupt_mutex_);
+  if (making_) return;
+  if (interrupted_) throw LaunchFailure("interrupted (SIGTERM or SIGINT) before anything was made");
+  making_ = true;
+}
+
 void Launcher::find_nodes(const std::vector<std::string>& names) {
   if (options_.node_map.empty()) {
+    begin_making();
     for (const auto& name : names) {
       try {
         start_node(name);
@@ -146,13 +131,13 @@ void Launcher::find_nodes(const std::vector<std::string>& names) {
     }
     return;
   }
-  const auto map = read_node_map(options_.node_map);
   for (const auto& name : names) {
-    const auto& [reference, line] = map.at(name);  // check_plan made sure it is there
+    const auto& [reference, line] = node_map_.at(name);  // check_plan made sure it is there
     try {
       CORBA::Object_var object = resolve(orb_.in(), reference);
       Node node{name, nullptr, MwccmDeployment::NodeManager::_narrow(object.in()), nullptr};
-      if (CORBA::is_nil(node.manager.in())) throw mwccm::Error(reference + " is not a NodeManager");
+      if (CORBA::is_nil(node.manager.in()))
+        throw mwccm::Error(mwccm::quote(reference) + " is not a NodeManager");
       nodes_.push_back(std::move(node));
     } catch (...) {
       fail("node lookup (" + options_.node_map + ":" + std::to_string(line) + ")", name);
@@ -178,7 +163,8 @@ void Launcher::deploy() {
   complete_plan(plan, interfaces);
   std::set<std::string> mapped;
   if (!options_.node_map.empty()) {
-    for (const auto& [name, where] : read_node_map(options_.node_map)) mapped.insert(name);
+    node_map_ = read_node_references(options_.node_map);
+    for (const auto& [name, where] : node_map_) mapped.insert(name);
   }
   // Nodes started here trust the --artifacts directories: an artifact outside them is a
   // plan error found here, before anything starts (a mapped node checks its own).
@@ -200,6 +186,7 @@ void Launcher::deploy() {
     plans[plans.length() - 1] = locality;
   }
   find_nodes(names);
+  begin_making();  // the nodes of a map: prepare_plan makes the first things
   for (auto& node : nodes_) {
     try {
       node.application = node.manager->prepare_plan(plan.label.c_str(), per_node[node.name]);
@@ -266,11 +253,12 @@ void Launcher::check_interrupted(const std::string& phase) {
   }
 }
 
-void Launcher::interrupt() {
+bool Launcher::interrupt() {
   std::vector<MwccmDeployment::NodeApplication_var> applications;
   {
     std::lock_guard lock(interrupt_mutex_);
     interrupted_ = true;
+    if (!making_) return false;
     applications = applications_;
   }
   for (auto& application : applications) {
@@ -284,6 +272,7 @@ void Launcher::interrupt() {
   // after taking it, so none is stopped here once gone.
   std::lock_guard lock(interrupt_mutex_);
   for (ChildProcess* process : node_processes_) process->stop();
+  return true;
 }
 
 void Launcher::teardown() {
@@ -295,10 +284,11 @@ void Launcher::teardown() {
       if (!CORBA::is_nil(node.application.in())) node.application->destroy();
     } catch (const MwccmDeployment::DeploymentFailure& e) {
       if (first_error.empty())
-        first_error = "node '" + node.name + "', " + e.subject.in() + ": " + e.message.in();
+        first_error =
+            "node " + mwccm::quote(node.name) + ", " + e.subject.in() + ": " + e.message.in();
     } catch (const CORBA::Exception&) {
       if (first_error.empty())
-        first_error = "node '" + node.name + "': " + mwccm::current_exception_message();
+        first_error = "node " + mwccm::quote(node.name) + ": " + mwccm::current_exception_message();
     }
     if (node.process) {
       try {
@@ -366,7 +356,7 @@ std::string Launcher::state() const {
   return nlohmann::json{{"plan", options_.plan_file},
                         {"nodes", nodes},
                         {"log_prefix", options_.node_log_prefix}}
-             .dump(2) +
+             .dump(2, ' ', false, nlohmann::json::error_handler_t::replace) +
          "\n";
 }
 
@@ -398,18 +388,20 @@ std::vector<std::string> Launcher::teardown_state(
       application->destroy();
     } catch (const MwccmDeployment::DeploymentFailure& e) {
       if (first_error.empty())
-        first_error = "node '" + name + "', " + e.subject.in() + ": " + e.message.in();
+        first_error = "node " + mwccm::quote(name) + ", " + e.subject.in() + ": " + e.message.in();
     } catch (const CORBA::OBJECT_NOT_EXIST&) {
       // Already destroyed: teardown may run twice.
     } catch (const CORBA::TRANSIENT&) {
-      gone.push_back("node '" + name + "' does not answer (TRANSIENT): it has ended, and its " +
+      gone.push_back("node " + mwccm::quote(name) +
+                     " does not answer (TRANSIENT): it has ended, and its " +
                      "component servers with it");
     } catch (const CORBA::COMM_FAILURE&) {
-      gone.push_back("node '" + name + "' does not answer (COMM_FAILURE): it has ended, and " +
+      gone.push_back("node " + mwccm::quote(name) +
+                     " does not answer (COMM_FAILURE): it has ended, and " +
                      "its component servers with it");
     } catch (const CORBA::Exception&) {
       if (first_error.empty())
-        first_error = "node '" + name + "': " + mwccm::current_exception_message();
+        first_error = "node " + mwccm::quote(name) + ": " + mwccm::current_exception_message();
     }
     const int pid = node->at("pid");
     if (pid > 0 && is_node_process(pid)) {

@@ -28,6 +28,7 @@ class ProcessGroups {
 }  // namespace
 
 std::vector<Locality> split_by_locality(const Plan& plan) {
+  const PlanIndex index(plan);
   std::map<std::string, std::size_t> index_of;
   for (std::size_t i = 0; i < plan.instances.size(); ++i) index_of.emplace(plan.instances[i].id, i);
   std::vector<PlanProblem> problems;
@@ -51,10 +52,10 @@ std::vector<Locality> split_by_locality(const Plan& plan) {
       const Instance& first = plan.instances[members.front()];
       const Instance& other = plan.instances[member];
       if (other.node != first.node) {
-        problems.push_back({constraint.where, "localityConstraint SameProcess joins '" +
-                                                  first.name + "' on node '" + first.node +
-                                                  "' and '" + other.name + "' on node '" +
-                                                  other.node + "'"});
+        problems.push_back({constraint.where, "localityConstraint SameProcess joins " +
+                                                  quote(first.name) + " on node " +
+                                                  quote(first.node) + " and " + quote(other.name) +
+                                                  " on node " + quote(other.node)});
       }
       groups.join(members.front(), member);
     }
@@ -78,12 +79,12 @@ std::vector<Locality> split_by_locality(const Plan& plan) {
     if (added) localities.push_back({instance.node, {}, {}, nullptr});
     process_of[i] = entry->second;
     Locality& locality = localities[entry->second];
-    if (!plan.is_component_server(instance)) {
+    if (!index.is_component_server(instance)) {
       locality.components.push_back(&instance);
     } else if (locality.server != nullptr) {
-      problems.push_back({instance.where, "component server instances '" + locality.server->name +
-                                              "' and '" + instance.name +
-                                              "' configure one process"});
+      problems.push_back({instance.where, "component server instances " +
+                                              quote(locality.server->name) + " and " +
+                                              quote(instance.name) + " configure one process"});
     } else {
       locality.server = &instance;
     }
@@ -98,18 +99,19 @@ std::vector<Locality> split_by_locality(const Plan& plan) {
       const Instance& instance = plan.instances[found->second];
       auto [entry, added] = seen.emplace(process_of[found->second], &instance);
       if (!added) {
-        problems.push_back({constraint.where, "localityConstraint DifferentProcess separates '" +
-                                                  entry->second->name + "' and '" + instance.name +
-                                                  "', which a SameProcess constraint joins"});
+        problems.push_back({constraint.where, "localityConstraint DifferentProcess separates " +
+                                                  quote(entry->second->name) + " and " +
+                                                  quote(instance.name) +
+                                                  ", which a SameProcess constraint joins"});
       }
     }
   }
 
   for (auto& locality : localities) {
     if (locality.components.empty() && locality.server != nullptr) {
-      problems.push_back({locality.server->where, "component server instance '" +
-                                                      locality.server->name +
-                                                      "' shares a process with no component"});
+      problems.push_back({locality.server->where, "component server instance " +
+                                                      quote(locality.server->name) +
+                                                      " shares a process with no component"});
     }
     if (locality.server != nullptr) {
       locality.name = locality.server->name;

@@ -55,15 +55,15 @@ MwccmDeployment::ServerSettings settings_of(const Instance* server) {
   return settings;
 }
 
-MwccmDeployment::InstancePlan instance_plan(CORBA::ORB_ptr orb, const Plan& plan,
+MwccmDeployment::InstancePlan instance_plan(CORBA::ORB_ptr orb, const PlanIndex& plan,
                                             const Instance& instance) {
   MwccmDeployment::InstancePlan result;
   result.name = instance.name.c_str();
-  const Implementation& implementation = *plan.find_implementation(instance.implementation_id);
+  const Implementation& implementation = *plan.implementation(instance.implementation_id);
   result.home_entrypoint =
       find_property(implementation.exec_parameters, properties::kHomeEntrypoint)
           ->value.text.c_str();
-  result.artifact = plan.find_artifact(implementation.artifact_ids.front())->location.c_str();
+  result.artifact = plan.artifact(implementation.artifact_ids.front())->location.c_str();
   result.library = "";
   result.ior_file = "";
   result.naming = "";
@@ -96,6 +96,7 @@ MwccmDeployment::DdsTopic dds_topic(const ConnectionSettings& settings) {
 
 std::vector<MwccmDeployment::LocalityPlan> make_locality_plans(CORBA::ORB_ptr orb,
                                                                const Plan& plan) {
+  const PlanIndex index(plan);
   const std::vector<Locality> localities = split_by_locality(plan);
   std::map<std::string, std::size_t> locality_of;  // instance id → index
   for (std::size_t i = 0; i < localities.size(); ++i) {
@@ -111,19 +112,20 @@ std::vector<MwccmDeployment::LocalityPlan> make_locality_plans(CORBA::ORB_ptr or
     locality.settings = settings_of(localities[i].server);
     locality.launch = launch.c_str();
     for (const Instance* instance : localities[i].components) {
-      append(locality.instances, instance_plan(orb, plan, *instance));
+      append(locality.instances, instance_plan(orb, index, *instance));
     }
   }
   // Each participant discovers the others at their localities' channel
   // addresses, by unicast: a plan across hosts gives each locality its own.
+  std::set<std::string> addresses;
+  for (const auto& locality : result) {
+    const std::string address = locality.settings.channel_address.in();
+    if (!address.empty()) addresses.insert(address);
+  }
   for (auto& locality : result) {
     const std::string own = locality.settings.channel_address.in();
-    std::set<std::string> peers;
-    for (const auto& other : result) {
-      const std::string address = other.settings.channel_address.in();
-      if (!address.empty() && address != own) peers.insert(address);
-    }
-    for (const auto& address : peers) {
+    for (const auto& address : addresses) {
+      if (address == own) continue;
       const CORBA::ULong n = locality.settings.dds_peers.length();
       locality.settings.dds_peers.length(n + 1);
       locality.settings.dds_peers[n] = address.c_str();
@@ -136,9 +138,9 @@ std::vector<MwccmDeployment::LocalityPlan> make_locality_plans(CORBA::ORB_ptr or
       (is_user(endpoint.kind) ? user : provider) = &endpoint;
     MwccmDeployment::ConnectionPlan wired;
     wired.name = connection.name.c_str();
-    wired.user = port_end(plan.find_instance(user->instance_id)->name, user->port_name);
+    wired.user = port_end(index.instance(user->instance_id)->name, user->port_name);
     wired.events = user->kind == PortKind::EventEmitter || user->kind == PortKind::EventPublisher;
-    const ConnectionSettings settings = connection_settings(plan, connection);
+    const ConnectionSettings settings = connection_settings(index, connection);
     wired.plain_cxx = settings.plain_cxx;
     wired.delivery = settings.delivery.c_str();
     wired.gateway = settings.gateway.c_str();
@@ -149,7 +151,7 @@ std::vector<MwccmDeployment::LocalityPlan> make_locality_plans(CORBA::ORB_ptr or
       wired.provider = port_end("", connection.external_references.front().port_name);
       wired.external = connection.external_references.front().location.c_str();
     } else {
-      const std::string provider_name = plan.find_instance(provider->instance_id)->name;
+      const std::string provider_name = index.instance(provider->instance_id)->name;
       wired.provider = port_end(provider_name, provider->port_name);
       wired.external = "";
       const std::size_t there = locality_of.at(provider->instance_id);

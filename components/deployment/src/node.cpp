@@ -62,6 +62,9 @@ std::vector<std::string> NodeApplicationServant::server_arguments(
   if (plan.settings.orb_threads > 0) {
     arguments.insert(arguments.end(), {"--orb-threads", std::to_string(plan.settings.orb_threads)});
   }
+  if (*plan.settings.channel_address.in() != '\0') {  // where its DDS sockets must stay too
+    arguments.insert(arguments.end(), {"--channel-address", plan.settings.channel_address.in()});
+  }
   return arguments;
 }
 

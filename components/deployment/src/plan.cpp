@@ -58,9 +58,18 @@ std::string to_name(const std::array<std::pair<Enum, const char*>, N>& table, En
 }
 
 template <class T>
-const T* find_by_id(const std::vector<T>& items, const std::string& id) {
-  auto found = std::find_if(items.begin(), items.end(), [&](const T& t) { return t.id == id; });
-  return found == items.end() ? nullptr : &*found;
+std::unordered_map<std::string_view, const T*> by_id(const std::vector<T>& items) {
+  std::unordered_map<std::string_view, const T*> index;
+  index.reserve(items.size());
+  for (const T& item : items) index.emplace(item.id, &item);  // the first of two keeps its id
+  return index;
+}
+
+template <class T>
+const T* find_by_id(const std::unordered_map<std::string_view, const T*>& index,
+                    const std::string& id) {
+  const auto found = index.find(id);
+  return found == index.end() ? nullptr : found->second;
 }
 
 }  // namespace
@@ -84,18 +93,38 @@ std::optional<LocalityKind> locality_kind_from_name(const std::string& name) {
 }
 std::string locality_kind_name(LocalityKind kind) { return to_name(kLocalityKinds, kind); }
 
-const Instance* Plan::find_instance(const std::string& id) const {
-  return find_by_id(instances, id);
-}
-const Implementation* Plan::find_implementation(const std::string& id) const {
-  return find_by_id(implementations, id);
-}
-const Artifact* Plan::find_artifact(const std::string& id) const {
-  return find_by_id(artifacts, id);
+void room_for_instance(const Plan& plan, const SourceLocation& where) {
+  if (plan.instances.size() >= kMaxInstances) {
+    throw PlanError(where, "one instance too many: a plan holds at most " +
+                               std::to_string(kMaxInstances) + " instances");
+  }
 }
 
-bool Plan::is_component_server(const Instance& instance) const {
-  const Implementation* implementation = find_implementation(instance.implementation_id);
+void room_for_connection(const Plan& plan, const SourceLocation& where) {
+  if (plan.connections.size() >= kMaxConnections) {
+    throw PlanError(where, "one connection too many: a plan holds at most " +
+                               std::to_string(kMaxConnections) + " connections");
+  }
+}
+
+PlanIndex::PlanIndex(const Plan& plan)
+    : plan_(plan),
+      instances_(by_id(plan.instances)),
+      implementations_(by_id(plan.implementations)),
+      artifacts_(by_id(plan.artifacts)) {}
+
+const Instance* PlanIndex::instance(const std::string& id) const {
+  return find_by_id(instances_, id);
+}
+const Implementation* PlanIndex::implementation(const std::string& id) const {
+  return find_by_id(implementations_, id);
+}
+const Artifact* PlanIndex::artifact(const std::string& id) const {
+  return find_by_id(artifacts_, id);
+}
+
+bool PlanIndex::is_component_server(const Instance& instance) const {
+  const Implementation* implementation = this->implementation(instance.implementation_id);
   if (implementation == nullptr) return false;
   const Property* type =
       find_property(implementation->exec_parameters, properties::kImplementationType);

@@ -1,7 +1,5 @@
 // The plan checker (plan_check.hpp): every rule adds problems to one list,
 // so that a user fixes a plan in one pass.
-#include <arpa/inet.h>
-
 #include <algorithm>
 #include <map>
 #include <mwccm/deployment/localities.hpp>
@@ -10,8 +8,10 @@
 #include <mwccm/deployment/plan_properties.hpp>
 #include <set>
 #include <stdexcept>
+#include <tuple>
 
 #include "event_delivery_check.hpp"
+#include "server_settings_check.hpp"
 
 namespace mwccm::deployment {
 namespace {
@@ -26,33 +26,14 @@ bool is_provider(PortKind kind) {
   return kind == PortKind::Facet || kind == PortKind::EventConsumer;
 }
 
-bool is_integer(ValueKind kind) {
-  return kind == ValueKind::Short || kind == ValueKind::UShort || kind == ValueKind::Long ||
-         kind == ValueKind::ULong || kind == ValueKind::LongLong || kind == ValueKind::ULongLong ||
-         kind == ValueKind::Octet;
-}
-
-bool is_ipv4(const std::string& text) {
-  in_addr address{};
-  return inet_pton(AF_INET, text.c_str(), &address) == 1;
-}
-
-// "239.255.77.1:45000": a multicast group (224.0.0.0/4) and a port.
-bool is_multicast_group(const std::string& text) {
-  const auto colon = text.rfind(':');
-  in_addr group{};
-  if (colon == std::string::npos || inet_pton(AF_INET, text.substr(0, colon).c_str(), &group) != 1)
-    return false;
-  const std::string port = text.substr(colon + 1);
-  return (ntohl(group.s_addr) >> 28) == 0xE && !port.empty() && port.size() <= 5 &&
-         port.find_first_not_of("0123456789") == std::string::npos && std::stoul(port) >= 1 &&
-         std::stoul(port) <= 65535;
-}
-
 class Checker {
  public:
   Checker(const Plan& plan, const InterfaceCatalog& interfaces, const CheckScope& scope)
-      : plan_(plan), interfaces_(interfaces), artifacts_(scope.artifacts), nodes_(scope.nodes) {}
+      : plan_(plan),
+        index_(plan),
+        interfaces_(interfaces),
+        artifacts_(scope.artifacts),
+        nodes_(scope.nodes) {}
 
   void run() {
     if (plan_.instances.empty()) {
@@ -66,18 +47,14 @@ class Checker {
     check_receptacles_connected_once();
     check_localities();
     check_event_delivery(
-        plan_, [this](const Instance& instance) { return interface(instance); }, problems_);
+        index_, [this](const Instance& instance) { return interface(instance); }, problems_);
     if (!problems_.empty()) throw PlanError(std::move(problems_));
   }
 
  private:
   // Once: an artifact that several implementations share is one problem.
   void problem(const SourceLocation& where, std::string message) {
-    for (const auto& known : problems_) {
-      if (known.where.file == where.file && known.where.line == where.line &&
-          known.message == message)
-        return;
-    }
+    if (!reported_.emplace(where.file, where.line, message).second) return;
     problems_.push_back({where, std::move(message)});
   }
 
@@ -87,8 +64,8 @@ class Checker {
     for (const auto& item : items) {
       auto [entry, added] = seen.emplace(key(item), &item);
       if (!added) {
-        problem(item.where, std::string(what) + " '" + key(item) + "' is already declared at " +
-                                entry->second->where.to_string());
+        problem(item.where, std::string(what) + " " + quote(key(item)) +
+                                " is already declared at " + entry->second->where.to_string());
       }
     }
   }
@@ -103,26 +80,26 @@ class Checker {
 
   void check(const Implementation& implementation) {
     for (const auto& id : implementation.artifact_ids) {
-      if (plan_.find_artifact(id) == nullptr) {
-        problem(implementation.where, "implementation '" + implementation.name +
-                                          "' refers to artifact '" + id +
-                                          "', which the plan does not declare");
+      if (index_.artifact(id) == nullptr) {
+        problem(implementation.where, "implementation " + quote(implementation.name) +
+                                          " refers to artifact " + quote(id) +
+                                          ", which the plan does not declare");
       }
     }
     const Property* type =
         find_property(implementation.exec_parameters, properties::kImplementationType);
     if (type != nullptr && type->value.text == properties::kComponentServer) return;
     if (type != nullptr) {
-      problem(type->where, std::string(properties::kImplementationType) + " is '" +
-                               type->value.text + "'; the only value mwccm knows is " +
+      problem(type->where, std::string(properties::kImplementationType) + " is " +
+                               quote(type->value.text) + "; the only value mwccm knows is " +
                                properties::kComponentServer);
       return;
     }
     const Property* entrypoint =
         find_property(implementation.exec_parameters, properties::kHomeEntrypoint);
     if (entrypoint == nullptr) {
-      problem(implementation.where, "implementation '" + implementation.name +
-                                        "' has no execParameter " + properties::kHomeEntrypoint +
+      problem(implementation.where, "implementation " + quote(implementation.name) +
+                                        " has no execParameter " + properties::kHomeEntrypoint +
                                         " naming its home's entry point");
       return;
     }
@@ -131,26 +108,26 @@ class Checker {
       for (const auto& d : interfaces_.directories())
         searched += (searched.empty() ? "" : ", ") + d;
       problem(entrypoint->where,
-              "no component interface description (.ccd) names the home entry point '" +
-                  entrypoint->value.text +
-                  "' (searched: " + (searched.empty() ? "no directory" : searched) + ")");
+              "no component interface description (.ccd) names the home entry point " +
+                  quote(entrypoint->value.text) +
+                  " (searched: " + (searched.empty() ? "no directory" : searched) + ")");
     }
     if (implementation.artifact_ids.empty()) {
-      problem(implementation.where,
-              "implementation '" + implementation.name + "' names no artifact holding its home");
+      problem(implementation.where, "implementation " + quote(implementation.name) +
+                                        " names no artifact holding its home");
       return;
     }
     if (artifacts_ != nullptr) check_artifact_file(implementation, entrypoint->value.text);
   }
 
   void check_artifact_file(const Implementation& implementation, const std::string& entrypoint) {
-    const Artifact* artifact = plan_.find_artifact(implementation.artifact_ids.front());
+    const Artifact* artifact = index_.artifact(implementation.artifact_ids.front());
     if (artifact == nullptr) return;
     try {
       const std::string path = artifacts_->resolve(artifact->location);
       if (!library_exports(path, entrypoint)) {
-        problem(artifact->where, "artifact '" + artifact->name + "' (" + path +
-                                     ") has no entry point '" + entrypoint + "'");
+        problem(artifact->where, "artifact " + quote(artifact->name) + " (" + path +
+                                     ") has no entry point " + quote(entrypoint));
       }
     } catch (const std::runtime_error& e) {
       problem(artifact->where, e.what());
@@ -159,22 +136,22 @@ class Checker {
 
   void check(const Instance& instance) {
     if (instance.node.empty()) {
-      problem(instance.where, "instance '" + instance.name + "' has an empty <node>");
+      problem(instance.where, "instance " + quote(instance.name) + " has an empty <node>");
     } else if (nodes_ != nullptr && nodes_->count(instance.node) == 0) {
-      std::string known;
-      for (const auto& node : *nodes_) known += (known.empty() ? "" : ", ") + node;
-      problem(instance.where, "instance '" + instance.name + "' is on node '" + instance.node +
-                                  "', which the node map does not name (it names: " + known + ")");
+      problem(instance.where,
+              "instance " + quote(instance.name) + " is on node " + quote(instance.node) +
+                  ", which the node map does not name (it names: " + some_of(*nodes_) + ")");
     }
-    if (plan_.find_implementation(instance.implementation_id) == nullptr) {
-      problem(instance.where, "instance '" + instance.name + "' refers to implementation '" +
-                                  instance.implementation_id +
-                                  "', which the plan does not declare");
+    if (index_.implementation(instance.implementation_id) == nullptr) {
+      problem(instance.where, "instance " + quote(instance.name) + " refers to implementation " +
+                                  quote(instance.implementation_id) +
+                                  ", which the plan does not declare");
       return;
     }
-    if (plan_.is_component_server(instance)) {
-      for (const auto& property : instance.config_properties)
-        check_server_property(instance, property);
+    if (index_.is_component_server(instance)) {
+      std::vector<PlanProblem> found;
+      check_server_settings(instance, found);
+      for (auto& each : found) problem(each.where, std::move(each.message));
       return;
     }
     const ComponentInterface* component = interface(instance);
@@ -183,8 +160,8 @@ class Checker {
       if (property.name == properties::kRegisterNaming ||
           property.name == properties::kInstanceIOR) {
         if (property.value.kind != ValueKind::String) {
-          problem(property.where,
-                  "configProperty " + property.name + " of '" + instance.name + "' is a tk_string");
+          problem(property.where, "configProperty " + property.name + " of " +
+                                      quote(instance.name) + " is a tk_string");
         }
         continue;
       }
@@ -193,78 +170,30 @@ class Checker {
       if (attribute == nullptr) {
         std::string names;
         for (const auto& a : component->attributes) names += (names.empty() ? "" : ", ") + a.name;
-        problem(property.where, "configProperty '" + property.name + "' of instance '" +
-                                    instance.name + "': " + component->label +
-                                    " has no writable attribute '" + property.name +
-                                    "' (it has: " + (names.empty() ? "none" : names) + ")");
+        problem(property.where, "configProperty " + quote(property.name) + " of instance " +
+                                    quote(instance.name) + ": " + component->label +
+                                    " has no writable attribute " + quote(property.name) +
+                                    " (it has: " + (names.empty() ? "none" : names) + ")");
       } else if (attribute->kind != property.value.kind ||
                  (attribute->kind == ValueKind::Enum &&
                   attribute->enum_type_id != property.value.enum_type_id)) {
         problem(property.where,
-                "configProperty '" + property.name + "' of instance '" + instance.name + "' is a " +
-                    tk_name(property.value.kind) + "; the attribute is a " +
+                "configProperty " + quote(property.name) + " of instance " + quote(instance.name) +
+                    " is a " + tk_name(property.value.kind) + "; the attribute is a " +
                     tk_name(attribute->kind) +
                     (attribute->kind == ValueKind::Enum ? " " + attribute->enum_type_id : ""));
       } else if (attribute->kind == ValueKind::Enum &&
                  std::find(attribute->enum_members.begin(), attribute->enum_members.end(),
                            property.value.text) == attribute->enum_members.end()) {
-        problem(property.where, "configProperty '" + property.name + "' of instance '" +
-                                    instance.name + "': '" + property.value.text +
-                                    "' is not an enumerator of " + attribute->enum_type_id);
+        problem(property.where, "configProperty " + quote(property.name) + " of instance " +
+                                    quote(instance.name) + ": " + quote(property.value.text) +
+                                    " is not an enumerator of " + attribute->enum_type_id);
       }
-    }
-  }
-
-  void check_server_property(const Instance& server, const Property& property) {
-    const std::string where =
-        "configProperty " + property.name + " of component server '" + server.name + "'";
-    if (property.name == properties::kPriority || property.name == properties::kOrbThreads) {
-      if (!is_integer(property.value.kind)) {
-        problem(property.where, where + " is an integer, not a " + tk_name(property.value.kind));
-        return;
-      }
-      const long long value = std::stoll(property.value.text);
-      if (property.name == properties::kPriority && (value < 0 || value > 99)) {
-        problem(property.where, where + " is a SCHED_FIFO priority from 1 to 99, or 0 for none");
-      }
-      if (property.name == properties::kOrbThreads && (value < 1 || value > 1024)) {
-        problem(property.where, where + " is from 1 to 1024");
-      }
-    } else if (property.name == properties::kCpuAffinity) {
-      const std::string& list = property.value.text;
-      const bool valid = property.value.kind == ValueKind::String && !list.empty() &&
-                         list.find_first_not_of("0123456789,") == std::string::npos &&
-                         list.front() != ',' && list.back() != ',' &&
-                         list.find(",,") == std::string::npos;
-      if (!valid)
-        problem(property.where, where + " is a tk_string of CPU numbers, such as \"0\" or \"0,1\"");
-    } else if (property.name == properties::kChannelAddress ||
-               property.name == properties::kMulticastInterface) {
-      if (!is_ipv4(property.value.text))
-        problem(property.where, where + " is a tk_string IPv4 address, such as \"198.18.0.2\"");
-    } else if (property.name == properties::kDdsDomain) {
-      // Cyclone's well-known ports, 7400 + 250 × domain + ..., end below 65536.
-      if (!is_integer(property.value.kind) || std::stoll(property.value.text) < 0 ||
-          std::stoll(property.value.text) > 232) {
-        problem(property.where, where + " is an integer DDS domain id from 0 to 232");
-      }
-    } else if (property.name == properties::kMulticastGroup) {
-      if (!is_multicast_group(property.value.text)) {
-        problem(property.where, where +
-                                    " is a tk_string GROUP:PORT, the group in "
-                                    "224.0.0.0/4, such as \"239.255.77.1:45000\"");
-      }
-    } else {
-      problem(property.where, where + " is not one mwccm knows (" + properties::kPriority + ", " +
-                                  properties::kCpuAffinity + ", " + properties::kOrbThreads + ", " +
-                                  properties::kChannelAddress + ", " + properties::kMulticastGroup +
-                                  ", " + properties::kMulticastInterface + ", " +
-                                  properties::kDdsDomain + ")");
     }
   }
 
   const ComponentInterface* interface(const Instance& instance) const {
-    const Implementation* implementation = plan_.find_implementation(instance.implementation_id);
+    const Implementation* implementation = index_.implementation(instance.implementation_id);
     if (implementation == nullptr) return nullptr;
     const Property* entrypoint =
         find_property(implementation->exec_parameters, properties::kHomeEntrypoint);
@@ -273,31 +202,31 @@ class Checker {
 
   // An endpoint's instance and port, or null after adding the problem.
   const PortDescription* port(const Connection& connection, const Endpoint& endpoint) {
-    const std::string head = "connection '" + connection.name + "': ";
-    const Instance* instance = plan_.find_instance(endpoint.instance_id);
+    const std::string head = "connection " + quote(connection.name) + ": ";
+    const Instance* instance = index_.instance(endpoint.instance_id);
     if (instance == nullptr) {
       problem(endpoint.where,
-              head + "instance '" + endpoint.instance_id + "' is not declared in the plan");
+              head + "instance " + quote(endpoint.instance_id) + " is not declared in the plan");
       return nullptr;
     }
-    if (plan_.is_component_server(*instance)) {
+    if (index_.is_component_server(*instance)) {
       problem(endpoint.where,
-              head + "'" + instance->name + "' is a component server, which has no ports");
+              head + quote(instance->name) + " is a component server, which has no ports");
       return nullptr;
     }
     const ComponentInterface* component = interface(*instance);
     if (component == nullptr) return nullptr;  // reported with its implementation
     const PortDescription* found = component->find_port(endpoint.port_name);
     if (found == nullptr) {
-      problem(endpoint.where, head + "instance '" + instance->name + "' (" + component->label +
-                                  ") has no port '" + endpoint.port_name +
-                                  "' (it has: " + component->port_names() + ")");
+      problem(endpoint.where, head + "instance " + quote(instance->name) + " (" + component->label +
+                                  ") has no port " + quote(endpoint.port_name) +
+                                  " (it has: " + component->port_names() + ")");
       return nullptr;
     }
     if (found->kind != endpoint.kind) {
-      problem(endpoint.where, head + "port '" + endpoint.port_name + "' of '" + instance->name +
-                                  "' is a " + port_kind_name(found->kind) + ", not a " +
-                                  port_kind_name(endpoint.kind));
+      problem(endpoint.where, head + "port " + quote(endpoint.port_name) + " of " +
+                                  quote(instance->name) + " is a " + port_kind_name(found->kind) +
+                                  ", not a " + port_kind_name(endpoint.kind));
       return nullptr;
     }
     if (endpoint.provider != is_provider(endpoint.kind)) {
@@ -309,7 +238,7 @@ class Checker {
   }
 
   void check(const Connection& connection) {
-    const std::string head = "connection '" + connection.name + "': ";
+    const std::string head = "connection " + quote(connection.name) + ": ";
     const std::size_t internal = connection.internal_endpoints.size();
     const std::size_t external = connection.external_references.size();
     if (!((internal == 2 && external == 0) || (internal == 1 && external == 1))) {
@@ -355,8 +284,8 @@ class Checker {
               "; a connection joins a receptacle and a facet, or an event source and a consumer");
       return;
     }
-    const std::string user = "'" + a->port_name + "' of '" + instance_name(*a) + "'";
-    const std::string provider = "'" + b->port_name + "' of '" + instance_name(*b) + "'";
+    const std::string user = quote(a->port_name) + " of " + quote(instance_name(*a));
+    const std::string provider = quote(b->port_name) + " of " + quote(instance_name(*b));
     const auto& supported = pb->supported_types;
     if (receptacle_to_facet && pb->specific_type != pa->specific_type &&
         std::find(supported.begin(), supported.end(), pa->specific_type) == supported.end()) {
@@ -370,7 +299,7 @@ class Checker {
   }
 
   std::string instance_name(const Endpoint& endpoint) const {
-    const Instance* instance = plan_.find_instance(endpoint.instance_id);
+    const Instance* instance = index_.instance(endpoint.instance_id);
     return instance == nullptr ? endpoint.instance_id : instance->name;
   }
 
@@ -384,9 +313,9 @@ class Checker {
             std::make_pair(endpoint.instance_id, endpoint.port_name), &connection);
         if (!added) {
           problem(endpoint.where,
-                  "connection '" + connection.name + "': " + port_kind_name(endpoint.kind) + " '" +
-                      endpoint.port_name + "' of '" + instance_name(endpoint) +
-                      "' is already connected by connection '" + entry->second->name + "' (" +
+                  "connection " + quote(connection.name) + ": " + port_kind_name(endpoint.kind) +
+                      " " + quote(endpoint.port_name) + " of " + quote(instance_name(endpoint)) +
+                      " is already connected by connection " + quote(entry->second->name) + " (" +
                       entry->second->where.to_string() + "); it takes one");
         }
       }
@@ -401,8 +330,8 @@ class Checker {
       for (const auto& id : constraint.instance_ids) {
         if (ids.count(id) == 0) {
           problem(constraint.where, "localityConstraint " + locality_kind_name(constraint.kind) +
-                                        " names instance '" + id +
-                                        "', which the plan does not declare");
+                                        " names instance " + quote(id) +
+                                        ", which the plan does not declare");
           resolved = false;
         }
       }
@@ -431,26 +360,29 @@ class Checker {
           process_of[connection.internal_endpoints[0].instance_id] !=
               process_of[connection.internal_endpoints[1].instance_id]) {
         problem(connection.where,
-                "connection '" + connection.name + "' is a " + properties::kLocalInterface +
+                "connection " + quote(connection.name) + " is a " + properties::kLocalInterface +
                     " (plain C++) connection between instances in different processes");
       }
     }
   }
 
   const Plan& plan_;
+  const PlanIndex index_;
   const InterfaceCatalog& interfaces_;
   const TrustedDirectories* artifacts_;
   const std::set<std::string>* nodes_;
   std::vector<PlanProblem> problems_;
+  std::set<std::tuple<std::string, int, std::string>> reported_;  // each problem once
 };
 
 }  // namespace
 
 void complete_plan(Plan& plan, const InterfaceCatalog& interfaces) {
+  const PlanIndex index(plan);  // the plan's elements stay where they are
   auto component_of = [&](const std::string& instance_id) -> const ComponentInterface* {
-    const Instance* instance = plan.find_instance(instance_id);
+    const Instance* instance = index.instance(instance_id);
     const Implementation* implementation =
-        instance == nullptr ? nullptr : plan.find_implementation(instance->implementation_id);
+        instance == nullptr ? nullptr : index.implementation(instance->implementation_id);
     const Property* entrypoint =
         implementation == nullptr
             ? nullptr
@@ -486,20 +418,6 @@ void complete_plan(Plan& plan, const InterfaceCatalog& interfaces) {
 
 void check_plan(const Plan& plan, const InterfaceCatalog& interfaces, const CheckScope& scope) {
   Checker(plan, interfaces, scope).run();
-}
-
-const ComponentInterface& interface_of(const Plan& plan, const InterfaceCatalog& interfaces,
-                                       const Instance& instance) {
-  const Implementation* implementation = plan.find_implementation(instance.implementation_id);
-  const Property* entrypoint =
-      implementation == nullptr
-          ? nullptr
-          : find_property(implementation->exec_parameters, properties::kHomeEntrypoint);
-  const ComponentInterface* component =
-      entrypoint == nullptr ? nullptr : interfaces.find_by_entrypoint(entrypoint->value.text);
-  if (component == nullptr)
-    throw PlanError(instance.where, "instance '" + instance.name + "' has no interface");
-  return *component;
 }
 
 }  // namespace mwccm::deployment

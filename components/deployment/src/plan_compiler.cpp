@@ -5,8 +5,9 @@
 #include <mwccm/deployment/connection_settings.hpp>
 #include <mwccm/deployment/localities.hpp>
 #include <mwccm/deployment/plan_compiler.hpp>
+#include <mwccm/deployment/plan_error.hpp>
 #include <mwccm/deployment/plan_properties.hpp>
-#include <regex>
+#include <set>
 #include <sstream>
 #include <stdexcept>
 
@@ -90,32 +91,44 @@ std::string property_text(const std::vector<Property>& properties, const char* n
   return property == nullptr ? "" : property->value.text;
 }
 
+// Whether `text` is a C name ([A-Za-z_][A-Za-z0-9_]*), which a compiled plan links by.
+bool is_c_name(const std::string& text) {
+  const auto letter = [](char c) {
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_';
+  };
+  if (text.empty() || !letter(text.front())) return false;
+  for (const char c : text) {
+    if (!letter(c) && !(c >= '0' && c <= '9')) return false;
+  }
+  return true;
+}
+
 // The one process the program is: the plan's only locality, or (one_process)
 // all of them, with the real-time settings of none.
-Locality the_process(const Plan& plan, const CompileOptions& options) {
+Locality the_process(const PlanIndex& index, const CompileOptions& options) {
+  const Plan& plan = index.plan();
   std::vector<Locality> localities = split_by_locality(plan);
   if (localities.size() == 1) return localities.front();
   if (!options.one_process) {
-    std::string names;
-    for (const auto& locality : localities) names += (names.empty() ? "" : ", ") + locality.name;
+    std::vector<std::string> names;
+    for (const auto& locality : localities) names.push_back(locality.name);
     throw std::runtime_error(plan.file + ": the plan has " + std::to_string(localities.size()) +
-                             " processes (" + names +
+                             " processes (" + some_of(names) +
                              "); a compiled plan is one process: give --one-process to "
                              "assemble them all in it");
   }
   Locality merged{localities.front().node, "static", {}, nullptr};
   for (const Instance& instance : plan.instances) {
-    if (!plan.is_component_server(instance)) merged.components.push_back(&instance);
+    if (!index.is_component_server(instance)) merged.components.push_back(&instance);
   }
   return merged;
 }
 
-std::string home_entrypoint(const Plan& plan, const Instance& instance) {
-  static const std::regex c_name("[A-Za-z_][A-Za-z0-9_]*");
-  const Implementation& implementation = *plan.find_implementation(instance.implementation_id);
+std::string home_entrypoint(const PlanIndex& plan, const Instance& instance) {
+  const Implementation& implementation = *plan.implementation(instance.implementation_id);
   const std::string entrypoint =
       property_text(implementation.exec_parameters, properties::kHomeEntrypoint);
-  if (!std::regex_match(entrypoint, c_name)) {
+  if (!is_c_name(entrypoint)) {
     throw std::runtime_error(implementation.where.to_string() + ": implementation '" +
                              implementation.name + "': home entry point " + literal(entrypoint) +
                              " is not a C name, which a compiled plan links by");
@@ -126,7 +139,7 @@ std::string home_entrypoint(const Plan& plan, const Instance& instance) {
 class TablesWriter {
  public:
   TablesWriter(const Plan& plan, const CompileOptions& options)
-      : plan_(plan), process_(the_process(plan, options)) {}
+      : plan_(plan), index_(plan), process_(the_process(index_, options)) {}
 
   std::string write() {
     for (const Instance* instance : process_.components) add_home(*instance);
@@ -148,7 +161,7 @@ class TablesWriter {
 
  private:
   void add_home(const Instance& instance) {
-    const std::string entrypoint = home_entrypoint(plan_, instance);
+    const std::string entrypoint = home_entrypoint(index_, instance);
     if (home_index_.emplace(entrypoint, homes_.size()).second) homes_.push_back(entrypoint);
   }
 
@@ -191,7 +204,7 @@ class TablesWriter {
       const Instance& instance = *process_.components[i];
       auto values = with_values_.find(i);
       out_ << "    {" << literal(instance.name) << ", "
-           << home_index_.at(home_entrypoint(plan_, instance)) << ", "
+           << home_index_.at(home_entrypoint(index_, instance)) << ", "
            << (values == with_values_.end() ? "{}" : values->second) << ", "
            << literal(property_text(instance.config_properties, properties::kInstanceIOR)) << ", "
            << literal(property_text(instance.config_properties, properties::kRegisterNaming))
@@ -209,22 +222,22 @@ class TablesWriter {
         (is_user(endpoint.kind) ? user : provider) = &endpoint;
       const bool events =
           user->kind == PortKind::EventEmitter || user->kind == PortKind::EventPublisher;
-      const ConnectionSettings settings = connection_settings(plan_, connection);
+      const ConnectionSettings settings = connection_settings(index_, connection);
       std::string provider_instance, provider_port, external;
       if (provider == nullptr) {
         provider_port = connection.external_references.front().port_name;
         external = connection.external_references.front().location;
       } else {
-        provider_instance = plan_.find_instance(provider->instance_id)->name;
+        provider_instance = index_.instance(provider->instance_id)->name;
         provider_port = provider->port_name;
       }
       out_ << "    {" << literal(connection.name) << ", "
-           << literal(plan_.find_instance(user->instance_id)->name) << ", "
-           << literal(user->port_name) << ", " << literal(provider_instance) << ", "
-           << literal(provider_port) << ", " << (events ? "true" : "false") << ", "
-           << (settings.plain_cxx ? "true" : "false") << ", " << literal(external) << ", "
-           << literal(settings.delivery) << ", " << literal(settings.gateway) << ", "
-           << literal(settings.filter) << ", " << literal(settings.topic) << ", "
+           << literal(index_.instance(user->instance_id)->name) << ", " << literal(user->port_name)
+           << ", " << literal(provider_instance) << ", " << literal(provider_port) << ", "
+           << (events ? "true" : "false") << ", " << (settings.plain_cxx ? "true" : "false") << ", "
+           << literal(external) << ", " << literal(settings.delivery) << ", "
+           << literal(settings.gateway) << ", " << literal(settings.filter) << ", "
+           << literal(settings.topic) << ", "
            << (settings.reliability == properties::kReliable ? "true" : "false") << ", "
            << (settings.history_depth.empty() ? "0" : settings.history_depth) << "},\n";
     }
@@ -251,6 +264,7 @@ class TablesWriter {
   }
 
   const Plan& plan_;
+  const PlanIndex index_;
   const Locality process_;
   std::ostringstream out_;
   std::vector<std::string> homes_;
@@ -272,14 +286,15 @@ std::string archive_name(const std::string& artifact_location) {
 }
 
 std::string compile_cmake_project(const Plan& plan, const CompileOptions& options) {
-  const Locality process = the_process(plan, options);
-  std::vector<std::string> archives;
+  const PlanIndex index(plan);
+  const Locality process = the_process(index, options);
+  std::vector<std::string> archives;  // in the order the plan first needs them
+  std::set<std::string> listed;
   for (const Instance* instance : process.components) {
-    const Implementation& implementation = *plan.find_implementation(instance->implementation_id);
+    const Implementation& implementation = *index.implementation(instance->implementation_id);
     for (const auto& id : implementation.artifact_ids) {
-      const std::string archive = archive_name(plan.find_artifact(id)->location);
-      if (std::find(archives.begin(), archives.end(), archive) == archives.end())
-        archives.push_back(archive);
+      const std::string archive = archive_name(index.artifact(id)->location);
+      if (listed.insert(archive).second) archives.push_back(archive);
     }
   }
   std::string directories;

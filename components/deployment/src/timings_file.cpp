@@ -23,7 +23,11 @@ void write_timings_file(const std::string& file, const MwccmDeployment::Timings&
   const std::string temporary = file + ".tmp";
   {
     std::ofstream out(temporary, std::ios::trunc);
-    out << nlohmann::json{{"steps", steps}, {"total_ns_per_step", totals}}.dump(2) << '\n';
+    // Names are UTF-8 (the plan's reader checks them), but a file name need
+    // not be: such a byte is written as U+FFFD rather than failing the file.
+    out << nlohmann::json{{"steps", steps}, {"total_ns_per_step", totals}}.dump(
+               2, ' ', false, nlohmann::json::error_handler_t::replace)
+        << '\n';
     if (!out) throw std::runtime_error("cannot write '" + temporary + "'");
   }
   std::error_code error;

@@ -6,6 +6,7 @@
 #include <cstdlib>
 #include <limits>
 #include <mwccm/deployment/typed_value.hpp>
+#include <mwccm/user_input.hpp>
 #include <stdexcept>
 
 namespace mwccm::deployment {
@@ -19,7 +20,7 @@ std::string checked_integer(const std::string& text) {
   if (text.empty() || error != std::errc{} || stop != end) {
     throw std::invalid_argument(
         "an integer from " + std::to_string(std::numeric_limits<Integer>::min()) + " to " +
-        std::to_string(std::numeric_limits<Integer>::max()) + ", not '" + text + "'");
+        std::to_string(std::numeric_limits<Integer>::max()) + ", not " + quote(text));
   }
   return std::to_string(value);
 }
@@ -30,7 +31,7 @@ std::string checked_floating(const std::string& text) {
   const char* end = text.data() + text.size();
   auto [stop, error] = std::from_chars(text.data(), end, value);
   if (text.empty() || error != std::errc{} || stop != end || !std::isfinite(value)) {
-    throw std::invalid_argument("a finite number, not '" + text + "'");
+    throw std::invalid_argument("a finite number, not " + quote(text));
   }
   return text;
 }
@@ -38,7 +39,7 @@ std::string checked_floating(const std::string& text) {
 std::string checked_boolean(const std::string& text) {
   if (text == "true" || text == "1") return "true";
   if (text == "false" || text == "0") return "false";
-  throw std::invalid_argument("true or false, not '" + text + "'");
+  throw std::invalid_argument("true or false, not " + quote(text));
 }
 
 }  // namespace
@@ -51,7 +52,7 @@ TypedValue make_value(ValueKind kind, const std::string& text) {
       value.text = checked_boolean(text);
       break;
     case ValueKind::Char:
-      if (text.size() != 1) throw std::invalid_argument("one character, not '" + text + "'");
+      if (text.size() != 1) throw std::invalid_argument("one character, not " + quote(text));
       value.text = text;
       break;
     case ValueKind::Octet:
@@ -98,7 +99,7 @@ TypedValue make_enum_value(const std::string& type_id, std::vector<std::string> 
     known = known || member == text;
     listed += (listed.empty() ? "" : ", ") + member;
   }
-  if (!known) throw std::invalid_argument("one of " + listed + ", not '" + text + "'");
+  if (!known) throw std::invalid_argument("one of " + listed + ", not " + quote(text));
   TypedValue value;
   value.kind = ValueKind::Enum;
   value.text = text;

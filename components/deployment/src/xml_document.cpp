@@ -1,11 +1,10 @@
-// Reading XML with libxml2: no network, no DTD (so no entity expansion), line
-// numbers past 65535, libxml2's default limits on depth and text size.
+// Reading XML with libxml2's xmlReader: no network, no DTD (so no entity
+// expansion), line numbers past 65535, libxml2's default limits on depth and
+// text size, and the memory of one child of the root at a time.
 #include "xml_document.hpp"
 
-#include <libxml/SAX2.h>
-#include <libxml/parserInternals.h>
-#include <sys/stat.h>
-
+#include <algorithm>
+#include <mwccm/deployment/input_files.hpp>
 #include <mwccm/deployment/plan_error.hpp>
 
 namespace mwccm::deployment::detail {
@@ -15,30 +14,45 @@ std::string as_string(const xmlChar* text) {
   return text == nullptr ? std::string() : std::string(reinterpret_cast<const char*>(text));
 }
 
-// libxml2 reports errors through a global handler; the parser context keeps
-// the last one, which is what we report (with its line).
-std::string last_error_message(xmlParserCtxt* context, int* line) {
-  const xmlError* error = xmlCtxtGetLastError(context);
-  if (error == nullptr || error->message == nullptr) {
-    *line = 0;
-    return "not well-formed XML";
+// Keeps libxml2's first error, with its line, for the refusal. The handler's
+// parameter is `xmlErrorPtr` in libxml2 2.9 and `const xmlError*` since
+// 2.12: the template takes whichever the installed one declares.
+template <class ErrorPointer>
+void keep_first_error(void* first, ErrorPointer error) {
+  auto* kept = static_cast<XmlError*>(first);
+  if (error == nullptr || error->level < XML_ERR_ERROR || !kept->message.empty()) return;
+  kept->line = error->line;
+  std::string message = error->message == nullptr ? "" : error->message;
+  while (!message.empty() && (message.back() == '\n' || message.back() == ' ')) message.pop_back();
+  constexpr std::size_t kLongest = 200;  // it may quote a name of the document, of any length
+  if (message.size() > kLongest) {
+    std::size_t cut = kLongest;
+    while (cut > 0 && (static_cast<unsigned char>(message[cut]) & 0xC0) == 0x80) --cut;
+    message = message.substr(0, cut) + "…";
   }
-  *line = error->line;
-  std::string message = error->message;
-  while (!message.empty() && (message.back() == '\n' || message.back() == ' ')) {
-    message.pop_back();
-  }
-  return "not well-formed XML: " + message;
+  kept->message = message;
 }
 
 void ignore_error(void*, const char*, ...) {}
 
-// A DOCTYPE stops the parser where it is declared: its entities could expand
-// without bound ("billion laughs"), and a plan needs none.
-void refuse_document_type(void* parser, const xmlChar*, const xmlChar*, const xmlChar*) {
-  auto* context = static_cast<xmlParserCtxt*>(parser);
-  context->_private = context;  // marks the refusal for the reader
-  xmlStopParser(context);
+// The line of a document type declaration, or 0. One can only be in the
+// prolog, before the root element: it is looked for there, before libxml2
+// reads it, because its internal subset could already expand without bound.
+int doctype_line(const std::string& text) {
+  std::size_t at = 0;
+  for (;;) {
+    at = text.find('<', at);
+    if (at == std::string::npos) return 0;
+    const char* skip_to = text.compare(at, 4, "<!--") == 0 ? "-->"
+                          : text.compare(at, 2, "<?") == 0 ? "?>"
+                                                           : nullptr;
+    if (skip_to == nullptr) {
+      if (text.compare(at, 9, "<!DOCTYPE") != 0) return 0;  // the root element: no DTD
+      return 1 + static_cast<int>(std::count(text.begin(), text.begin() + at, '\n'));
+    }
+    at = text.find(skip_to, at + 2);
+    if (at == std::string::npos) return 0;  // libxml2 says what is wrong
+  }
 }
 
 }  // namespace
@@ -83,36 +97,65 @@ std::string XmlElement::attribute(const std::string& local_name) const {
   return {};
 }
 
-XmlDocument::XmlDocument(const std::string& file) : file_(file), doc_(nullptr, xmlFreeDoc) {
-  struct stat status {};
-  if (stat(file.c_str(), &status) != 0) throw PlanError({file, 0}, "cannot read the file");
-  if (!S_ISREG(status.st_mode)) throw PlanError({file, 0}, "not a regular file");
-  if (status.st_size > kMaxBytes) {
-    throw PlanError({file, 0}, "larger than " + std::to_string(kMaxBytes >> 20) + " MiB");
-  }
-  xmlSetGenericErrorFunc(nullptr, ignore_error);  // errors are reported by us, not on stderr
-  std::unique_ptr<xmlParserCtxt, void (*)(xmlParserCtxt*)> context(
-      xmlCreateFileParserCtxt(file.c_str()), xmlFreeParserCtxt);
-  if (!context) throw PlanError({file, 0}, "cannot read the file");
-  xmlCtxtUseOptions(context.get(), XML_PARSE_NONET | XML_PARSE_BIG_LINES | XML_PARSE_NOERROR |
-                                       XML_PARSE_NOWARNING | XML_PARSE_NOCDATA);
-  context->sax->internalSubset = refuse_document_type;
-  context->_private = nullptr;
-  xmlParseDocument(context.get());
-  doc_.reset(context->myDoc);
-  context->myDoc = nullptr;
-  if (context->_private != nullptr) {
-    throw PlanError({file, xmlSAX2GetLineNumber(context.get())},
+XmlDocument::XmlDocument(const std::string& file, const FileKind& kind)
+    : file_(file), text_(read_input_file(file, kind)), reader_(nullptr, xmlFreeTextReader) {
+  if (const int line = doctype_line(text_)) {
+    throw PlanError({file_, line},
                     "a document type declaration (DOCTYPE) is not allowed in a plan");
   }
-  if (!context->wellFormed || !doc_) {
-    int line = 0;
-    std::string message = last_error_message(context.get(), &line);
-    throw PlanError({file, line}, message);
+  reader_.reset(xmlReaderForMemory(text_.data(), static_cast<int>(text_.size()), file_.c_str(),
+                                   "UTF-8",
+                                   XML_PARSE_NONET | XML_PARSE_BIG_LINES | XML_PARSE_NOERROR |
+                                       XML_PARSE_NOWARNING | XML_PARSE_NOCDATA));
+  if (!reader_) throw PlanError({file_, 0}, "cannot parse the file");
+  xmlSetGenericErrorFunc(nullptr, ignore_error);  // errors are reported by us, not on stderr
+  xmlStructuredErrorFunc keep = keep_first_error;
+  xmlTextReaderSetStructuredErrorHandler(reader_.get(), keep, &error_);
+  while (read() == 1) {
+    const int type = xmlTextReaderNodeType(reader_.get());
+    if (type == XML_READER_TYPE_DOCUMENT_TYPE) {  // the prolog's look missed none; to be sure
+      throw PlanError({file_, xmlTextReaderGetParserLineNumber(reader_.get())},
+                      "a document type declaration (DOCTYPE) is not allowed in a plan");
+    }
+    if (type != XML_READER_TYPE_ELEMENT) continue;
+    root_ = xmlTextReaderCurrentNode(reader_.get());
+    root_is_empty_ = xmlTextReaderIsEmptyElement(reader_.get()) == 1;
+    return;
   }
-  if (xmlDocGetRootElement(doc_.get()) == nullptr) throw PlanError({file, 0}, "no root element");
+  throw PlanError({file_, 0}, "no root element");
 }
 
-XmlElement XmlDocument::root() const { return {xmlDocGetRootElement(doc_.get()), &file_}; }
+void XmlDocument::each_child(const std::function<void(const XmlElement&)>& visit) {
+  if (!root_is_empty_) {
+    int more = read();
+    while (more == 1 && xmlTextReaderDepth(reader_.get()) > 0) {
+      if (xmlTextReaderNodeType(reader_.get()) != XML_READER_TYPE_ELEMENT) {
+        more = read();
+        continue;
+      }
+      xmlNode* child = xmlTextReaderExpand(reader_.get());
+      if (child == nullptr) fail_to_parse();
+      visit(XmlElement(child, &file_));
+      more = xmlTextReaderNext(reader_.get());  // past the child, which the reader then frees
+      if (more < 0) fail_to_parse();
+    }
+  }
+  while (read() == 1) {
+  }  // to the end: what follows the root must be well-formed too
+}
+
+int XmlDocument::read() {
+  const int more = xmlTextReaderRead(reader_.get());
+  if (more < 0) fail_to_parse();
+  return more;
+}
+
+void XmlDocument::fail_to_parse() const {
+  if (error_.message.empty()) {
+    throw PlanError({file_, xmlTextReaderGetParserLineNumber(reader_.get())},
+                    "not well-formed XML");
+  }
+  throw PlanError({file_, error_.line}, "not well-formed XML: " + error_.message);
+}
 
 }  // namespace mwccm::deployment::detail

@@ -3,11 +3,13 @@
 // element's line. Internal to the deployment library.
 #pragma once
 
-#include <libxml/parser.h>
 #include <libxml/tree.h>
+#include <libxml/xmlreader.h>
 
+#include <functional>
 #include <memory>
 #include <mwccm/deployment/plan.hpp>
+#include <mwccm/user_input.hpp>
 #include <string>
 #include <vector>
 
@@ -31,20 +33,44 @@ class XmlElement {
   const std::string* file_;
 };
 
+// libxml2's first error while reading a document.
+struct XmlError {
+  int line = 0;
+  std::string message;
+};
+
+// A document read as a stream of the root's children: each child is parsed
+// whole, handed over, and freed when the next is read, so that a plan of a
+// hundred thousand instances takes the memory of its model, not of a tree
+// of the whole file (libxml2's xmlReader, "expand" mode).
 class XmlDocument {
  public:
-  // Reads `file`; PlanError (file:line) when it is not well-formed XML, holds
-  // a DTD (entities could expand without bound), or is larger than
-  // kMaxBytes. Never touches the network.
-  explicit XmlDocument(const std::string& file);
-  XmlElement root() const;
+  // Reads `file` (input_files.hpp: `kind`'s bound, UTF-8) up to its root
+  // element. PlanError (file:line) when it is not well-formed XML or holds a
+  // DTD (DOCTYPE: entities could expand without bound, and a plan needs
+  // none). Never touches the network.
+  XmlDocument(const std::string& file, const FileKind& kind);
+  XmlDocument(const XmlDocument&) = delete;  // the reader holds its address and its text
+  XmlDocument& operator=(const XmlDocument&) = delete;
+
+  // The root element: its name, attributes and line (its children come
+  // through each_child).
+  XmlElement root() const { return {root_, &file_}; }
+  // Calls `visit` with each child element of the root, in order, then reads
+  // to the end of the file. Once. PlanError when the rest is not well-formed.
+  void each_child(const std::function<void(const XmlElement&)>& visit);
   const std::string& file() const noexcept { return file_; }
 
-  static constexpr long kMaxBytes = 64L << 20;
-
  private:
+  [[noreturn]] void fail_to_parse() const;
+  int read();  // the reader's next node: 1, 0 at the end; fails_to_parse on an error
+
   std::string file_;
-  std::unique_ptr<xmlDoc, void (*)(xmlDoc*)> doc_;
+  std::string text_;  // the reader parses it in place
+  std::unique_ptr<xmlTextReader, void (*)(xmlTextReaderPtr)> reader_;
+  xmlNode* root_ = nullptr;
+  bool root_is_empty_ = false;
+  XmlError error_;
 };
 
 }  // namespace mwccm::deployment::detail

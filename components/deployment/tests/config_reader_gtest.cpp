@@ -45,13 +45,14 @@ TEST_F(ConfigReader, MeansWhatTheXmlPlanMeans) {
 TEST_F(ConfigReader, DerivesImplementationsArtifactsAndLocalities) {
   const std::string file = plan_path("basic_sp.config");
   const Plan plan = read_config(file);
+  const PlanIndex index(plan);
   // One implementation per artifact and entry point, shared by instances.
-  const Implementation* gps = plan.find_implementation("BasicSP.mwccm_home_BasicSP_GPSHome");
+  const Implementation* gps = index.implementation("BasicSP.mwccm_home_BasicSP_GPSHome");
   ASSERT_NE(gps, nullptr);
   EXPECT_EQ(gps->artifact_ids, std::vector<std::string>{"BasicSP"});
-  ASSERT_NE(plan.find_artifact("BasicSP"), nullptr);
-  EXPECT_EQ(plan.find_artifact("BasicSP")->location, "libmwccm_basic_sp_module.so");
-  const Instance* hud = plan.find_instance("hud");
+  ASSERT_NE(index.artifact("BasicSP"), nullptr);
+  EXPECT_EQ(index.artifact("BasicSP")->location, "libmwccm_basic_sp_module.so");
+  const Instance* hud = index.instance("hud");
   ASSERT_NE(hud, nullptr);
   EXPECT_EQ(hud->where.line, line_of(file, "nl.remedy.it.CCM.Component hud"));
   // "airframe < position": a receptacle whose kind the interface gives.

@@ -38,7 +38,10 @@ class PlanCheck : public ::testing::Test {
         << found[0] << " is not at " << where.to_string();
   }
   Instance& instance(const std::string& id) {
-    return const_cast<Instance&>(*plan_.find_instance(id));
+    for (auto& i : plan_.instances) {
+      if (i.id == id) return i;
+    }
+    throw std::logic_error("no instance " + id);
   }
   Connection& connection(const std::string& name) {
     for (auto& c : plan_.connections) {
@@ -401,7 +404,7 @@ TEST_F(PlanCheck, NamesAFilterSourceThatNoChannelBringsToItsSink) {
   instance("HUD").config_properties.push_back(filter);
   expect_problem(
       "source 'gps.ready' reaches 'hud.airframe_ready' through no channel connection (those "
-      "that do: airframe.ready)",
+      "that do: 'airframe.ready')",
       filter.where);
 }
 
@@ -455,7 +458,7 @@ TEST_F(PlanCheck, NamesANodeTheNodeMapDoesNotName) {
   EXPECT_NE(
       found[0].find(
           "instance 'rate_gen' is on node 'Avionics', which the node map does not name (it names: "
-          "Display)"),
+          "'Display')"),
       std::string::npos);
 }
 

@@ -38,7 +38,7 @@ TEST_F(PlanCompiler, RefusesSeveralProcessesUnlessTold) {
     tables();
     FAIL() << "a plan of two processes compiled into one without --one-process";
   } catch (const std::runtime_error& error) {
-    EXPECT_TRUE(contains(error.what(), "2 processes (sensors, Avionics.airframe)"));
+    EXPECT_TRUE(contains(error.what(), "2 processes ('sensors', 'Avionics.airframe')"));
     EXPECT_TRUE(contains(error.what(), "--one-process"));
   }
 }

@@ -57,7 +57,7 @@ TEST_F(PlanConvert, EscapesTextInBothFormats) {
   EXPECT_EQ(via_cdp.instances[3].config_properties[0].value.text,
             plan.instances[3].config_properties[0].value.text);
   const Plan via_config = read_config(write("escaped.config", write_config(plan)));
-  EXPECT_EQ(via_config.find_instance("hud")->config_properties[0].value.text,
+  EXPECT_EQ(PlanIndex(via_config).instance("hud")->config_properties[0].value.text,
             plan.instances[3].config_properties[0].value.text);
 }
 

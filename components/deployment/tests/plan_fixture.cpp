@@ -56,25 +56,44 @@ std::string ScratchTest::mutate(const std::string& fixture, const std::string& n
   return write(name, text);
 }
 
+std::string chain_plan(std::size_t instances) {
+  std::string text = "nl.remedy.it.DnCX11.Property mwccm.Label \"a chain\"\n";
+  for (std::size_t i = 0; i < instances; ++i) {
+    const std::string server = std::to_string(i / 100);
+    text += "nl.remedy.it.CCM.Component a" + std::to_string(i) +
+            " BasicSP mwccm_home_BasicSP_AirframeHome\n"
+            "  nl.remedy.it.DnCX11.Node \"node_" +
+            std::to_string(i / 100 % 2) +
+            "\"\n"
+            "  nl.remedy.it.DnCX11.Locality \"server_" +
+            server + "\"\n";
+    if (i + 1 < instances)
+      text +=
+          "  nl.remedy.it.DnCX11.Connection a" + std::to_string(i + 1) + "\n    gps < position\n";
+  }
+  return text;
+}
+
 namespace {
 
 std::string value(const TypedValue& v) { return tk_name(v.kind) + " " + v.text; }
 
-std::string instance_name(const Plan& plan, const std::string& id) {
-  const Instance* instance = plan.find_instance(id);
+std::string instance_name(const PlanIndex& plan, const std::string& id) {
+  const Instance* instance = plan.instance(id);
   return instance == nullptr ? "?" + id : instance->name;
 }
 
 }  // namespace
 
 std::string meaning(const Plan& plan) {
+  const PlanIndex index(plan);
   std::set<std::string> facts;
   facts.insert("label " + plan.label);
   facts.insert("uuid " + plan.uuid);
   for (const auto& info : plan.info_properties)
     facts.insert("info " + info.name + " = " + value(info.value));
   for (const auto& instance : plan.instances) {
-    const Implementation* implementation = plan.find_implementation(instance.implementation_id);
+    const Implementation* implementation = index.implementation(instance.implementation_id);
     std::string made_by = "no implementation";
     if (implementation != nullptr) {
       made_by.clear();
@@ -82,7 +101,7 @@ std::string meaning(const Plan& plan) {
         made_by += parameter.name + "=" + parameter.value.text + " ";
       }
       for (const auto& id : implementation->artifact_ids) {
-        const Artifact* artifact = plan.find_artifact(id);
+        const Artifact* artifact = index.artifact(id);
         made_by += "artifact " + (artifact ? artifact->location : "?" + id) + " ";
       }
     }
@@ -94,7 +113,7 @@ std::string meaning(const Plan& plan) {
   for (const auto& connection : plan.connections) {
     std::vector<std::string> ends;
     for (const auto& e : connection.internal_endpoints) {
-      ends.push_back(instance_name(plan, e.instance_id) + "." + e.port_name + " " +
+      ends.push_back(instance_name(index, e.instance_id) + "." + e.port_name + " " +
                      port_kind_name(e.kind) + (e.provider ? " provider" : ""));
     }
     for (const auto& e : connection.external_references)

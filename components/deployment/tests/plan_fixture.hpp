@@ -33,6 +33,11 @@ class ScratchTest : public ::testing::Test {
   std::string scratch_;
 };
 
+// A .config plan of `instances` Airframes (plans/interfaces) in one chain,
+// each one's receptacle `gps` using the next one's facet `position`, 100 to
+// a component server, the servers on two nodes: a plan of any size.
+std::string chain_plan(std::size_t instances);
+
 // One line per fact: label, UUID, info properties, instances (name, node,
 // entry point, artifact location, configuration), connections (their ends
 // and requirements) and processes, sorted.

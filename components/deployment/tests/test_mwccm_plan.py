@@ -12,6 +12,7 @@ import pytest
 REPO = Path(__file__).resolve().parents[3]
 BUILD = Path(os.environ.get("MWBENCH_BUILD_DIR", REPO / "build")).resolve()
 TOOL = BUILD / "components" / "deployment" / "mwccm-plan"
+COMPILE = BUILD / "components" / "deployment" / "mwccm-plan-compile"
 PLANS = Path(__file__).resolve().parent / "plans"
 INTERFACES = ["--interfaces", str(PLANS / "interfaces")]
 
@@ -82,7 +83,86 @@ def test_refuses_an_unwritable_output_and_a_hostile_file(tmp_path):
     zero.symlink_to("/dev/zero")
     result = run("check", zero, *INTERFACES)
     assert result.returncode == 2
-    assert "not a regular file" in result.stderr
+    assert result.stderr == f"{zero}: is a character device, not a regular file\n"
+
+
+def test_refuses_what_is_no_plan_file_at_once_with_one_line(tmp_path):
+    """A FIFO is refused without being opened (nothing writes to it: an open
+    would block), a directory by name, a sparse file past the 64 MiB bound."""
+    fifo = tmp_path / "plan.config"
+    os.mkfifo(fifo)
+    directory = tmp_path / "plan.cdp"
+    directory.mkdir()
+    huge = tmp_path / "huge.config"
+    huge.touch()
+    os.truncate(huge, 65 << 20)
+    for plan, refusal in ((fifo, "is a FIFO, not a regular file"),
+                          (directory, "is a directory, not a regular file"),
+                          (huge, "is 68157440 bytes; a plan is at most 64 MiB")):
+        for tool in (TOOL, COMPILE):
+            arguments = ["check", plan] if tool == TOOL else [plan, "-o", tmp_path / "out"]
+            # The timeout guards against a hang only.
+            result = subprocess.run([tool, *arguments, *INTERFACES], capture_output=True,
+                                    text=True, timeout=60)
+            assert result.returncode == 2, result.stderr
+            assert result.stderr == f"{plan}: {refusal}\n"
+
+
+def test_refuses_a_name_that_is_not_utf8_with_its_line(tmp_path):
+    """Otherwise it reached the timings file, whose JSON refused it, after deploying."""
+    text = (PLANS / "basic_sp.config").read_text()
+    plan = tmp_path / "latin1.config"
+    plan.write_bytes(text.replace("Component gps ", "Component gps\xe9 ").encode("latin-1"))
+    line = 1 + text.splitlines().index("nl.remedy.it.CCM.Component gps BasicSP "
+                                        "mwccm_home_BasicSP_GPSHome")
+    result = run("check", plan, *INTERFACES)
+    assert result.returncode == 2
+    assert result.stderr == f"{plan}:{line}: invalid UTF-8 (byte 0xE9): the file must be UTF-8\n"
+    label = tmp_path / "label.config"
+    label.write_bytes(text.replace("Basic SP, two", "Basic SP\xff two").encode("latin-1"))
+    assert run("check", label, *INTERFACES).returncode == 2
+
+
+def test_a_long_name_makes_a_short_error_line(tmp_path):
+    text = (PLANS / "basic_sp.config").read_text()
+    plan = tmp_path / "long.config"
+    plan.write_text(text.replace("ready => gps_ready", "ready => " + "g" * 5_000_000))
+    result = run("check", plan, *INTERFACES)
+    assert result.returncode == 2
+    assert "(5000000 bytes)" in result.stderr
+    assert all(len(line) < 600 for line in result.stderr.splitlines()), result.stderr[:1000]
+
+
+WILDCARD_SERVER = """
+nl.remedy.it.DnCX11.LocalityManager display_server
+    nl.remedy.it.DnCX11.Node "Avionics"
+    nl.remedy.it.DnCX11.Locality "display"
+    nl.remedy.it.DnCX11.ConfigProperty mwccm.Channel.Address "{address}"
+"""
+
+
+@pytest.mark.parametrize("address", ["0.0.0.0", "::", ""])
+def test_a_wildcard_address_is_refused_unless_the_plan_means_it(tmp_path, address):
+    """Servers bind to loopback unless told otherwise: a plan says so with
+    mwccm.Channel.AllowWildcard."""
+    plan = tmp_path / "wildcard.config"
+    text = (PLANS / "basic_sp.config").read_text() + WILDCARD_SERVER.format(address=address)
+    plan.write_text(text)
+    result = run("check", plan, *INTERFACES)
+    assert result.returncode == 2
+    line = text.splitlines().index(f'    nl.remedy.it.DnCX11.ConfigProperty mwccm.Channel.Address '
+                                   f'"{address}"') + 1
+    assert result.stderr.startswith(
+        f"{plan}:{line}: configProperty mwccm.Channel.Address of component server "
+        f"'display_server' is '{address}', every interface of the host"), result.stderr
+    assert "mwccm.Channel.AllowWildcard true" in result.stderr
+    allowed = "    nl.remedy.it.DnCX11.ConfigProperty mwccm.Channel.AllowWildcard true\n"
+    plan.write_text(text + allowed)
+    result = run("check", plan, *INTERFACES)
+    if address == "0.0.0.0":
+        assert result.returncode == 0, result.stderr
+    else:  # meant, but still not an IPv4 address
+        assert "is a tk_string IPv4 address" in result.stderr
 
 
 RELAY_PLAN = """\

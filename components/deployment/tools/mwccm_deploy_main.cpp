@@ -16,7 +16,10 @@
 // phase failed (everything created is undone, the message names the phase,
 // the node and the instance); 2 a bad plan or command line (nothing created);
 // 128 + N for signal N while deploying (what was made is undone: a node
-// stops servers stuck in a phase).
+// stops servers stuck in a phase; before anything is made, at once). Every
+// file it reads (the plan, the node map, the state, IOR files) is bounded
+// and checked before it is read (mwccm/deployment/input_files.hpp): none can
+// block it or fill its memory.
 #include <pthread.h>
 
 #include <CLI/CLI.hpp>
@@ -26,10 +29,12 @@
 #include <fstream>
 #include <iostream>
 #include <mwccm/deployment/channel_report.hpp>
+#include <mwccm/deployment/input_files.hpp>
 #include <mwccm/deployment/launcher.hpp>
 #include <mwccm/deployment/plan_error.hpp>
 #include <mwccm/deployment/step_timer.hpp>
 #include <mwccm/deployment/timings_file.hpp>
+#include <nlohmann/json.hpp>
 #include <thread>
 
 namespace {
@@ -53,10 +58,14 @@ CORBA::ORB_ptr init_orb() {
   return CORBA::ORB_init(n, pointers.data());
 }
 
-std::string read_file(const std::string& file) {
-  std::ifstream in(file);
-  if (!in) throw std::runtime_error("cannot read '" + file + "'");
-  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+// A file this program writes (--state, --timings) that exists must be a
+// regular one: opening a FIFO to write blocks until someone reads it.
+bool can_write(const std::string& option, const std::string& file) {
+  if (file.empty()) return true;
+  const std::string what = mwccm::not_a_regular_file(file);
+  if (what.empty()) return true;
+  std::cerr << "mwccm-deploy: " << option << ' ' << file << ": " << what << '\n';
+  return false;
 }
 
 // After a failed deployment with --state: a node log that says nothing is
@@ -91,8 +100,7 @@ int main(int argc, char** argv) {
   bool wait = false, teardown = false;
   CLI::App app{"mwccm-deploy: deploy a plan on mwccm nodes, or tear it down"};
   app.add_option("plan", options.plan_file, "the plan (.cdp or .config)");
-  app.add_option("--nodes", options.node_map, "node map: NAME REFERENCE per line")
-      ->check(CLI::ExistingFile);
+  app.add_option("--nodes", options.node_map, "node map: NAME REFERENCE per line");
   app.add_option("--artifacts", options.artifact_directories, "where artifacts and their .ccd are")
       ->check(CLI::ExistingDirectory);
   app.add_option("--interfaces", options.interface_directories, "more .ccd directories")
@@ -118,6 +126,8 @@ int main(int argc, char** argv) {
     std::cerr << "mwccm-deploy: " << e.what() << '\n';
     return 2;
   }
+  if (!can_write("--timings", timings_file) || (!teardown && !can_write("--state", state_file)))
+    return 2;
   options.node_program = (fs::canonical("/proc/self/exe").parent_path() / "mwccm-node").string();
   if (!state_file.empty() && !teardown) options.node_log_prefix = state_file + ".";
 
@@ -128,7 +138,7 @@ int main(int argc, char** argv) {
       if (!fs::exists(state_file)) {
         std::cout << "mwccm-deploy: nothing to tear down (" << state_file << " does not exist)\n";
       } else {
-        const std::string state = read_file(state_file);
+        const std::string state = read_input_file(state_file, kStateFile);
         const std::vector<std::string> gone =
             Launcher::teardown_state(orb.in(), state, say_what_channels_did);
         for (const auto& line : gone) std::cerr << "mwccm-deploy: teardown: " << line << '\n';
@@ -136,6 +146,13 @@ int main(int argc, char** argv) {
         for (const auto& log : Launcher::logs_of_state(state)) fs::remove(log);
         fs::remove(state_file);
       }
+    } catch (const PlanError& error) {
+      for (const auto& problem : error.problems()) std::cerr << problem.to_string() << '\n';
+      status = 2;
+    } catch (const nlohmann::json::exception& e) {
+      std::cerr << state_file << ": not a state mwccm-deploy wrote: " << mwccm::shortened(e.what())
+                << '\n';
+      status = 2;
     } catch (const std::exception& e) {
       std::cerr << "mwccm-deploy: " << e.what() << '\n';
       status = 1;
@@ -156,8 +173,11 @@ int main(int argc, char** argv) {
       if (finished.load()) return;
       signalled.store(which);
       if (!deployed.load()) {
+        if (!launcher.interrupt()) {
+          std::cerr << "mwccm-deploy: signal " << which << " before anything was made: stopping\n";
+          std::_Exit(128 + which);
+        }
         std::cerr << "mwccm-deploy: signal " << which << " while deploying: undoing it\n";
-        launcher.interrupt();
       }
     });
     MwccmDeployment::Timings_var timings;

@@ -27,6 +27,7 @@
 #include <iostream>
 #include <mwccm/cookie.hpp>
 #include <mwccm/deployment/component_interface.hpp>
+#include <mwccm/deployment/input_files.hpp>
 #include <mwccm/errors.hpp>
 #include <mwccm/registration.hpp>
 #include <nlohmann/json.hpp>
@@ -211,9 +212,7 @@ const ComponentInterface* interface_of(const Inspected& inspected,
 
 // What the channels of the deployment a state file describes did, by process.
 nlohmann::json channels_of(CORBA::ORB_ptr orb, const std::string& state_file) {
-  std::ifstream in(state_file);
-  if (!in) throw std::runtime_error("cannot read '" + state_file + "'");
-  const nlohmann::json state = nlohmann::json::parse(in);
+  const nlohmann::json state = nlohmann::json::parse(read_input_file(state_file, kStateFile));
   nlohmann::json channels = nlohmann::json::object();
   for (const auto& node : state.at("nodes")) {
     CORBA::Object_var object =

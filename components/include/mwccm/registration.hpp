@@ -2,7 +2,7 @@
 //   "naming:Bench/Sender"  a path of names in the naming service (the ORB's
 //                          NameService initial reference); contexts are
 //                          created as needed and the name is rebound
-//   "file:/tmp/s.ior"      a file holding the IOR
+//   "file:/tmp/s.ior"      a file holding the IOR ("file:///tmp/s.ior" too)
 //   "/tmp/s.ior"           the same (a target without a scheme is a file)
 // Every failure is an mwccm::Error naming the target.
 #pragma once
@@ -19,6 +19,10 @@ void register_reference(CORBA::ORB_ptr orb, CORBA::Object_ptr ref, const std::st
 void unregister_reference(CORBA::ORB_ptr orb, const std::string& target);
 // A new reference (the caller releases it); never nil.
 CORBA::Object_ptr resolve_reference(CORBA::ORB_ptr orb, const std::string& target);
+// The IOR a file target ("file:PATH" or PATH) holds: its first word, the file
+// read as mwccm/user_input.hpp reads input (a regular file of at most
+// kIorFile's bound, UTF-8), so that no file blocks or exhausts the reader.
+std::string read_ior_file(const std::string& target);
 
 // resolve_reference narrowed to T; mwccm::Error if the object is not a T.
 template <class T>

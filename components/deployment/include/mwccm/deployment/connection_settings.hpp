@@ -23,6 +23,7 @@ struct ConnectionSettings {
 };
 
 // Read as written: the check says whether the values are ones mwccm knows.
-ConnectionSettings connection_settings(const Plan& plan, const Connection& connection);
+// `plan` finds the connection's instances (their names, the consumer's filter).
+ConnectionSettings connection_settings(const PlanIndex& plan, const Connection& connection);
 
 }  // namespace mwccm::deployment

@@ -17,6 +17,7 @@
 #include <mutex>
 #include <mwccm/deployment/attribute_override.hpp>
 #include <mwccm/deployment/child_process.hpp>
+#include <mwccm/deployment/node_map.hpp>
 #include <mwccm/deployment/started_callback.hpp>
 #include <mwccm/deployment/step_timer.hpp>
 #include <string>
@@ -38,11 +39,6 @@ struct LaunchOptions {
   std::vector<AttributeOverride> overrides;  // --set, applied to the plan as read
 };
 
-// A node map: "NAME REFERENCE" per line (DAnCE's node map; IOR:, corbaloc:,
-// corbaname:, file:), '#' comments. Each name with its reference and line.
-// PlanError naming the file and line when it cannot be read or is malformed.
-std::map<std::string, std::pair<std::string, int>> read_node_map(const std::string& file);
-
 // What a phase failure says: the phase, the node, the subject (locality,
 // instance or port) and why.
 class LaunchFailure : public std::runtime_error {
@@ -55,7 +51,8 @@ class Launcher {
   Launcher(CORBA::ORB_ptr orb, LaunchOptions options);
   ~Launcher();  // destroys and stops whatever is still deployed
 
-  // Reads, checks and deploys. PlanError (bad plan: nothing was created),
+  // Reads, checks and deploys. PlanError (bad plan or node map, or a
+  // `file:` reference of the map that is no IOR file: nothing was created),
   // LaunchFailure (a phase failed: everything created was undone).
   void deploy();
   // Destroys every node application, then stops the nodes started here;
@@ -64,8 +61,11 @@ class Launcher {
   // From another thread while deploy() runs (SIGTERM): destroys the node
   // applications prepared so far (a node stops its servers at once if a
   // phase is stuck) and stops the nodes started here, so that deploy() fails
-  // soon and undoes the rest; it then throws LaunchFailure.
-  void interrupt();
+  // soon and undoes the rest; it then throws LaunchFailure. Returns false
+  // when deploy() has made nothing yet (it reads, checks, looks nodes up)
+  // and will make nothing: the caller may end the process at once, however
+  // long the reading or a lookup would take.
+  bool interrupt();
   // Leaves the nodes this launcher started running when it exits (a plan
   // launched and left, torn down later from the state).
   void detach_nodes();
@@ -103,12 +103,16 @@ class Launcher {
     MwccmDeployment::NodeApplication_var application;
   };
   void find_nodes(const std::vector<std::string>& names);
+  // From here on what deploy() makes is undone on a stop; LaunchFailure if
+  // a stop came first.
+  void begin_making();
   void start_node(const std::string& name);
   [[noreturn]] void fail(const std::string& phase, const std::string& node);
   void check_interrupted(const std::string& phase);  // between phases
 
   CORBA::ORB_var orb_;
   LaunchOptions options_;
+  NodeMap node_map_;  // of the last deploy(), its file: references read
   StepTimer timer_{"launcher"};
   std::vector<std::string> node_logs_;
   StartedCallbackServant* callback_ = nullptr;  // counted
@@ -119,6 +123,7 @@ class Launcher {
   // What interrupt() acts on, apart from nodes_ (which deploy() changes).
   std::mutex interrupt_mutex_;
   bool interrupted_ = false;
+  bool making_ = false;  // deploy() may have made something: a node, an application
   std::vector<MwccmDeployment::NodeApplication_var> applications_;
   std::vector<ChildProcess*> node_processes_;
 };

@@ -6,8 +6,11 @@
 // (a check, a deployment phase) can name the file and the line.
 #pragma once
 
+#include <cstddef>
 #include <optional>
 #include <string>
+#include <string_view>
+#include <unordered_map>
 #include <vector>
 
 namespace mwccm::deployment {
@@ -171,15 +174,40 @@ struct Plan {
   std::vector<LocalityConstraint> locality_constraints;
   std::vector<Property> info_properties;
   std::string file;  // the file it was read from
+};
 
-  // Lookups by id; null when absent.
-  const Instance* find_instance(const std::string& id) const;
-  const Implementation* find_implementation(const std::string& id) const;
-  const Artifact* find_artifact(const std::string& id) const;
+// The most a plan holds (docs/deployment.md section 3): what every tool
+// takes, in time and memory, grows with these and stops there. The readers
+// refuse the element past a bound (PlanError at its line, naming the bound).
+inline constexpr std::size_t kMaxInstances = 100'000;
+inline constexpr std::size_t kMaxConnections = 200'000;
+// PlanError at `where` when `plan` is full: call before adding one.
+void room_for_instance(const Plan& plan, const SourceLocation& where);
+void room_for_connection(const Plan& plan, const SourceLocation& where);
+
+// A plan's instances, implementations and artifacts by id, so that a lookup
+// costs the same in a plan of five instances and of a hundred thousand (a
+// check looks an instance up for every endpoint). Made from a plan whose
+// elements then stay where they are; of two with one id, the first.
+class PlanIndex {
+ public:
+  explicit PlanIndex(const Plan& plan);
+  const Plan& plan() const noexcept { return plan_; }
+
+  // Null when absent.
+  const Instance* instance(const std::string& id) const;
+  const Implementation* implementation(const std::string& id) const;
+  const Artifact* artifact(const std::string& id) const;
   // Whether `instance` configures a component server process (its
   // implementation's mwccm.ImplementationType is mwccm.ComponentServer)
   // rather than being a component.
   bool is_component_server(const Instance& instance) const;
+
+ private:
+  const Plan& plan_;
+  std::unordered_map<std::string_view, const Instance*> instances_;
+  std::unordered_map<std::string_view, const Implementation*> implementations_;
+  std::unordered_map<std::string_view, const Artifact*> artifacts_;
 };
 
 // The value of the property `name`, or null.

@@ -42,8 +42,4 @@ struct CheckScope {
 // Throws PlanError listing every problem; returns when there is none.
 void check_plan(const Plan& plan, const InterfaceCatalog& interfaces, const CheckScope& scope = {});
 
-// The component interface of a component instance of a checked plan (never null).
-const ComponentInterface& interface_of(const Plan& plan, const InterfaceCatalog& interfaces,
-                                       const Instance& instance);
-
 }  // namespace mwccm::deployment

@@ -3,9 +3,12 @@
 // finds, so that one run names them all. Each problem says where, which
 // element, and what was expected:
 //   plan.cdp:42: connection 'tick': instance 'gps' has no port 'tock' (GPS has: ...)
+// A name or value of the plan is quoted with mwccm::quote (user_input.hpp),
+// which keeps it short: no plan makes a long error line.
 #pragma once
 
 #include <mwccm/deployment/plan.hpp>
+#include <mwccm/user_input.hpp>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -27,5 +30,20 @@ class PlanError : public std::runtime_error {
  private:
   std::vector<PlanProblem> problems_;
 };
+
+// "'a', 'b', 'c' and 7 more": names a problem lists, quoted, the first ten
+// only (a node map may name thousands).
+template <class Names>
+std::string some_of(const Names& names) {
+  constexpr std::size_t kListed = 10;
+  std::string text;
+  std::size_t listed = 0;
+  for (const std::string& name : names) {
+    if (listed++ == kListed)
+      return text + " and " + std::to_string(names.size() - kListed) + " more";
+    text += (text.empty() ? "" : ", ") + quote(name);
+  }
+  return text;
+}
 
 }  // namespace mwccm::deployment

@@ -27,6 +27,9 @@ inline constexpr const char* kOrbThreads = "mwccm.Process.ORBThreads";    // ORB
 inline constexpr const char* kChannelAddress = "mwccm.Channel.Address";  // the UDP receiver's
 inline constexpr const char* kMulticastGroup = "mwccm.Channel.MulticastGroup";  // "GROUP:PORT"
 inline constexpr const char* kMulticastInterface = "mwccm.Channel.MulticastInterface";
+// ... true: an address of every interface (0.0.0.0) in the two above is meant;
+// without it the check refuses one, as servers bind to loopback unless told otherwise.
+inline constexpr const char* kAllowWildcard = "mwccm.Channel.AllowWildcard";
 // ... and the DDS domain of its participant (`dds` delivery), 0..232.
 inline constexpr const char* kDdsDomain = "mwccm.Channel.DdsDomain";
 
