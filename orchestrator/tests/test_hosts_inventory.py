@@ -62,6 +62,24 @@ def test_a_bad_host_entry_is_refused_naming_the_line_and_key(tmp_path, entry, li
     assert says in str(refused.value)
 
 
+@pytest.mark.parametrize("bind", ["0.0.0.0", "'::'", "'[::]'", "'0:0::0'", "''", ""],
+                         ids=["ipv4-any", "ipv6-any", "ipv6-any-bracketed", "ipv6-any-long",
+                              "empty", "missing"])
+def test_a_wildcard_bind_is_refused_naming_the_file_host_and_key(tmp_path, bind):
+    # The driver contract forbids the wildcard: every cell's server would exit with status 2
+    # before publishing its endpoint.
+    path = inventory(tmp_path, f"hosts:\n  lab:\n    reach: ssh lab\n    bind: {bind}\n")
+    with pytest.raises(InventoryError) as refused:
+        load_inventory(path)
+    assert str(refused.value).startswith(f"{path}:4: hosts.lab.bind: "), refused.value
+    assert "is the wildcard address, which the drivers never bind" in str(refused.value)
+
+
+def test_a_network_address_given_explicitly_is_bound(tmp_path):
+    path = inventory(tmp_path, "hosts:\n  here:\n    reach: local\n    bind: 192.0.2.7\n")
+    assert load_inventory(path)["here"].bind == "192.0.2.7"
+
+
 def test_local_is_this_machine_and_cannot_be_redefined(tmp_path):
     path = inventory(tmp_path, "hosts:\n  local:\n    reach: ssh elsewhere\n")
     with pytest.raises(InventoryError, match=r"hosts.yaml:2: hosts.local: `local` is this"):
@@ -231,6 +249,28 @@ def test_mwbench_run_refuses_a_bad_inventory_before_anything_runs(tmp_path):
                                        str(tmp_path / "bad.yaml")])
     assert result.exit_code == 2
     assert f"{tmp_path / 'bad.yaml'}:3: hosts.lab.reach: 'rsh lab' is not a way" in result.output
+    assert not (tmp_path / "m.db").exists()
+
+
+@pytest.mark.parametrize("verb", ["run", "plan", "env", "clean"])
+def test_every_verb_refuses_a_wildcard_bind_before_anything_runs(tmp_path, verb):
+    from click.testing import CliRunner
+
+    from mwbench.cli import main
+
+    bad = tmp_path / "wild.yaml"
+    bad.write_text("hosts:\n  lab:\n    reach: ssh lab\n    bind: 0.0.0.0\n")
+    spec = tmp_path / "spec.yaml"
+    spec.write_text("suite: s\nexperiments:\n  - name: e\n    drivers: [rawtcp]\n"
+                    "    operation: roundtrip\n")
+    db = ["--db", str(tmp_path / "m.db")] if verb in ("run", "plan") else []
+    args = [verb, *([str(spec)] if verb in ("run", "plan") else []), *db, "--inventory", str(bad)]
+    result = CliRunner().invoke(main, args)
+    assert result.exit_code == 2, result.output
+    assert result.stderr.splitlines() == [
+        f"mwbench {verb}: {bad}:4: hosts.lab.bind: '0.0.0.0' is the wildcard address, which "
+        "the drivers never bind: give this host's address on the network the other hosts "
+        "reach (e.g. 10.0.0.1), or leave `bind` out for 127.0.0.1"]
     assert not (tmp_path / "m.db").exists()
 
 

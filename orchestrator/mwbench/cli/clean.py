@@ -6,13 +6,14 @@ from pathlib import Path
 import click
 
 from .. import testhosts
-from ..hosts.inventory import load_inventory
+from ..hosts.inventory import InventoryError, load_inventory
 from ..hosts.launcher import HostFailure
 from ..hosts.ssh import sweep_cells
 from ..ledger import other_runs, state_dir
 from ..leftovers import LeftoverError, clean_dead_runs
 
 EXIT_NOT_REMOVED = 1
+EXIT_BAD_INPUT = 2
 
 
 @click.command("clean")
@@ -37,7 +38,8 @@ def command(dry_run: bool, inventory: Path | None) -> None:
     and left alone.
 
     Exits 0 when nothing is left, 1 when something could not be removed (each
-    is named with the command that removes it).
+    is named with the command that removes it), 2 for an invalid inventory
+    (nothing is removed).
 
     \b
     Examples:
@@ -45,6 +47,11 @@ def command(dry_run: bool, inventory: Path | None) -> None:
       mwbench clean
       mwbench clean --inventory lab.yaml
     """
+    try:  # a bad inventory is refused before anything is removed
+        hosts = load_inventory(inventory) if inventory is not None else {}
+    except InventoryError as error:
+        click.echo(f"mwbench clean: {error}", err=True)
+        sys.exit(EXIT_BAD_INPUT)
     for run in other_runs():
         if run.alive:
             click.echo(f"{run.describe()} is running: left alone")
@@ -56,8 +63,8 @@ def command(dry_run: bool, inventory: Path | None) -> None:
     if not dry_run and testhosts.unavailable() is None:
         found += [f"test host {name}, whose maker is gone" for name in testhosts.remove_dead()]
     not_reached = []
-    if inventory is not None and not dry_run:
-        for host in load_inventory(inventory).values():
+    if not dry_run:
+        for host in hosts.values():
             if host.kind != "ssh":
                 continue
             try:

@@ -26,7 +26,8 @@ from ..comparison import (
 from ..comparison.records import records
 from ..comparison.runs import describe_factors, extra_factors, load_run, placement_text
 from .console import make_console
-from .options import RUN_ID, db_option
+from .numbers import CONFIDENCE, RUN_ID, SEED, THRESHOLD_PCT
+from .options import db_option
 from .stored import read_store
 
 EXIT_REGRESSION = 1
@@ -37,11 +38,11 @@ _STYLE = {"regression": "red", "improvement": "green", NOT_RESOLVABLE: "yellow"}
 @click.argument("base", type=RUN_ID)
 @click.argument("new", type=RUN_ID)
 @db_option("SQLite database holding both runs (default results/mwbench.db).")
-@click.option("--threshold", type=click.FloatRange(min=0), default=5.0, show_default=True,
+@click.option("--threshold", type=THRESHOLD_PCT, default=5.0, show_default=True,
               metavar="PCT", help="Smallest slowdown of the median, in percent, that counts.")
-@click.option("--confidence", type=click.FloatRange(0, 1, min_open=True, max_open=True),
-              default=0.95, show_default=True, help="Confidence level of the interval.")
-@click.option("--seed", type=click.IntRange(0, 2**32 - 1), default=DEFAULT_SEED, show_default=True,
+@click.option("--confidence", type=CONFIDENCE, default=0.95, show_default=True,
+              help="Confidence level of the interval.")
+@click.option("--seed", type=SEED, default=DEFAULT_SEED, show_default=True,
               help="Seed of the bootstrap; the same seed gives the same intervals.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON record per configuration.")
 def command(base: int, new: int, db: Path | None, threshold: float, confidence: float,
@@ -92,8 +93,9 @@ def _print(console: Console, comparison: Comparison) -> None:
     settings = comparison.settings
     base, new = comparison.base.run_id, comparison.new.run_id
     table = Table(title=f"run {base} (BASE) → run {new} (NEW): µs per call, median over "
-                        f"launches; ratio new/base of p50, {settings.confidence:.0%} interval by "
-                        f"a hierarchical bootstrap over launches (seed {settings.seed}); "
+                        f"launches; ratio new/base of p50, {_percent(settings.confidence)} "
+                        "interval by a hierarchical bootstrap over launches "
+                        f"(seed {settings.seed}); "
                         "detectable: the smallest change these runs could have seen")
     compared = comparison.compared
     show_extra = any(extra_factors(row.factors) for row in compared)
@@ -160,8 +162,8 @@ def _print_lists(console: Console, comparison: Comparison) -> None:
 def _verdict_line(comparison: Comparison) -> str:
     settings = comparison.settings
     compared = comparison.compared
-    how = (f"threshold {settings.threshold * 100:g}%, {settings.confidence:.0%} confidence, "
-           f"run {comparison.base.run_id} → run {comparison.new.run_id}")
+    how = (f"threshold {_percent(settings.threshold)}, {_percent(settings.confidence)} "
+           f"confidence, run {comparison.base.run_id} → run {comparison.new.run_id}")
     regressions, broken = comparison.regressions, comparison.broken
     if broken:
         return (f"[red]REGRESSION[/]: {len(broken)} configuration(s) that worked in BASE fail "
@@ -181,3 +183,8 @@ def _verdict_line(comparison: Comparison) -> str:
 
 def _text(value) -> str:
     return "-" if value is None else str(value)
+
+
+def _percent(fraction: float) -> str:
+    """95%, 99.9%: a confidence of 0.999 is not 100%."""
+    return f"{fraction * 100:g}%"

@@ -7,7 +7,8 @@ import click
 
 from ..estimate import Estimate, EstimateError, Selection, estimate, run_cells
 from ..store import Store
-from .options import RUN_ID, db_option
+from .numbers import PAYLOAD_BYTES, RUN_ID, SERVANTS, THREADS
+from .options import db_option
 from .stored import read_store
 
 
@@ -24,11 +25,11 @@ def _option(_context, _parameter, values: tuple[str, ...]) -> dict:
 @click.command("estimate")
 @db_option("SQLite database (default results/mwbench.db).")
 @click.option("--run", "run_id", type=RUN_ID, default=None, help="Run id (default: the latest).")
-@click.option("--payload-bytes", type=click.IntRange(min=0), default=0, show_default=True,
+@click.option("--payload-bytes", type=PAYLOAD_BYTES, default=0, show_default=True,
               help="Size of the call's arguments (s).")
-@click.option("--servants", type=click.IntRange(min=1), default=1, show_default=True,
+@click.option("--servants", type=SERVANTS, default=1, show_default=True,
               help="Servants registered in the server (n).")
-@click.option("--threads", type=click.IntRange(min=1), default=1, show_default=True,
+@click.option("--threads", type=THREADS, default=1, show_default=True,
               help="Client threads calling at once (t).")
 @click.option("--driver", default=None, help="Driver, when the run measured several.")
 @click.option("--transport", default=None, help="Transport, when the run measured several.")

@@ -14,7 +14,8 @@ import click
 from .. import paths
 from ..export import FORMATS
 from ..store import Store, StoreError
-from .options import RUN_ID, OutputError, db_option, output_file, output_option
+from .numbers import RUN_ID
+from .options import OutputError, db_option, output_file, output_option
 
 
 @click.command("export")

@@ -2,7 +2,8 @@
 
 A bad path or number on the command line is a usage error: one line naming
 the option, and exit status 2 (cli/__init__.py prints click's usage errors
-that way), before anything is read or written.
+that way), before anything is read or written. The numbers' types are
+numbers.py's.
 """
 
 import os
@@ -13,12 +14,8 @@ from typing import IO
 
 import click
 
-from ..durations import parse_duration
 from ..paths import make_parent
-from ..spec import MAX_BUDGET_S, SEED_LIMIT
-
-# A run id is an SQLite row id: a positive 64-bit integer.
-RUN_ID = click.IntRange(1, 2**63 - 1)
+from .numbers import BUDGET, SEED
 
 
 def _file_path(ctx: click.Context, param: click.Parameter, value: str | None) -> Path | None:
@@ -33,29 +30,15 @@ def _file_path(ctx: click.Context, param: click.Parameter, value: str | None) ->
     return path
 
 
-def _budget(ctx: click.Context, param: click.Parameter, value: str | None) -> float | None:
-    """A time budget: a positive duration of at most a day."""
-    if value is None:
-        return None
-    try:
-        seconds = parse_duration(value)
-    except ValueError as error:
-        raise click.BadParameter(str(error), ctx, param) from None
-    if not 0 < seconds <= MAX_BUDGET_S:
-        raise click.BadParameter(f"{value} is {seconds:g} s; a budget is more than 0 s and at "
-                                 f"most {MAX_BUDGET_S:g} s (a day)", ctx, param)
-    return seconds
-
-
 def budget_option() -> Callable:
-    return click.option("--budget", default=None, callback=_budget, metavar="DURATION",
+    return click.option("--budget", type=BUDGET, default=None, metavar="DURATION",
                         help="Time to spend (e.g. 90s, 2m): launches and samples per cell are "
                              "chosen from the variance measured on this machine; overrides "
                              "the spec's `budget:`.")
 
 
 def seed_option() -> Callable:
-    return click.option("--seed", type=click.IntRange(0, SEED_LIMIT), default=None,
+    return click.option("--seed", type=SEED, default=None,
                         help="Seed of the order of the launches (randomised blocks); "
                              "overrides the spec's `seed:`; default: a new one, printed and "
                              "stored with the run.")

@@ -4,7 +4,8 @@ from pathlib import Path
 
 import click
 
-from .options import RUN_ID, db_option, output_file, output_option
+from .numbers import RUN_ID
+from .options import db_option, output_file, output_option
 from .stored import read_store
 
 

@@ -10,15 +10,18 @@ import sys
 import click
 
 from .. import testhosts
+from .numbers import LINK_RATE, TEST_HOSTS
 
 EXIT_UNAVAILABLE = 1
 
 
 @click.command("testhosts", context_settings={"ignore_unknown_options": True})
-@click.argument("count", type=click.IntRange(1, 250))
+@click.argument("count", type=TEST_HOSTS)
 @click.argument("command", nargs=-1, required=True, type=click.UNPROCESSED)
-@click.option("--rate", default=None, metavar="RATE",
-              help="Limit each host's link both ways with tc tbf, e.g. 100mbit, 1gbit.")
+@click.option("--rate", type=LINK_RATE, default=None, metavar="RATE",
+              help="Limit each host's link both ways with tc tbf: a number and tc's unit, "
+                   "e.g. 100mbit, 1gbit, 10mbps (bps: bytes a second), from 8bit to 1tbit "
+                   "(docs/hosts.md).")
 def command(count: int, command: tuple[str, ...], rate: str | None) -> None:
     """Run COMMAND with COUNT test hosts: network namespaces that this machine
     reaches over real SSH, as a lab's hosts.

@@ -5,7 +5,8 @@
         reach: ssh bench@lab-a.example:2222   # or: local, or: netns NAME
         checkout: /opt/mwbench                # mwbench there (`make setup` run in it)
         build: /opt/mwbench/build             # default: CHECKOUT/build
-        bind: 10.0.0.1                        # the address its drivers bind (--bind)
+        bind: 10.0.0.1                        # the address its drivers bind (--bind), never
+                                              # the wildcard (0.0.0.0, ::)
         ssh_config: lab_ssh_config            # ssh -F, relative to this file
 
 A spec names it with `inventory:` (relative to the spec), or `mwbench run
@@ -95,6 +96,18 @@ class _Entry(BaseModel):
             raise ValueError(f"{value!r} is not an absolute path")
         return value
 
+    @field_validator("bind", mode="before")
+    @classmethod
+    def _not_wildcard(cls, value):
+        # A driver binds one address, never every one (driver contract, --bind): a server
+        # given the wildcard exits before it publishes its endpoint, in every cell.
+        if value is None or (isinstance(value, str) and _is_wildcard(value)):
+            named = repr(value) if value and value.strip() else "an empty address"
+            raise ValueError(f"{named} is the wildcard address, which the drivers never "
+                             "bind: give this host's address on the network the other hosts "
+                             f"reach (e.g. 10.0.0.1), or leave `bind` out for {LOOPBACK}")
+        return value
+
     @field_validator("bind")
     @classmethod
     def _address(cls, value: str) -> str:
@@ -108,6 +121,17 @@ class _Entry(BaseModel):
 class _Inventory(BaseModel):
     model_config = ConfigDict(extra="forbid")
     hosts: dict[str, _Entry] = Field(min_length=1)
+
+
+def _is_wildcard(value: str) -> bool:
+    """0.0.0.0, ::, [::] (or another spelling of them), or nothing at all."""
+    address = value.strip().removeprefix("[").removesuffix("]")
+    if not address:
+        return True
+    try:
+        return ipaddress.ip_address(address).is_unspecified
+    except ValueError:
+        return False
 
 
 def _parse_reach(value: str) -> tuple[str, str | None, int | None]:
