@@ -62,7 +62,14 @@ struct EventChannel::Inbound {
   std::string supplier;
   std::string event_type;
   detail::SnapshotList<LocalRoute> locals;
-  // Receivers of several gateways may deliver at once.
+  // Receivers of several gateways may deliver at once. One delivery of this
+  // supplier at a time, from noting its number to the last sink's return:
+  // each gateway's receiver takes its events in the order sent, so a sink
+  // sees them in that order whichever copy comes first (without it, a copy
+  // of event n+1 could be delivered beside the late copy of n, and a sink
+  // see n+1 before n). Recursive: a sink's own call may bring an event of
+  // this supplier back to this thread.
+  std::recursive_mutex in_order;
   mutable std::mutex arrivals_mutex;
   SequenceWindow arrivals;
   std::uint64_t received = 0;
@@ -244,6 +251,7 @@ void EventChannel::receive(const std::string& supplier, std::uint64_t sequence,
     unreadable_.fetch_add(1, std::memory_order_relaxed);  // no sink here takes it
     return;
   }
+  const std::lock_guard in_order(inbound->in_order);
   {
     std::lock_guard lock(inbound->arrivals_mutex);
     ++inbound->received;

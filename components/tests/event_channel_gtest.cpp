@@ -6,6 +6,7 @@
 #include <atomic>
 #include <functional>
 #include <future>
+#include <mutex>
 #include <mwccm/event_channel.hpp>
 #include <stdexcept>
 #include <string>
@@ -22,13 +23,19 @@ using mwccm::EventFilter;
 
 const std::string kTick = "IDL:Probe/Tick:1.0";
 
-// A sink that records what it was given: the object and its number.
+// A sink that records what it was given: the object and its number. With
+// `yields`, it lets another thread run before it records, as a sink that
+// does some work would.
 class Recorder final : public mwccm::LocalConsumer<Probe::Tick*> {
  public:
   void push(Probe::Tick* tick) override {
+    if (yields) std::this_thread::yield();
+    const std::lock_guard lock(mutex);
     objects.push_back(tick);
     numbers.push_back(tick->number());
   }
+  bool yields = false;
+  std::mutex mutex;
   std::vector<const void*> objects;
   std::vector<CORBA::ULongLong> numbers;
 };
@@ -230,6 +237,49 @@ TEST(EventChannel, AnEventThatComesByTwoGatewaysIsDeliveredOnce) {
   EXPECT_EQ(counted.duplicates, 3u);
   EXPECT_EQ(counted.delivered, 6u);  // 3 events × 2 sinks
   EXPECT_EQ(counted.lost, 0u);
+}
+
+// Keeps what it is sent, to be received later, as a gateway's socket would.
+class HeldGateway final : public mwccm::Gateway {
+ public:
+  struct Sent {
+    std::string supplier;
+    std::uint64_t sequence;
+    std::vector<char> cdr;
+  };
+  bool send(const std::string& supplier, std::uint64_t sequence,
+            std::span<const char> cdr) override {
+    held.push_back({supplier, sequence, {cdr.begin(), cdr.end()}});
+    return true;
+  }
+  std::string describe() const override { return "held"; }
+  std::vector<Sent> held;
+};
+
+// Each gateway's receiver takes its copies in the order sent, on a thread
+// of its own; a sink sees the events in that order, whichever copy comes
+// first, even while both receivers deliver at once.
+TEST(EventChannel, ASinkSeesEventsInOrderWhileTwoGatewaysDeliverAtOnce) {
+  Probe_glue::register_value_factories(orb());
+  EventChannel here("here"), there("there");
+  auto& supplier = ticks(here);
+  auto gateway = std::make_shared<HeldGateway>();
+  here.route(supplier, 1, gateway);
+  constexpr CORBA::ULongLong kEvents = 2000;
+  for (CORBA::ULongLong n = 1; n <= kEvents; ++n) publish(here, supplier, n);
+  Sink sink_there = sink("sink");
+  sink_there.recorder->yields = true;
+  there.accept("source.ticks", kTick, 7, sink_there.port, {});
+  const auto receiver = [&] {
+    for (const auto& sent : gateway->held) there.receive(sent.supplier, sent.sequence, sent.cdr);
+  };
+  std::thread udp(receiver), multicast(receiver);
+  udp.join();
+  multicast.join();
+  std::vector<CORBA::ULongLong> expected(kEvents);
+  for (CORBA::ULongLong n = 1; n <= kEvents; ++n) expected[n - 1] = n;
+  EXPECT_EQ(sink_there.recorder->numbers, expected);
+  EXPECT_EQ(there.counters().duplicates, kEvents);
 }
 
 // Sequence numbers 1 2 4 3 6, then 4 again: 5 is lost, 3 came late, the
