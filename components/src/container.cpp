@@ -1,6 +1,7 @@
 // The session container: its POA, homes and components, and the container's
 // side of the lifecycle. The maps are guarded by mutex_, never held while an
 // executor runs (executors may call back into the container).
+#include <iostream>
 #include <mwccm/container.hpp>
 #include <mwccm/cookie.hpp>
 #include <mwccm/errors.hpp>
@@ -59,11 +60,22 @@ ChannelReceivers& Container::receivers() {
   return *receivers_;
 }
 
+// The last reference may be dropped inside an upcall, after the ORB has shut
+// down and destroyed the POAs with it: nothing may escape a destructor
+// (std::terminate), so what fails is said, or is already done.
 Container::~Container() {
   receivers_.reset();  // no event from another process reaches a component being removed
-  remove();
-  // Not waiting: the last reference may be dropped inside an upcall.
-  poa_->destroy(false, false);
+  try {
+    remove();
+  } catch (...) {
+    std::cerr << "mwccm: removing container '" << name_ << "': " << current_exception_message()
+              << '\n';
+  }
+  try {
+    poa_->destroy(false, false);  // not waiting: this may run inside an upcall
+  } catch (const CORBA::Exception&) {
+    // OBJECT_NOT_EXIST or BAD_INV_ORDER: destroyed with the ORB already.
+  }
 }
 
 void Container::set_reference(Components::Deployment::Container_ptr ref) {
