@@ -32,8 +32,8 @@
 #include <cerrno>
 #include <csignal>
 #include <iostream>
-#include <mwbench/dds/confine.hpp>
 #include <mwccm/component_server.hpp>
+#include <mwccm/deployment/dds_sockets.hpp>
 #include <mwccm/deployment/locality_servant.hpp>
 #include <mwccm/deployment/process_settings.hpp>
 #include <mwccm/errors.hpp>
@@ -69,13 +69,6 @@ void watch_lifeline(int descriptor) {
     std::cerr << "mwccm-component-server: its node has ended: stopping\n";
     kill(getpid(), SIGTERM);
   }).detach();
-}
-
-// "giop:tcp::0", "giop:tcp:0.0.0.0:0": an ORB endpoint on every interface.
-bool listens_everywhere(const std::string& endpoint) {
-  const auto host_begin = endpoint.find(':', endpoint.find(':') + 1) + 1;
-  const std::string host = endpoint.substr(host_begin, endpoint.rfind(':') - host_begin);
-  return host.empty() || host == "0.0.0.0";
 }
 
 // Blocks the stop signals in every thread; a watcher thread waits for them
@@ -156,8 +149,8 @@ int main(int argc, char** argv) {
     return 2;
   }
   try {
-    if (!listens_everywhere(options.endpoint))
-      mwbench::dds::confine_to(options.channel_address);  // before any participant exists
+    // Before any participant exists.
+    mwccm::deployment::keep_dds_sockets_on(options.endpoint, options.channel_address);
     mwccm::deployment::apply_process_settings(options.settings);
   } catch (const std::exception& e) {
     std::cerr << "mwccm-component-server: " << e.what() << '\n';

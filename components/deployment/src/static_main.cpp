@@ -19,6 +19,7 @@
 #include <csignal>
 #include <iostream>
 #include <mwccm/component_server.hpp>
+#include <mwccm/deployment/dds_sockets.hpp>
 #include <mwccm/deployment/locality_assembly.hpp>
 #include <mwccm/deployment/process_settings.hpp>
 #include <mwccm/deployment/static_plan.hpp>
@@ -27,6 +28,9 @@
 
 namespace mwccm::deployment::static_plan {
 namespace {
+
+// Where channels receive when the plan names no address (mwccm::ReceiverSettings').
+constexpr const char* kDefaultChannelAddress = "127.0.0.1";
 
 struct Options {
   std::string endpoint = "giop:tcp:127.0.0.1:0";
@@ -82,6 +86,10 @@ int assemble_and_serve(CORBA::ORB_ptr orb, const Plan& plan, const Options& opti
     const std::uint64_t loading_begin = monotonic_ns();
     const MwccmDeployment::LocalityPlan locality = locality_plan(orb, plan, options.overrides);
     assembly.timer().record("plan_loading", plan.source, loading_begin, monotonic_ns());
+    // As a component server's: before start_launch makes any DDS participant.
+    const std::string channel_address = locality.settings.channel_address.in();
+    keep_dds_sockets_on(options.endpoint,
+                        channel_address.empty() ? kDefaultChannelAddress : channel_address);
     MwccmDeployment::ProvidedReferences_var provided = assembly.start_launch(locality);
     assembly.finish_launch(MwccmDeployment::ProvidedReferences(), true);
     assembly.timer().record("total", plan.source, begin_ns, monotonic_ns());

@@ -14,6 +14,7 @@ import time
 from pathlib import Path
 
 import pytest
+from process_sockets import udp_sockets, wildcard
 
 REPO = Path(__file__).resolve().parents[3]
 BUILD = Path(os.environ.get("MWBENCH_BUILD_DIR", REPO / "build")).resolve()
@@ -577,23 +578,6 @@ def test_a_state_file_that_is_no_file_is_refused(tmp_path, no_processes_left):
     one_line_refusal(result, f"{not_json}: not a state mwccm-deploy wrote")
 
 
-def udp_sockets(pid):
-    """The local addresses ("0100007F:6862", as /proc/net/udp writes them) of `pid`'s UDP
-    sockets."""
-    inodes = set()
-    for descriptor in Path(f"/proc/{pid}/fd").iterdir():
-        target = os.readlink(descriptor)
-        if target.startswith("socket:["):
-            inodes.add(target[len("socket:["):-1])
-    found = []
-    for table in ("udp", "udp6"):
-        for line in Path(f"/proc/{pid}/net/{table}").read_text().splitlines()[1:]:
-            fields = line.split()
-            if fields[9] in inodes:
-                found.append(fields[1])
-    return found
-
-
 @pytest.mark.skipif(not (BUILD / "components" / "basic_sp" / "basic_sp_one_process_dds").exists(),
                     reason="this mwccm was built without Cyclone DDS")
 def test_a_dds_plan_binds_loopback_only(tmp_path, no_processes_left):
@@ -608,7 +592,6 @@ def test_a_dds_plan_binds_loopback_only(tmp_path, no_processes_left):
         for pid in servers:
             addresses = udp_sockets(pid)
             assert addresses, f"server {pid} has no UDP socket: is it on DDS?"
-            wildcard = [a for a in addresses if set(a.split(":")[0]) == {"0"}]
-            assert not wildcard, f"server {pid} binds every interface: {addresses}"
+            assert not wildcard(addresses), f"server {pid} binds every interface: {addresses}"
     finally:
         stop(process)

@@ -17,6 +17,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
+from process_sockets import udp_sockets, wildcard
 
 REPO = Path(__file__).resolve().parents[3]
 BUILD = Path(os.environ.get("MWBENCH_BUILD_DIR", REPO / "build")).resolve()
@@ -325,3 +326,17 @@ def test_a_hundred_relays_deploy_over_ten_servers_on_two_nodes(tmp_path):
     assert len(steps_named(timings, "connection")) == 99
     assert len(steps_named(timings, "server_creation")) == 10
     assert len({s["process"] for s in steps_named(timings, "component_creation")}) == 10
+
+
+@pytest.mark.skipif(not (ARTIFACTS / "basic_sp_one_process_dds").exists(),
+                    reason="this mwccm was built without Cyclone DDS")
+def test_a_compiled_dds_plan_binds_loopback_only(tmp_path):
+    """As a component server does: Cyclone DDS 0.10 would bind its receive sockets to every
+    interface; the compiled plan's program keeps them on the plan's channel address."""
+    program = start([ARTIFACTS / "basic_sp_one_process_dds"], tmp_path, "assembled")
+    try:
+        addresses = udp_sockets(program.pid)
+        assert addresses, "the program has no UDP socket: is it on DDS?"
+        assert not wildcard(addresses), f"it binds every interface: {addresses}"
+    finally:
+        stop(program)
