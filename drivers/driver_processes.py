@@ -288,6 +288,15 @@ def wait_for_file(path, process):
         time.sleep(0.01)
 
 
+def wait_for_file_or_exit(path, process):
+    """Until `path` exists or `process` (which makes it) has exited, whichever is first."""
+    deadline = time.monotonic() + HANG_S
+    while not path.exists() and process.poll() is None:
+        if time.monotonic() > deadline:
+            pytest.fail(f"neither {path} nor an exit within {HANG_S} s")
+        time.sleep(0.01)
+
+
 def measuring(tmp_path):
     """(environment, file) for a client or collocated process that creates `file` once it
     has kept its first sample (MWBENCH_MEASURING_FILE, driver contract section 2)."""

@@ -33,6 +33,7 @@ from driver_processes import (
     publish_to,
     read_result,
     run_fanout,
+    wait_for_file_or_exit,
     wait_until_measuring,
 )
 
@@ -324,3 +325,34 @@ def test_a_fanout_between_bind_addresses_reaches_every_subscriber(driver, tmp_pa
     assert listened_on == {SERVER_ADDRESS}, f"the subscribers listen on {listened_on}"
     assert len(samples) == 200 and len(subscribers) == 2
     assert header["fanout"]["subscriber_processes"] == 2
+
+
+HOSTILE_VALUES = ["", "nan", "-1", "1e400", "x" * 5000, "$(touch pwned)"]
+
+
+@each_driver()
+def test_every_option_refuses_a_bad_value_naming_it_or_takes_it(driver, tmp_path):
+    """Each --option the driver declares, given values no option means: the server either
+    refuses it (exit 2, naming the option, in one short line) or takes it and serves; it
+    never fails otherwise, and no value reaches a shell."""
+    with daemon_of(driver, tmp_path):
+        for key in describe(driver)["options"]:
+            for value in HOSTILE_VALUES:
+                endpoint = tmp_path / "endpoint"
+                endpoint.unlink(missing_ok=True)
+                server = subprocess.Popen(
+                    [str(driver.program), "--role", "server", *remote_cell(driver),
+                     "--endpoint-file", str(endpoint), "--output", str(tmp_path / "result"),
+                     "--option", f"{key}={value}", *private_partition({key})],
+                    cwd=tmp_path, stderr=subprocess.PIPE, text=True)
+                wait_for_file_or_exit(endpoint, server)
+                if server.poll() is None:  # taken: it serves
+                    server.send_signal(signal.SIGTERM)
+                    server.wait(timeout=HANG_S)
+                    continue
+                said = server.stderr.read()
+                where = f"--option {key}={value[:20]!r}"
+                assert server.returncode == 2, f"{where}: exit {server.returncode}: {said}"
+                assert f"--option {key}" in said, f"{where}: {said}"
+                assert said.count("\n") == 1 and len(said) < 1000, f"{where}: {said[:2000]}"
+    assert not (tmp_path / "pwned").exists()

@@ -105,7 +105,7 @@ Scenario scenario_of(const mwbench::DriverOptions& options) {
     scenario.plan = (fs::path(tree) / known->second.file).string();
     scenario.program = (fs::path(MWBENCH_BUILD_DIR) / known->second.program).string();
     scenario.artifacts.push_back((fs::path(MWBENCH_BUILD_DIR) / known->second.artifacts).string());
-  } else if (fs::is_regular_file(scenario.name)) {
+  } else if (std::error_code unreadable; fs::is_regular_file(scenario.name, unreadable)) {
     scenario.plan = fs::absolute(scenario.name).string();
   } else {
     throw mwbench::UsageError("--option plan=" + scenario.name +
@@ -115,7 +115,8 @@ Scenario scenario_of(const mwbench::DriverOptions& options) {
   if (!scenario.program.empty()) scenario.program = fs::absolute(scenario.program).string();
   // Absolute: the programs the driver starts run in a scratch directory.
   const std::string artifacts = options.option("artifacts", "");
-  if (!artifacts.empty() && !fs::is_directory(artifacts))
+  std::error_code unreadable;  // a name too long, a directory not searchable: not a directory
+  if (!artifacts.empty() && !fs::is_directory(artifacts, unreadable))
     throw mwbench::UsageError("--option artifacts=" + artifacts + ": not a directory");
   if (!artifacts.empty()) scenario.artifacts = {fs::absolute(artifacts).string()};
   if (scenario.artifacts.empty()) {
@@ -129,7 +130,8 @@ Scenario scenario_of(const mwbench::DriverOptions& options) {
                               "the compiled plan in one program, on no node; nodes need " +
                               "--option assembly=dynamic");
   }
-  if (scenario.assembly == Assembly::Static && !fs::is_regular_file(scenario.program)) {
+  if (std::error_code unreadable;
+      scenario.assembly == Assembly::Static && !fs::is_regular_file(scenario.program, unreadable)) {
     throw mwbench::UsageError("static assembly of '" + scenario.name + "' needs its compiled " +
                               "program (--option program=PATH; mwccm-plan-compile makes it): '" +
                               scenario.program + "' is not there");

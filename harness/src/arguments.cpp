@@ -8,6 +8,7 @@
 #include <CLI/CLI.hpp>
 #include <algorithm>
 #include <charconv>
+#include <climits>
 
 namespace mwbench::detail {
 
@@ -66,12 +67,30 @@ void check_role_and_cell(DriverOptions& o, const std::string& role, const Descri
   }
 }
 
+// An option's value is at most a path long, on one line: every message that
+// names a bad value quotes it, and a message is one bounded line.
+constexpr std::size_t kMaxOptionValue = PATH_MAX;
+
+// Text from the command line, cut short for a message.
+std::string shortened(const std::string& text) {
+  return text.size() > 64 ? text.substr(0, 64) + "..." : text;
+}
+
 void check_options(DriverOptions& o, const std::vector<std::string>& pairs, const Description& d) {
   for (const auto& pair : pairs) {
     const auto eq = pair.find('=');
-    if (eq == std::string::npos || eq == 0) bad("--option " + pair + ": expected KEY=VALUE");
-    const std::string key = pair.substr(0, eq);
+    if (eq == std::string::npos || eq == 0)
+      bad("--option " + shortened(pair) + ": expected KEY=VALUE");
+    const std::string key = shortened(pair.substr(0, eq));
     const std::string value = pair.substr(eq + 1);
+    if (value.size() > kMaxOptionValue) {
+      bad("--option " + key + ": a value of " + std::to_string(value.size()) + " bytes (at most " +
+          std::to_string(kMaxOptionValue) + ")");
+    }
+    if (std::any_of(value.begin(), value.end(),
+                    [](char c) { return static_cast<unsigned char>(c) < 0x20; })) {
+      bad("--option " + key + ": a value holds a control character (a newline, a tab...)");
+    }
     if (key == "fault") {
       if (value != "exit" && value != "crash" && value != "hang") {
         bad("--option fault=" + value + ": unknown fault (allowed: exit, crash, hang)");
