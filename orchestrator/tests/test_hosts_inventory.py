@@ -76,8 +76,20 @@ def test_a_wildcard_bind_is_refused_naming_the_file_host_and_key(tmp_path, bind)
 
 
 def test_a_network_address_given_explicitly_is_bound(tmp_path):
+    path = inventory(tmp_path, "hosts:\n  lab:\n    reach: ssh lab\n    bind: 192.0.2.7\n")
+    assert load_inventory(path)["lab"].bind == "192.0.2.7"
+
+
+def test_this_machine_binds_only_an_address_of_its_own(tmp_path):
+    # 127.0.0.2 is this machine's (lo holds 127.0.0.0/8); 192.0.2.7 (TEST-NET-1) is not:
+    # every cell's server would fail to bind it.
+    path = inventory(tmp_path, "hosts:\n  here:\n    reach: local\n    bind: 127.0.0.2\n")
+    assert load_inventory(path)["here"].bind == "127.0.0.2"
     path = inventory(tmp_path, "hosts:\n  here:\n    reach: local\n    bind: 192.0.2.7\n")
-    assert load_inventory(path)["here"].bind == "192.0.2.7"
+    with pytest.raises(InventoryError) as refused:
+        load_inventory(path)
+    assert str(refused.value).startswith(f"{path}:4: hosts.here.bind: 192.0.2.7 is no address "
+                                         "of this machine"), refused.value
 
 
 def test_local_is_this_machine_and_cannot_be_redefined(tmp_path):

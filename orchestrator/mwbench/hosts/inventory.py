@@ -19,11 +19,19 @@ file, the line and the key.
 
 import ipaddress
 import re
+import socket
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    ValidationError,
+    ValidationInfo,
+    field_validator,
+)
 from ruamel.yaml import YAML
 from ruamel.yaml.error import YAMLError
 
@@ -110,12 +118,20 @@ class _Entry(BaseModel):
 
     @field_validator("bind")
     @classmethod
-    def _address(cls, value: str) -> str:
+    def _address(cls, value: str, info: ValidationInfo) -> str:
         try:
-            return str(ipaddress.IPv4Address(value))
+            address = str(ipaddress.IPv4Address(value))
         except ValueError:
             raise ValueError(f"{value!r} is not an IPv4 address (the drivers bind it: "
                              "--bind)") from None
+        # This machine's drivers can bind only its own addresses; any other fails every
+        # cell's server. (An SSH host's or a namespace's addresses are known only there.)
+        reach = info.data.get("reach")
+        if reach is not None and _parse_reach(reach)[0] == "local" and not _is_own(address):
+            raise ValueError(f"{address} is no address of this machine, so its drivers "
+                             "cannot bind it: give one of its own (ip -4 address), or leave "
+                             f"`bind` out for {LOOPBACK}")
+        return address
 
 
 class _Inventory(BaseModel):
@@ -132,6 +148,16 @@ def _is_wildcard(value: str) -> bool:
         return ipaddress.ip_address(address).is_unspecified
     except ValueError:
         return False
+
+
+def _is_own(address: str) -> bool:
+    """Whether a socket of this machine can bind `address`."""
+    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
+        try:
+            probe.bind((address, 0))
+        except OSError:
+            return False
+    return True
 
 
 def _parse_reach(value: str) -> tuple[str, str | None, int | None]:
