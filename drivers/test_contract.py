@@ -17,6 +17,7 @@ import json
 import signal
 import subprocess
 from contextlib import contextmanager
+from pathlib import Path
 
 import pytest
 from driver_processes import (
@@ -340,8 +341,9 @@ def test_every_option_refuses_a_bad_value_naming_it_or_takes_it(driver, tmp_path
             for value in HOSTILE_VALUES:
                 endpoint = tmp_path / "endpoint"
                 endpoint.unlink(missing_ok=True)
-                server = subprocess.Popen(
-                    [str(driver.program), "--role", "server", *remote_cell(driver),
+                server = subprocess.Popen(  # in tmp_path, where a value may name a file
+                    [str(Path(driver.program).resolve()), "--role", "server",
+                     *remote_cell(driver),
                      "--endpoint-file", str(endpoint), "--output", str(tmp_path / "result"),
                      "--option", f"{key}={value}", *private_partition({key})],
                     cwd=tmp_path, stderr=subprocess.PIPE, text=True)
