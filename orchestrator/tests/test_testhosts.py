@@ -77,7 +77,9 @@ def test_a_killed_maker_leaves_hosts_that_mwbench_clean_removes(tmp_path):
     done = subprocess.run([mwbench_exe(), "clean"], env=environment, capture_output=True,
                           text=True, timeout=WAIT_S)
     assert done.returncode == 0, done.stderr
-    assert f"test host {namespaces.PREFIX}{pid}-" in done.stdout
+    # Test hosts are the machine's: another test's `mwbench clean`, beside this one, may
+    # remove the dead maker's hosts first; then this one has nothing of them to name.
+    assert f"test host {namespaces.PREFIX}{pid}-" in done.stdout or "nothing left" in done.stdout
     assert not list(Path(tempfile.gettempdir()).glob(f"{testhosts.DIRECTORY_PREFIX}{pid}-*"))
     assert not {n for n in namespaces.ip("netns", "list").split()
                 if n.startswith(f"{namespaces.PREFIX}{pid}-")}
