@@ -225,25 +225,36 @@ def test_a_run_stopped_or_killed_leaves_nothing_on_its_hosts(hosts, tmp_path, ho
     them, as each sees its connection close, and `mwbench clean` ends what it left here."""
     spec = SPEC.format(samples=1000, experiments=experiment(
         "long", "{client: host-1, server: host-2}", samples=", samples: 100000000"))
-    run = run_mwbench(tmp_path, spec, hosts.inventory, wait=False)
     host_1 = hosts.by_name("host-1")
+    stop_once_running(tmp_path, spec, hosts, how, lambda: any(
+        "--role client" in _command_line(pid) for pid in left_on(host_1)),
+        "the client running on host-1")
+    assert not glob.glob(f"/tmp/mwbench-ssh-*/{host_1.name}.master.stderr")
+
+
+def stop_once_running(tmp_path, spec, hosts, how, running, what):
+    """A run of `spec` in the background, sent signal `how` once `running()`, then `mwbench
+    clean` (which ends what a run killed outright left here): nothing of it may be left on
+    any host."""
+    run = run_mwbench(tmp_path, spec, hosts.inventory, wait=False)
     try:
-        wait_until(lambda: any("--role client" in _command_line(pid)
-                               for pid in left_on(host_1)), "the client running on host-1")
+        def started():
+            assert run.poll() is None, run.communicate()[0]
+            return running()
+        wait_until(started, what)
         os.kill(run.pid, how)
         run.wait(timeout=WAIT_S)
     finally:
         if run.poll() is None:
             os.killpg(run.pid, signal.SIGKILL)
             run.wait()
-    if how == signal.SIGINT:
-        assert run.returncode == 130
+    if how != signal.SIGKILL:
+        assert run.returncode == 128 + how
     environment = {**os.environ, "MWBENCH_STATE_DIR": str(tmp_path / "state")}
     clean = subprocess.run([mwbench_exe(), "clean"], env=environment, capture_output=True,
                            text=True, timeout=WAIT_S)
     assert clean.returncode == 0, clean.stdout + clean.stderr
     assert_nothing_left(hosts)
-    assert not glob.glob(f"/tmp/mwbench-ssh-*/{host_1.name}.master.stderr")
 
 
 @pytest.mark.skipif(not program_path("deploy").is_file(), reason="deploy is not built")
@@ -255,27 +266,10 @@ def test_a_deployment_a_cell_made_on_a_host_ends_with_the_run(hosts, tmp_path, h
         "  - {name: long, drivers: [deploy], modes: [collocated], operation: tick_to_display,"
         " hosts: [{client: host-1}], options: {plan: [basic_sp_two_processes],"
         " hertz: [1000]}}\n"))
-    run = run_mwbench(tmp_path, spec, hosts.inventory, wait=False)
     host_1 = hosts.by_name("host-1")
-    try:
-        def deployed():
-            assert run.poll() is None, run.communicate()[0]
-            return sum("mwccm-component-server" in _command_line(pid)
-                       for pid in left_on(host_1)) == 2
-        wait_until(deployed, "the two component servers running on host-1")
-        os.kill(run.pid, how)
-        run.wait(timeout=WAIT_S)
-    finally:
-        if run.poll() is None:
-            os.killpg(run.pid, signal.SIGKILL)
-            run.wait()
-    if how == signal.SIGTERM:
-        assert run.returncode == 128 + signal.SIGTERM
-    environment = {**os.environ, "MWBENCH_STATE_DIR": str(tmp_path / "state")}
-    clean = subprocess.run([mwbench_exe(), "clean"], env=environment, capture_output=True,
-                           text=True, timeout=WAIT_S)
-    assert clean.returncode == 0, clean.stdout + clean.stderr
-    assert_nothing_left(hosts)
+    stop_once_running(tmp_path, spec, hosts, how, lambda: sum(
+        "mwccm-component-server" in _command_line(pid) for pid in left_on(host_1)) == 2,
+        "the two component servers running on host-1")
 
 
 def test_mwbench_clean_removes_dead_sessions_cell_directories_on_every_host(hosts, tmp_path):

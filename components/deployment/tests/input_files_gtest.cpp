@@ -18,14 +18,7 @@ using InputFiles = ScratchTest;
 
 // The one problem reading `file` as a node map gives: "file:line: message".
 std::string refusal(const std::string& file, const FileKind& kind = kNodeMapFile) {
-  try {
-    read_input_file(file, kind);
-  } catch (const PlanError& error) {
-    EXPECT_EQ(error.problems().size(), 1u) << error.what();
-    return error.problems().front().to_string();
-  }
-  ADD_FAILURE() << file << " was read";
-  return "";
+  return only_problem([&] { read_input_file(file, kind); }).to_string();
 }
 
 TEST_F(InputFiles, ReadsUtf8Text) {
@@ -78,22 +71,14 @@ TEST_F(InputFiles, RefusesBytesThatAreNotUtf8NamingTheLine) {
 TEST_F(InputFiles, RefusesInvalidUtf8InAPlanNameBeforeItReachesAnything) {
   const std::string config =
       mutate("basic_sp.config", "bad.config", "Component gps BasicSP", "Component gps\xff BasicSP");
-  try {
-    read_plan(config);
-    ADD_FAILURE() << "read";
-  } catch (const PlanError& error) {
-    EXPECT_EQ(error.problems().at(0).where.line, line_of(config, "Component gps"));
-    EXPECT_NE(error.problems().at(0).message.find("invalid UTF-8"), std::string::npos);
-  }
+  const PlanProblem in_config = only_problem([&] { read_plan(config); });
+  EXPECT_EQ(in_config.where.line, line_of(config, "Component gps"));
+  EXPECT_NE(in_config.message.find("invalid UTF-8"), std::string::npos);
   const std::string cdp =
       mutate("basic_sp.cdp", "bad.cdp", "<name>gps</name>", "<name>g\xe9</name>");
-  try {
-    read_plan(cdp);
-    ADD_FAILURE() << "read";
-  } catch (const PlanError& error) {
-    EXPECT_EQ(error.problems().at(0).where.line, line_of(cdp, "<name>g"));
-    EXPECT_NE(error.problems().at(0).message.find("invalid UTF-8"), std::string::npos);
-  }
+  const PlanProblem in_cdp = only_problem([&] { read_plan(cdp); });
+  EXPECT_EQ(in_cdp.where.line, line_of(cdp, "<name>g"));
+  EXPECT_NE(in_cdp.message.find("invalid UTF-8"), std::string::npos);
 }
 
 TEST(Quote, KeepsAValueShortAndOnOneLine) {

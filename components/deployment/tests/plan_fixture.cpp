@@ -138,4 +138,15 @@ std::string meaning(const Plan& plan) {
   return out.str();
 }
 
+PlanProblem only_problem(const std::function<void()>& step) {
+  try {
+    step();
+  } catch (const PlanError& error) {
+    EXPECT_EQ(error.problems().size(), 1u) << error.what();
+    return error.problems().front();
+  }
+  ADD_FAILURE() << "nothing was refused";
+  return {};
+}
+
 }  // namespace mwccm::deployment::testing

@@ -6,8 +6,10 @@
 
 #include <gtest/gtest.h>
 
+#include <functional>
 #include <mwccm/deployment/component_interface.hpp>
 #include <mwccm/deployment/plan.hpp>
+#include <mwccm/deployment/plan_error.hpp>
 #include <string>
 
 namespace mwccm::deployment::testing {
@@ -32,6 +34,10 @@ class ScratchTest : public ::testing::Test {
                      const std::string& to) const;
   std::string scratch_;
 };
+
+// The one problem `step` (a read or a check) refuses with; a test failure,
+// and an empty problem, if it refuses with several or none.
+PlanProblem only_problem(const std::function<void()>& step);
 
 // A .config plan of `instances` Airframes (plans/interfaces) in one chain,
 // each one's receptacle `gps` using the next one's facet `position`, 100 to
