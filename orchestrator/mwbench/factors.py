@@ -16,11 +16,19 @@ mwbench does with it, and everything else derives from these declarations:
   migration that adds it, MIGRATIONS there);
 - the reader: how a level is written in labels, tables and messages, and
   whether an unset or default level is shown at all;
+- the tables of configurations (the end-of-run summary, `mwbench compare`,
+  the report): the column it has there (`column`), or its place among the
+  "other factors" shown when set; whether it tells configurations apart
+  (every factor but the launch: compare matches on these, the exports
+  group by them);
 - the comparisons: whether the raw-socket baseline must share it
   (baseline.py), whether a result file echoes it in its header (judge.py),
-  whether it may be named in a `factorial:` design.
+  whether it may be named in a `factorial:` design;
+- the docs: its row of the factor table of docs/spec.md (`doc`), which
+  `python -m mwbench.factor_table --write` generates from these declarations.
 
-Adding a factor is one declaration below and one migration.
+Adding a factor is one declaration below and one migration (DEVELOPERS.md, "Adding a
+factor").
 """
 
 import re
@@ -77,6 +85,18 @@ class Factor:
     swept: bool = False  # a number the report draws lines along
     in_defaults: bool = True  # may be set in `defaults` (not only in an experiment)
     required: bool = False  # an experiment must set it
+    # Docs (docs/spec.md's factor table): what it means; its levels and its default as the
+    # table writes them, when the level type and `default` do not say it (None: derived).
+    doc: str = ""
+    values_doc: str | None = None
+    default_doc: str | None = None
+    column: str | None = None  # its own column in tables of configurations, so headed
+    configuration: bool = True  # tells configurations apart (all but the launch)
+
+    @property
+    def boolean(self) -> bool:
+        """Stored as 0/1, read back as false/true (store.py), written true/false in CSV."""
+        return self.level is bool
 
     def level_or_unset(self, level: Any) -> Any:
         return self.unset if level is None else level
@@ -95,65 +115,120 @@ def _options_text(levels: dict | None) -> str | None:
 
 
 _WHERE = {"one": "in one process", "each": "a process each"}
+_HOSTS_DOC = (
+    "which host of the inventory each process runs on (`docs/hosts.md`): `client` the "
+    "measuring process (a collocated cell's only one), `server` the server, `subscribers` the "
+    "hosts of a fan-out's subscriber processes, in turn (several need `subscriber_processes: "
+    "each`), `nodes` the hosts of a deployment's nodes by their names in the plan (a driver "
+    "with `nodes` in its `--describe`: `deploy`, dynamic assembly); a role not named runs on "
+    "`local`, subscribers on the server's host, a plan's nodes not named with the process "
+    "that deploys. A host the inventory lacks, or hosts that must reach each other while one "
+    "binds loopback, is an error before anything runs; a transport that cannot cross hosts "
+    "(`host_local` in the driver's `--describe`) and a background load off this machine are "
+    "skipped. Stored as text, `client=host-1 server=host-2` "
+    "(`nodes=Display:host-2,Sensors:host-1`), which is a level too")
 
 FACTORS: tuple[Factor, ...] = (
-    Factor("experiment", None, str, (), "TEXT NOT NULL", str),
+    Factor("experiment", None, str, (), "TEXT NOT NULL", str, column="experiment",
+           doc="the experiment's `name`; each is a section of the report"),
     Factor("driver", "drivers", str, (), "TEXT NOT NULL", str, required=True,
-           in_defaults=False),
+           in_defaults=False, column="driver", values_doc="driver names (`mwbench list`)",
+           doc="which middleware"),
     Factor("transport", "transports", str, (), "TEXT", str, argument="--transport",
-           echoed="transport"),
-    Factor("mode", "modes", Literal["remote", "collocated"], ("remote",), "TEXT", str),
+           echoed="transport", column="transport", values_doc="`tcp`, `uds`, `unix`, …",
+           default_doc="every transport the driver has",
+           doc="remote transports; each driver runs those it supports. Collocated cells "
+               "always use `inproc`."),
+    Factor("mode", "modes", Literal["remote", "collocated"], ("remote",), "TEXT", str,
+           column="mode", doc="two processes, or client and servant in one"),
     Factor("operation", "operation", str, (), "TEXT NOT NULL", str, argument="--operation",
-           baseline=True, echoed="operation", required=True, in_defaults=False),
+           baseline=True, echoed="operation", required=True, in_defaults=False,
+           column="op", values_doc="`roundtrip`, `ping`, `octets`, `octets_out`, "
+           "`octets_inout`, `records`, `fanout` (what the drivers offer; `mwbench list`)",
+           doc="what one call does"),
     Factor("payload_bytes", "payload_bytes", Annotated[int, Field(ge=0, le=2**30)], (0,),
            "INTEGER", lambda n: f"{n} B", crossed=True, argument="--payload-bytes",
-           baseline=True, echoed="payload_bytes", swept=True),
+           baseline=True, echoed="payload_bytes", swept=True, column="bytes",
+           values_doc="integers ≥ 0",
+           doc="payload of `octets`; operations without payload take only 0"),
     Factor("placement", "placement", Literal["same-cpu", "cross-cpu", "unpinned"],
-           ("same-cpu",), "TEXT", str, crossed=True, baseline=True),
+           ("same-cpu",), "TEXT", str, crossed=True, baseline=True, column="placement",
+           doc="where the client and the server run (README, \"Reading results\")"),
     Factor("idle_hold", "idle_hold", bool, (True,), "INTEGER",
            lambda held: None if held is None else ("hold" if held else "no hold"),
-           crossed=True, baseline=True),
+           crossed=True, baseline=True, column="placement",
+           doc="hold `/dev/cpu_dma_latency` at 0 during the cell"),
     Factor("priority", "priority", Annotated[int, Field(ge=0, le=99)], (0,), "INTEGER",
            lambda p: f"prio {p}" if p else None, crossed=True, argument="--priority",
-           baseline=True, unset=0),
+           baseline=True, unset=0, values_doc="0–99",
+           doc="`SCHED_FIFO` priority of both ends (0: the normal policy)"),
     Factor("servants", "servants", Annotated[int, Field(ge=1, le=10**7)], (None,),
            "INTEGER", _named("servants"), crossed=True, argument="--servants", unset=1,
-           echoed="servants", swept=True),
+           echoed="servants", swept=True, values_doc="integers ≥ 1",
+           doc="servants registered in the server"),
     Factor("threads", "threads", Annotated[int, Field(ge=1, le=1024)], (None,), "INTEGER",
            _named("threads"), crossed=True, argument="--threads", baseline=True, unset=1,
-           echoed="threads", swept=True),
+           echoed="threads", swept=True, values_doc="integers ≥ 1",
+           doc="client threads, each calling in a closed loop"),
     Factor("subscribers", "subscribers", Annotated[int, Field(ge=1, le=1024)], (None,),
-           "INTEGER", _named("subscribers"), baseline=True, swept=True),
+           "INTEGER", _named("subscribers"), baseline=True, swept=True,
+           values_doc="integers ≥ 1", default_doc="1",
+           doc="operation `fanout` only: the subscribers of one publisher (driver contract, "
+               "section 5)"),
     Factor("subscriber_processes", "subscriber_processes", Literal["one", "each"], ("one",),
-           "TEXT", lambda where: _WHERE.get(where, where), baseline=True),
-    # How a component application is put together (the deploy driver): its plan compiled
-    # into a program, or read and carried out at run time.
+           "TEXT", lambda where: _WHERE.get(where, where), baseline=True,
+           doc="operation `fanout`, remote only: all subscribers in one process, or each in "
+               "a process of its own; with one subscriber the two are the same cell, run "
+               "once. Collocated fan-outs have the subscribers in the publisher's process"),
     Factor("assembly", "assembly", Literal["static", "dynamic"], (None,), "TEXT",
-           _after("assembly"), crossed=True, driver_option="assembly"),
-    # Who delivers a component's events (the container-managed pub/sub study, the ccmevents
-    # driver): one call per subscriber, the containers' event channels, or a DDS topic;
-    # and whether components or plain objects use that delivery.
+           _after("assembly"), crossed=True, driver_option="assembly",
+           doc="how a component application is put together (the `deploy` driver): its "
+               "plan compiled into a program (`static`) or read and carried out at run "
+               "time (`dynamic`)"),
     Factor("delivery", "delivery", Literal["direct", "channel", "dds"], (None,), "TEXT",
-           _after("delivery"), crossed=True, driver_option="delivery"),
-    Factor("layer", "layer", Literal["component", "object"], (None,), "TEXT", _after("layer"),
-           crossed=True, driver_option="layer"),
-    Factor("options", "options", str | int, (), "TEXT", _options_text, echoed="options"),
+           _after("delivery"), crossed=True, driver_option="delivery",
+           doc="who delivers a component's events (the `ccmevents` driver, the "
+               "container-managed pub/sub study): one call per subscriber (`direct`), the "
+               "containers' event channels (`channel`), or a DDS topic (`dds`)"),
+    Factor("layer", "layer", Literal["component", "object"], (None,), "TEXT",
+           _after("layer"), crossed=True, driver_option="layer",
+           doc="whether components or plain objects use that delivery (the `ccmevents` "
+               "driver)"),
+    Factor("options", "options", str | int, (), "TEXT", _options_text, echoed="options",
+           values_doc="mapping of key to value or list", default_doc="none",
+           doc="driver-specific settings, passed as `--option key=value` to the drivers "
+               "that declare the key (`mwbench list` shows them)"),
     Factor("background", "background", Annotated[str, BeforeValidator(_background)],
            (BACKGROUND_NONE,), "TEXT NOT NULL DEFAULT 'none'",
            lambda b: None if b in (None, BACKGROUND_NONE) else f"background {b}",
-           crossed=True, baseline=True, unset=BACKGROUND_NONE),
-    # Which host each process runs on (hosts/topology.py): None, every process here.
+           crossed=True, baseline=True, unset=BACKGROUND_NONE,
+           values_doc="`none`, `cpu:N` (N ≥ 1)",
+           doc="background load during the measurement: `cpu:N` runs `stress-ng --cpu N` "
+               "(Debian's stress-ng) from after the server has published its endpoint until "
+               "the client has ended; the exact command and stress-ng's version are stored "
+               "with the cell (`load_generator` in the export). A missing stress-ng, or one "
+               "that exits early, fails the cell. Quote it in YAML flow lists: `[\"cpu:2\"]`"),
     Factor("hosts", "hosts", Annotated[str, BeforeValidator(topology.canonical)], (None,),
            "TEXT", lambda level: None if level is None else f"on {level}", crossed=True,
-           baseline=True),
-    # The k-th launch of a configuration: a new set of processes (launches/). Not a
-    # condition of the baseline: a cell is read against its baseline launch by launch.
+           baseline=True, values_doc="a host's name, or a mapping of roles to hosts: "
+           "`{client: NAME, server: NAME, subscribers: [NAME, ...], nodes: {NODE: NAME, ...}}`",
+           default_doc="not set: every process on this machine", doc=_HOSTS_DOC),
+    # Not a condition of the baseline: a cell is read against its baseline launch by launch.
     Factor("launch", None, int, (), "INTEGER NOT NULL",
-           lambda k: None if k is None else f"launch {k}"),
+           lambda k: None if k is None else f"launch {k}", configuration=False,
+           doc="the k-th launch of its configuration, 1 to `launches`, each a new set of "
+               "processes (launches/)"),
 )
 
 BY_NAME = {factor.name: factor for factor in FACTORS}
 NAMES = tuple(BY_NAME)
+# The factors that tell configurations apart: every one but the launch. Two runs are
+# compared, and configurations grouped and exported, on these.
+CONFIGURATION = tuple(factor.name for factor in FACTORS if factor.configuration)
+# The factors that tables of configurations give a column of their own (`column`), and
+# those columns' headings, in order.
+COLUMNS = tuple(factor.name for factor in FACTORS if factor.column)
+HEADINGS = tuple(dict.fromkeys(factor.column for factor in FACTORS if factor.column))
 # The factors a spec sets, by their spec key.
 BY_SPEC_KEY = {factor.spec_key: factor for factor in FACTORS if factor.spec_key}
 
@@ -172,5 +247,21 @@ def driver_options(levels: dict) -> dict:
 def describe(levels: dict, names: tuple[str, ...] | list[str] | None = None) -> list[str]:
     """The levels of `names` (default: every factor) as a reader sees them, leaving out
     those that are unset or not worth showing (priority 0, no background)."""
-    texts = (BY_NAME[name].text(levels.get(name)) for name in (names or NAMES))
+    names = NAMES if names is None else names
+    texts = (BY_NAME[name].text(levels.get(name)) for name in names)
     return [text for text in texts if text]
+
+
+def column_text(levels: dict, heading: str) -> str:
+    """A configuration's cell in the column `heading` of a table ("-" when empty)."""
+    names = [factor.name for factor in FACTORS if factor.column == heading]
+    return " ".join(describe(levels, names)) or "-"
+
+
+def other_factors(levels: dict, columns: tuple[str, ...] = COLUMNS) -> list[str]:
+    """The levels of a configuration that a table gives no column of its own (`columns`),
+    as a reader sees them (options in key order): every factor a cell sets is then in
+    its row, in a column or among these."""
+    sorted_options = dict(sorted((levels.get("options") or {}).items())) or None
+    others = [name for name in CONFIGURATION if name not in columns]
+    return describe({**levels, "options": sorted_options}, others)

@@ -19,7 +19,7 @@ from typing import Any
 
 from .crowding import busy_threads, crowding_note
 from .drivers import DriverInfo
-from .factors import BACKGROUND_NONE, FACTORS, FANOUT_OPERATION, NAMES, describe
+from .factors import BACKGROUND_NONE, FACTORS, FANOUT_OPERATION, NAMES, describe, other_factors
 from .hosts.inventory import LOCAL, Host, local_host
 from .hosts.topology import Topology
 from .launches.schedule import new_seed, randomised_blocks
@@ -197,7 +197,7 @@ def _available_memory_bytes() -> int | None:
                 if line.startswith("MemAvailable:"):
                     return int(line.split()[1]) * 1024
     except (OSError, ValueError, IndexError):
-        return None
+        pass
     return None
 
 
@@ -254,11 +254,7 @@ def _check_hosts(experiment, settings: dict, inventory: dict[str, Host]) -> None
 
 
 def _expand_driver(experiment, settings: dict, driver: DriverInfo, matrix: Matrix) -> None:
-    def skip(levels: dict, reason: str) -> None:
-        what = " ".join(describe(levels, SKIP_NAMES))
-        matrix.skipped.append(Skipped(experiment.name, driver.name, what, reason))
-
-    def skip_all(what: str, reason: str) -> None:
+    def skip(what: str, reason: str) -> None:
         matrix.skipped.append(Skipped(experiment.name, driver.name, what, reason))
 
     option_keys = [k for k in settings["options"] if k in driver.options or k in HARNESS_OPTIONS]
@@ -267,12 +263,12 @@ def _expand_driver(experiment, settings: dict, driver: DriverInfo, matrix: Matri
 
     for mode in settings["modes"]:
         if mode not in driver.modes:
-            skip_all(f"mode {mode}", f"{driver.name} has no {mode} mode")
+            skip(f"mode {mode}", f"{driver.name} has no {mode} mode")
             continue
-        for transport in _transports(mode, settings["transports"], driver, skip_all):
+        for transport in _transports(mode, settings["transports"], driver, skip):
             for operation in experiment.operation:
                 if operation not in driver.operations:
-                    skip_all(f"operation {operation}", f"{driver.name} does not offer it")
+                    skip(f"operation {operation}", f"{driver.name} does not offer it")
                     continue
                 for *crossed, (subscribers, processes), values in itertools.product(
                         *crossed_levels, _fanouts(operation, mode, settings),
@@ -287,8 +283,9 @@ def _expand_driver(experiment, settings: dict, driver: DriverInfo, matrix: Matri
                         "launch": None,
                     }
                     levels = {name: levels[name] for name in NAMES}
-                    if reason := _cannot_run(levels, driver):
-                        skip(levels, reason)
+                    if reason := _cannot_run(levels, driver):  # named by its levels
+                        skip(" ".join(other_factors(levels, ("experiment", "driver"))),
+                                 reason)
                         continue
                     crowded = crowding_note(
                         busy_threads(mode, levels["threads"], levels["background"],
@@ -301,11 +298,6 @@ def _expand_driver(experiment, settings: dict, driver: DriverInfo, matrix: Matri
                         memory_limit_mb=settings["memory_limit_mb"],
                         notes=(crowded,) if crowded else (),
                     ))
-
-
-# What a skipped combination is called in the list of skips.
-SKIP_NAMES = ("mode", "transport", "operation", "payload_bytes", "placement", "servants",
-              "threads", "subscribers", "assembly", "delivery", "layer")
 
 
 def _cannot_run(levels: dict, driver: DriverInfo) -> str | None:

@@ -25,7 +25,7 @@ from pathlib import Path
 import numpy as np
 
 from . import store_schema
-from .factors import BACKGROUND_NONE
+from .factors import BACKGROUND_NONE, FACTORS
 from .ledger import boot_id, is_alive, start_ticks
 from .named_series import NamedSeries
 from .paths import make_parent
@@ -340,7 +340,7 @@ class Store:
 # Columns stored as JSON text, and as 0/1, read back as the values they were.
 JSON_COLUMNS = ("options", "notes", "measurer_header", "server_header", "load_generator",
                 "daemon")
-BOOLEAN_COLUMNS = ("idle_hold", "idle_hold_held")
+BOOLEAN_COLUMNS = (*(factor.name for factor in FACTORS if factor.boolean), "idle_hold_held")
 
 
 def _decoded(row: sqlite3.Row) -> dict:

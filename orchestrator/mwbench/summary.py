@@ -14,8 +14,8 @@ from rich.markup import escape
 from rich.table import Table
 
 from .baseline import ratios_to_baseline
-from .comparison.runs import extra_factors
 from .crowding import CROWDED
+from .factors import CONFIGURATION, HEADINGS, column_text, other_factors
 from .launches.estimate import ONE_LAUNCH, Estimate, configuration_key, percentile
 from .matrix import Matrix
 from .store import CellRecord
@@ -28,8 +28,8 @@ def print_summary(console: Console, records: list[CellRecord], matrix: Matrix) -
                         "figure [95% interval]; ×raw: over the raw socket of the same reach "
                         "(loopback IP, local IPC) and placement, launch by launch)")
     numeric = {"bytes", "launches", "p50", "p99", "calls/s", "×raw"}
-    for heading in ("experiment", "driver", "mode", "transport", "op", "bytes", "placement",
-                    "other factors", "launches", "p50", "p99", "calls/s", "×raw", "status"):
+    for heading in (*HEADINGS, "other factors", "launches", "p50", "p99", "calls/s", "×raw",
+                    "status"):
         table.add_column(heading, justify="right" if heading in numeric else "left")
     groups = _by_configuration(records, matrix)
     ratios = ratios_to_baseline([(g.factors, g.launches) for g in groups])
@@ -42,8 +42,8 @@ def print_summary(console: Console, records: list[CellRecord], matrix: Matrix) -
             if group.launches else None
         single += p50 is not None and not p50.has_interval
         table.add_row(
-            f["experiment"], f["driver"], f["mode"], f["transport"], f["operation"],
-            str(f["payload_bytes"]), group.placement, escape(" ".join(extra_factors(f))),
+            *(escape(group.column(heading)) for heading in HEADINGS),
+            escape(" ".join(other_factors(f))),
             f"{len(group.launches)}/{len(group.records)}", _figure(p50), _figure(p99),
             _number(group.throughput, digits=0), _ratio(ratio), group.status)
     console.print(table)
@@ -69,13 +69,14 @@ class _Configuration:
             self.launches[record.factors["launch"]] = \
                 record.samples_ns / float(record.batch_size or 1) / 1000.0
 
-    @property
-    def placement(self) -> str:
-        placement = self.factors["placement"]
-        if self.factors["idle_hold"]:
-            held = all(r.idle_hold_held for r in self.records if r.status == "ok")
-            placement += " +hold" if held else " (hold failed)"
-        return placement
+    def column(self, heading: str) -> str:
+        """Its cell in a column of factors (factors.py); an idle hold asked for and not
+        taken says so."""
+        text = column_text(self.factors, heading)
+        if heading == "placement" and self.factors["idle_hold"] and \
+                not all(r.idle_hold_held for r in self.records if r.status == "ok"):
+            text += " (hold failed)"
+        return text
 
     @property
     def throughput(self) -> float | None:
@@ -95,10 +96,10 @@ def _by_configuration(records: list[CellRecord], matrix: Matrix) -> list[_Config
     """The records by configuration, in the spec's order (the launches ran shuffled)."""
     groups: dict[str, _Configuration] = {}
     for configuration in matrix.configurations:
-        factors = {k: v for k, v in configuration.factors().items() if k != "launch"}
+        factors = {name: configuration.levels[name] for name in CONFIGURATION}
         groups[configuration_key(factors)] = _Configuration(factors)
     for record in records:
-        factors = {name: value for name, value in record.factors.items() if name != "launch"}
+        factors = {name: record.factors.get(name) for name in CONFIGURATION}
         groups.setdefault(configuration_key(factors), _Configuration(factors)).add(record)
     return [group for group in groups.values() if group.records]
 

@@ -60,7 +60,7 @@ def test_same_figures_exit_0_with_the_table_and_the_lists(tmp_path):
     assert "no change" in result.output
     assert "1 configuration(s) only in run 1 (BASE), not compared:\n  gone rawtcp" in result.output
     assert "2 configuration(s) only in run 2 (NEW)" in result.output
-    assert "failed NEW run 2 launch 1: broken rawtcp remote tcp roundtrip same-cpu +hold: " \
+    assert "failed NEW run 2 launch 1: broken rawtcp tcp remote roundtrip 0 B same-cpu hold: " \
            "client crashed" in result.output
     assert "no regression in 1 configuration(s) (threshold 5%, 95% confidence" in result.output
 

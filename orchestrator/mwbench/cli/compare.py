@@ -24,7 +24,8 @@ from ..comparison import (
     compare,
 )
 from ..comparison.records import records
-from ..comparison.runs import describe_factors, extra_factors, load_run, placement_text
+from ..comparison.runs import describe_factors, load_run
+from ..factors import HEADINGS, column_text, other_factors
 from .console import make_console
 from .numbers import CONFIDENCE, RUN_ID, SEED, THRESHOLD_PCT
 from .options import db_option
@@ -98,20 +99,18 @@ def _print(console: Console, comparison: Comparison) -> None:
                         f"(seed {settings.seed}); "
                         "detectable: the smallest change these runs could have seen")
     compared = comparison.compared
-    show_extra = any(extra_factors(row.factors) for row in compared)
+    show_other = any(other_factors(row.factors) for row in compared)
     numeric = {"bytes", "launches", "base p50", "new p50", "base p99", "new p99", "ratio",
                "detectable"}
-    headings = ["experiment", "driver", "mode", "transport", "op", "bytes", "placement",
-                *(["other"] if show_extra else []), "launches", "base p50", "new p50",
+    headings = [*HEADINGS, *(["other"] if show_other else []), "launches", "base p50", "new p50",
                 "base p99", "new p99", "ratio", "interval", "detectable", "verdict"]
     for heading in headings:
         table.add_column(heading, justify="right" if heading in numeric else "left")
     for row in compared:
         f = row.factors
         table.add_row(
-            f["experiment"], f["driver"], _text(f["mode"]), _text(f["transport"]),
-            f["operation"], _text(f["payload_bytes"]), placement_text(f),
-            *([escape(" ".join(extra_factors(f)))] if show_extra else []),
+            *(escape(column_text(f, heading)) for heading in HEADINGS),
+            *([escape(" ".join(other_factors(f)))] if show_other else []),
             f"{row.base.launches}/{row.new.launches}",
             f"{row.base.p50_us:.2f}", f"{row.new.p50_us:.2f}",
             f"{row.base.p99_us:.2f}", f"{row.new.p99_us:.2f}", f"{row.ratio:.3f}",
@@ -179,10 +178,6 @@ def _verdict_line(comparison: Comparison) -> str:
         extra += (f"; [yellow]{unresolved} not resolvable[/] by these runs (more launches "
                   "would resolve them: see the verdicts)")
     return f"no regression in {len(compared)} configuration(s) ({how}{extra})"
-
-
-def _text(value) -> str:
-    return "-" if value is None else str(value)
 
 
 def _percent(fraction: float) -> str:

@@ -25,9 +25,7 @@ def records(comparison: Comparison) -> list[dict]:
 
 
 def _record(row: Row) -> dict:
-    record = {name: row.factors.get(name) for name in MATCH_FACTORS}
-    if record["idle_hold"] is not None:
-        record["idle_hold"] = bool(record["idle_hold"])
+    record = {name: row.factors.get(name) for name in MATCH_FACTORS}  # as the store decodes
     record.update(verdict=row.verdict, ratio=row.ratio, ci_low=row.ci_low, ci_high=row.ci_high,
                   method=METHOD, smallest_detectable_pct=None if row.detectable is None
                   else row.detectable * 100.0, launches_needed=row.needs)

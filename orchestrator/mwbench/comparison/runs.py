@@ -11,10 +11,10 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from ..factors import describe
-from ..store import FACTOR_COLUMNS, Store
+from ..factors import CONFIGURATION, other_factors
+from ..store import Store
 
-MATCH_FACTORS = tuple(name for name in FACTOR_COLUMNS if name != "launch")
+MATCH_FACTORS = CONFIGURATION  # every factor but the launch (factors.py)
 
 
 @dataclass
@@ -83,29 +83,7 @@ def match_key(factors: dict) -> tuple:
 
 
 def describe_factors(factors: dict) -> str:
-    """One line naming a configuration, for lists and messages."""
-    parts = [factors["experiment"], factors["driver"], factors.get("mode"),
-             factors.get("transport"), factors["operation"]]
-    if factors.get("payload_bytes"):
-        parts.append(f"{factors['payload_bytes']} B")
-    parts.append(placement_text(factors))
-    parts.extend(extra_factors(factors))
-    return " ".join(str(part) for part in parts if part is not None)
+    """One line naming a configuration, for lists and messages: every factor it sets."""
+    return " ".join(other_factors(factors, columns=()))
 
 
-def placement_text(factors: dict) -> str:
-    placement = factors.get("placement") or "-"
-    if factors.get("idle_hold") is None:
-        return placement
-    return placement + (" +hold" if factors["idle_hold"] else " no-hold")
-
-
-# The factors most cells leave unset or at their default, shown only when set.
-EXTRA_FACTORS = ("priority", "servants", "threads", "subscribers", "subscriber_processes",
-                 "assembly", "options", "background", "hosts")
-
-
-def extra_factors(factors: dict) -> list[str]:
-    """The factors most cells leave at their default, as a reader sees them (factors.py)."""
-    sorted_options = dict(sorted((factors.get("options") or {}).items())) or None
-    return describe({**factors, "options": sorted_options}, EXTRA_FACTORS)

@@ -15,7 +15,7 @@ import jinja2
 from .. import __version__
 from ..store import Store
 from . import disclosure, factors, figures, phases, tables
-from .data import SWEPT_FACTORS, Run, load_run
+from .data import LABEL_FACTORS, SWEPT_FACTORS, Run, label, load_run
 
 # Beyond this many configurations, a box or percentile line each is unreadable.
 MAX_DRAWN = 40
@@ -51,7 +51,8 @@ def _run_view(run: Run) -> dict:
 
 def _experiment_view(run: Run, experiment) -> dict:
     ok = [c for c in experiment.configurations if c.ok]
-    view = {"experiment": experiment, "figures": [], "summary": [], "failed": experiment.failed,
+    failed = [{**cell, "label": label(cell, LABEL_FACTORS)} for cell in experiment.failed]
+    view = {"experiment": experiment, "figures": [], "summary": [], "failed": failed,
             "anchor": f"run{run.id}-{experiment.name}", "note": None, "phases": None}
     if not ok:
         return view

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from ..factors import FACTORS, NAMES, describe
+from ..factors import CONFIGURATION, FACTORS, describe
 from ..launches.bootstrap import launch_figure
 from ..launches.estimate import Estimate, configuration_key, percentile
 from ..named_series import NamedSeries
@@ -23,7 +23,7 @@ from ..store import Store
 
 # Factors a reader tells configurations apart by, in the order labels use them: all but
 # the experiment (each has its section) and the launch (pooled).
-LABEL_FACTORS = tuple(name for name in NAMES if name not in ("experiment", "launch"))
+LABEL_FACTORS = tuple(name for name in CONFIGURATION if name != "experiment")
 # Factors that are swept (numeric), drawn as lines against their value.
 SWEPT_FACTORS = tuple(factor.name for factor in FACTORS if factor.swept)
 

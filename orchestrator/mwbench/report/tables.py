@@ -9,9 +9,8 @@ from ..baseline import (
     baseline_key,
     ratios_to_baseline,
 )
-from ..comparison.runs import extra_factors
 from ..context_switches import per_1000_calls
-from ..factors import NAMES
+from ..factors import CONFIGURATION, other_factors
 from ..launches.bootstrap import launch_figure
 from ..launches.estimate import Estimate
 from .data import Experiment, Run
@@ -67,7 +66,7 @@ def baseline_rows(run: Run) -> list[dict]:
         rows.append({
             **{name: factors[name] for name in CONFIGURATION},
             "raw": FAMILY_BASELINE[TRANSPORT_FAMILY[c.factors["transport"]]],
-            "other": " ".join(extra_factors(factors)), "p50": c.estimate(50),
+            "other": " ".join(other_factors(factors, BASELINE_COLUMNS)), "p50": c.estimate(50),
             "p99": c.percentile(99), "r50": r50, "r99": r99, "launches": len(c.launches),
             "indistinguishable": not is_raw and r50.includes(1.0), "is_raw": is_raw})
     return sorted(rows, key=lambda r: (_first_seen(run, r["operation"]), r["payload_bytes"] or 0,
@@ -84,7 +83,8 @@ def collocated_rows(run: Run) -> list[dict]:
                 continue
             factors = {**c.factors, "experiment": experiment.name}
             rows.append({**{name: factors[name] for name in CONFIGURATION},
-                         "other": " ".join(extra_factors(factors)), "p50": c.estimate(50),
+                         "other": " ".join(other_factors(factors, COLLOCATED_COLUMNS)),
+                         "p50": c.estimate(50),
                          "p99": c.estimate(99), "launches": len(c.launches)})
     return sorted(rows, key=lambda r: (_first_seen(run, r["operation"]), r["payload_bytes"] or 0,
                                        r["p50"].value))
@@ -95,6 +95,10 @@ def _first_seen(run: Run, operation: str) -> int:
     return next(i for i, cell in enumerate(run.cells) if cell["operation"] == operation)
 
 
-# A configuration: every factor but the launch (factors.py).
-CONFIGURATION = tuple(name for name in NAMES if name != "launch")
+# The factors each table gives a column (report.html.j2); every other factor a
+# configuration sets is in its "other factors".
+BASELINE_COLUMNS = ("driver", "mode", "transport", "operation", "payload_bytes", "placement",
+                    "idle_hold", "experiment")
+COLLOCATED_COLUMNS = ("driver", "mode", "transport", "operation", "payload_bytes",
+                      "placement")
 
