@@ -48,7 +48,9 @@ def test_json_has_every_contract_key_and_nulls_for_unused_factors(tmp_path):
     run_id = make_db(db)
     result = CliRunner().invoke(main, ["export", "--db", str(db), "--format", "json"])
     assert result.exit_code == 0, result.output
-    records = json.loads(result.output)
+    document = json.loads(result.output)
+    assert document["context"]["runs"][0]["run_id"] == run_id
+    records = document["cells"]
     assert len(records) == 2
     for record in records:
         assert CONTRACT_KEYS <= record.keys()
@@ -96,8 +98,9 @@ def test_cell_records_is_importable_where_it_always_was():
 def test_help_names_every_format_with_an_example():
     result = CliRunner().invoke(main, ["export", "--help"])
     assert result.exit_code == 0
-    assert "[json|csv|configurations|configurations-csv|hdr|samples]" in result.output
-    for fmt in ("json", "csv", "configurations", "configurations-csv", "hdr", "samples"):
+    assert "[json|csv|configurations|configurations-csv|hdr|samples|context]" in result.output
+    for fmt in ("json", "csv", "configurations", "configurations-csv", "hdr", "samples",
+                "context"):
         assert f"--format {fmt}" in result.output
     assert "HistogramLogProcessor" in result.output and "-outputValueUnitRatio" in result.output
 
@@ -123,8 +126,9 @@ def test_configurations_carry_their_launches_figures_intervals_and_ratio_to_raw(
     result = CliRunner().invoke(main, ["export", "--db", str(db), "--format",
                                        "configurations"])
     assert result.exit_code == 0, result.output
-    raw, orb, zmq = json.loads(result.output)
+    raw, orb, zmq = json.loads(result.output)["configurations"]
     assert raw["driver"] == "rawtcp" and raw["launches"] == 5 and raw["raw_ratio_p50"] is None
+    assert raw["raw_ratio_note"] == "the raw socket itself" and orb["raw_ratio_note"] is None
     assert raw["p50_us_low"] < raw["p50_us"] < raw["p50_us_high"]
     # Paired launch by launch, the shared level cancels: 1.2 with a narrow interval.
     assert orb["raw_ratio_p50_low"] < 1.2 < orb["raw_ratio_p50_high"]
@@ -154,3 +158,40 @@ def test_a_reader_that_stops_early_is_no_error(tmp_path):
     stderr = export.stderr.read()
     assert export.wait(timeout=60) == 1
     assert "Traceback" not in stderr, stderr
+
+
+def test_the_context_block_says_what_measured_the_records(tmp_path):
+    db = tmp_path / "m.db"
+    store = Store.create_or_open(db)
+    environment = {"machine": {"cpu_model": "Known CPU", "cpu_count": 2},
+                   "git": {"commit": "abc123", "dirty": False}}
+    spec_text = "suite: known\ndefaults: {placement: cross-cpu, idle_hold: false}\n"
+    run_id = store.begin_run("known", "known.yaml", spec_text, environment, "0.1.0")
+    store.end_run(run_id, "finished")
+    store.close()
+    result = CliRunner().invoke(main, ["export", "--db", str(db), "--format", "context"])
+    assert result.exit_code == 0, result.output
+    context = json.loads(result.output)
+    assert context["mwbench_version"] and context["exported_utc"]
+    (run,) = context["runs"]
+    assert run["machine"]["cpu_model"] == "Known CPU" and run["git"]["commit"] == "abc123"
+    assert run["spec"] == spec_text and run["suite"] == "known"
+    assert run["defaults"]["placement"] == ["cross-cpu"]
+    assert run["defaults"]["idle_hold"] == [False] and run["defaults"]["priority"] == [0]
+
+
+def test_csv_writes_booleans_as_true_false_and_numbers_without_float_noise():
+    from mwbench.export.csv_summary import csv_value
+
+    assert [csv_value(v) for v in (True, False, None, 0.1 + 0.2, 12.0, 7, 1 / 3)] == [
+        "true", "false", "", "0.3", "12", 7, "0.333333333333333"]
+
+
+def test_a_configuration_without_a_raw_socket_says_why():
+    from mwbench.export.configurations import no_ratio_note
+
+    remote = dict(driver="omniorb", mode="remote", transport="tcp", operation="roundtrip")
+    assert "no raw-socket (rawtcp) configuration" in no_ratio_note(remote, True)
+    assert no_ratio_note({**remote, "mode": "collocated"}, True).startswith("collocated")
+    assert "no raw-socket counterpart" in no_ratio_note({**remote, "transport": "inproc"}, True)
+    assert no_ratio_note(remote, False) == "no launch succeeded"

@@ -49,7 +49,7 @@ def test_samples_and_hdr_exports_of_a_real_run(tmp_path):
     spec.write_text(textwrap.dedent(SPEC))
     ran = mwbench("run", str(spec), "--db", str(db))
     assert ran.returncode == 1, ran.stdout + ran.stderr  # the broken cell fails, the rest run
-    cells = json.loads(mwbench("export", "--db", str(db), "--format", "json").stdout)
+    cells = json.loads(mwbench("export", "--db", str(db), "--format", "json").stdout)["cells"]
     ok = {cell["cell_id"]: cell for cell in cells if cell["status"] == "ok"}
     assert len(ok) == 3 and any(cell["batch_size"] > 1 for cell in ok.values())
 

@@ -55,7 +55,7 @@ def test_one_row_per_sample_with_its_cells_factors(tmp_path):
         assert first["run_id"] == str(run_id) and first["batch_size"] == str(batch_size)
         assert first["experiment"] == factors["experiment"]
         assert first["mode"] == factors["mode"] and first["driver"] == factors["driver"]
-        assert first["payload_bytes"] == "0" and first["idle_hold"] == "True"
+        assert first["payload_bytes"] == "0" and first["idle_hold"] == "true"
         assert first["servants"] == ""  # a factor the cell does not use
         assert first["threads"] == ("2" if factors["threads"] else "")
         assert (json.loads(first["options"]) if first["options"] else None) == factors["options"]

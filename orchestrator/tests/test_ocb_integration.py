@@ -49,7 +49,7 @@ def run(tmp_path, spec_text):
 def export(db):
     out = subprocess.run([mwbench_exe(), "export", "--db", str(db), "--format", "json"],
                          capture_output=True, text=True, check=True)
-    return json.loads(out.stdout)
+    return json.loads(out.stdout)["cells"]
 
 
 def test_background_load_runs_with_the_cell_and_is_recorded(tmp_path):

@@ -28,14 +28,16 @@ from .options import OutputError, db_option, output_file, output_option
                    "configurations-csv: one record per configuration, its figures over its "
                    "launches with intervals and its ratio to the raw socket. hdr: an "
                    "HdrHistogram log, one tagged histogram per cell. samples: every raw "
-                   "sample as a CSV row.")
+                   "sample as a CSV row. context: the runs' machine, commit, spec and "
+                   "defaults, which the JSON formats carry beside their records.")
 @output_option("File to write (default: standard output; its directory is made if "
                "missing).")
 def command(db: Path | None, run_ids: tuple[int, ...], fmt: str, output: Path | None) -> None:
     """Export the cells of one or more runs (default: the latest run).
 
     \b
-    Summaries, one record per cell, a launch (keys in the README, "Reading results"):
+    Summaries, one record per cell, a launch (keys in the README, "Reading results");
+    JSON as {"context": ..., "cells": [...]}, CSV without the context:
       mwbench export --format json > latest.json
       mwbench export --db results/mwbench.db --run 3 --run 4 --format csv -o cells.csv
 
@@ -44,6 +46,10 @@ def command(db: Path | None, run_ids: tuple[int, ...], fmt: str, output: Path | 
     intervals, and its ratio to the raw socket, launch by launch:
       mwbench export --format configurations > configurations.json
       mwbench export --format configurations-csv -o configurations.csv
+
+    \b
+    The context alone (machine, commit, spec, defaults of each run), for the CSVs:
+      mwbench export --format context > context.json
 
     \b
     HdrHistogram log: per-call latency in ns, one histogram per cell, tagged

@@ -10,6 +10,8 @@ nothing else about it; adding a format is one module and one line here.
     configurations, configurations-csv
                 one record per configuration: figures over its launches with their
                 intervals, and its ratio to the raw socket (configurations.py)
+    context     the runs' context (machine, commit, spec, defaults: context.py), which
+                the JSON formats carry beside their records
     hdr         one HdrHistogram interval log, a tagged histogram per cell
     samples     every raw sample, one CSV row each, with its cell's factors
 
@@ -20,7 +22,7 @@ cell_records`) for the benchmarks and the report.
 from typing import Protocol, TextIO
 
 from ..store import Store
-from . import configurations, csv_summary, hdr_log, json_summary, samples_csv
+from . import configurations, context, csv_summary, hdr_log, json_summary, samples_csv
 from .records import EXPORT_KEYS, cell_factors, cell_records
 
 
@@ -35,6 +37,7 @@ FORMATS: dict[str, Writer] = {
     "configurations-csv": configurations.write_csv,
     "hdr": hdr_log.write,
     "samples": samples_csv.write,
+    "context": context.write,
 }
 
 __all__ = ["EXPORT_KEYS", "FORMATS", "Writer", "cell_factors", "cell_records"]

@@ -1,7 +1,10 @@
 """`--format csv`: one summary row per cell, the same records as JSON.
 
-Lists and objects (notes, options) are written as JSON inside their cell, and
-None as an empty cell, so spreadsheet tools read every column.
+Lists and objects (notes, options) are written as JSON inside their cell,
+None as an empty cell, so spreadsheet tools read every column; booleans as
+`true`/`false`, and numbers as measured: a float to 15 significant digits (all
+a double holds), so that arithmetic noise such as 0.30000000000000004 reads
+0.3, an integer as it is.
 """
 
 import csv
@@ -24,4 +27,8 @@ def csv_value(value):
     """A record's value as one CSV field (shared by the per-sample CSV)."""
     if isinstance(value, (dict, list)):
         return json.dumps(value)
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, float):
+        return format(value, ".15g")
     return "" if value is None else value

@@ -85,7 +85,8 @@ def _header(run_ids: list[int], base: float) -> list[str]:
         f"#[StartTime: {base:.3f} (seconds since epoch), {started}]",
         f"#[BaseTime: {base:.3f} (seconds since epoch)]",
         "# tags (run/experiment/driver/mode/transport/operation/payload/placement/hold/options/"
-        "launch[/prio=][/servants=][/threads=]), each with its cell's full factors:",
+        "launch[/NAME=VALUE of each other factor the cell sets]), each with its cell's full "
+        "factors:",
     ]
 
 

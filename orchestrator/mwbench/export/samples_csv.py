@@ -10,7 +10,8 @@ distribution needs the samples, not the summary. Columns:
 of `batch_size` calls. `per_call_ns` is value_ns / batch_size, the number every
 summary statistic is computed from; it is written as the shortest decimal that
 reads back as the same double, so value_ns / batch_size == per_call_ns holds
-exactly after parsing. Factors a cell does not use are empty; options are JSON.
+exactly after parsing. Factors a cell does not use are empty; options are JSON,
+booleans `true`/`false` (csv_summary.csv_value, as every CSV format writes them).
 
 When a cell of the exported runs has named series (the parts a driver timed
 inside each sample, such as the phases of one assembly), each series is one
