@@ -4,8 +4,9 @@ The log is the standard text format the HdrHistogram tools read (Java
 `HistogramLogProcessor`, `HistogramLogReader`, the Python `hdrh` package, the
 online plotters), so latency distributions can be merged, plotted and compared
 with tools made for them. One line per cell, tagged with `hdr_tags.cell_tag`;
-the header lists each tag with the cell's full factors, and the cells that
-failed, which have no histogram.
+the header lists each tag with the cell's full factors, the cells that
+failed, which have no histogram, and the runs' context (context.py) as one
+JSON comment line.
 
 Units. Values are per-call times in nanoseconds: each raw sample is divided by
 its cell's batch size and rounded to the nearest ns, then recorded once (so a
@@ -31,6 +32,7 @@ import numpy as np
 from hdrh.histogram import HdrHistogram
 
 from ..store import Store
+from .context import context
 from .hdr_tags import cell_tag
 from .records import cell_factors
 
@@ -68,8 +70,9 @@ def write(store: Store, run_ids: list[int], stream: TextIO) -> list[str]:
     if failed:
         described += ["# cells without a histogram (failed, so no samples):",
                       *(line for _, line in failed)]
-    stream.write("\n".join([*_header(run_ids, base), *described, *(f"# {note}" for note in notes),
-                            LEGEND, *lines]) + "\n")
+    stream.write("\n".join([*_header(run_ids, base),
+                            f"# context: {json.dumps(context(store, run_ids))}", *described,
+                            *(f"# {note}" for note in notes), LEGEND, *lines]) + "\n")
     if failed:
         notes.append(f"skipped {len(failed)} failed cell(s), listed in the log's header: "
                      f"cell {', '.join(str(cell_id) for cell_id, _ in failed)}")
