@@ -114,6 +114,13 @@ def _options_text(levels: dict | None) -> str | None:
     return " ".join(f"{key}={value}" for key, value in (levels or {}).items()) or None
 
 
+def _driver_option(name: str, level: Any, doc: str) -> "Factor":
+    """A factor some drivers take, as their option NAME: unset unless a spec sets it,
+    crossed, shown as "LEVEL NAME" (`static assembly`)."""
+    return Factor(name, name, level, (None,), "TEXT", _after(name), crossed=True,
+                  driver_option=name, doc=doc)
+
+
 _WHERE = {"one": "in one process", "each": "a process each"}
 _HOSTS_DOC = (
     "which host of the inventory each process runs on (`docs/hosts.md`): `client` the "
@@ -180,20 +187,17 @@ FACTORS: tuple[Factor, ...] = (
            doc="operation `fanout`, remote only: all subscribers in one process, or each in "
                "a process of its own; with one subscriber the two are the same cell, run "
                "once. Collocated fan-outs have the subscribers in the publisher's process"),
-    Factor("assembly", "assembly", Literal["static", "dynamic"], (None,), "TEXT",
-           _after("assembly"), crossed=True, driver_option="assembly",
-           doc="how a component application is put together (the `deploy` driver): its "
-               "plan compiled into a program (`static`) or read and carried out at run "
-               "time (`dynamic`)"),
-    Factor("delivery", "delivery", Literal["direct", "channel", "dds"], (None,), "TEXT",
-           _after("delivery"), crossed=True, driver_option="delivery",
-           doc="who delivers a component's events (the `ccmevents` driver, the "
-               "container-managed pub/sub study): one call per subscriber (`direct`), the "
-               "containers' event channels (`channel`), or a DDS topic (`dds`)"),
-    Factor("layer", "layer", Literal["component", "object"], (None,), "TEXT",
-           _after("layer"), crossed=True, driver_option="layer",
-           doc="whether components or plain objects use that delivery (the `ccmevents` "
-               "driver)"),
+    _driver_option("assembly", Literal["static", "dynamic"],
+                   "how a component application is put together (the `deploy` driver): its "
+                   "plan compiled into a program (`static`) or read and carried out at run "
+                   "time (`dynamic`)"),
+    _driver_option("delivery", Literal["direct", "channel", "dds"],
+                   "who delivers a component's events (the `ccmevents` driver, the "
+                   "container-managed pub/sub study): one call per subscriber (`direct`), "
+                   "the containers' event channels (`channel`), or a DDS topic (`dds`)"),
+    _driver_option("layer", Literal["component", "object"],
+                   "whether components or plain objects use that delivery (the `ccmevents` "
+                   "driver)"),
     Factor("options", "options", str | int, (), "TEXT", _options_text, echoed="options",
            values_doc="mapping of key to value or list", default_doc="none",
            doc="driver-specific settings, passed as `--option key=value` to the drivers "
