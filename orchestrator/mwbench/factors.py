@@ -13,7 +13,8 @@ mwbench does with it, and everything else derives from these declarations:
   passed as, `--option NAME=LEVEL` (cell_processes.py; the matrix skips a
   cell whose driver does not declare that option);
 - the store: the column (store_schema.py; a new factor also needs a
-  migration that adds it, MIGRATIONS there);
+  migration that adds it, MIGRATIONS there); a bool level is stored 0/1 and
+  read back as a bool (store.py), written true/false in CSV;
 - the reader: how a level is written in labels, tables and messages, and
   whether an unset or default level is shown at all;
 - the tables of configurations (the end-of-run summary, `mwbench compare`,
@@ -27,8 +28,8 @@ mwbench does with it, and everything else derives from these declarations:
 - the docs: its row of the factor table of docs/spec.md (`doc`), which
   `python -m mwbench.factor_table --write` generates from these declarations.
 
-Adding a factor is one declaration below and one migration (DEVELOPERS.md, "Adding a
-factor").
+Adding a factor is one declaration below, one migration, the driver that takes it,
+and the docs table regenerated (DEVELOPERS.md, "Adding a factor").
 """
 
 import re
