@@ -175,12 +175,13 @@ def sweep(experiment: Experiment, factor: str, mode: str) -> str:
     figure, (latency, rate) = plt.subplots(1, 2, figsize=(10, 3.8),
                                            gridspec_kw={"width_ratios": [3, 2]})
     values_seen = []
-    for name, members in series.items():
+    for (name, members), style in zip(series.items(), itertools.cycle(LINE_STYLES),
+                                      strict=False):
         members.sort(key=lambda c: c.factors[factor])
         x = np.array([c.factors[factor] for c in members], dtype=float)
         values_seen.extend(x)
         q25, q50, q75 = (np.array([c.percentile(q) for c in members]) for q in (25, 50, 75))
-        line, = latency.plot(x, q50, marker="o", markersize=3, label=name)
+        line, = latency.plot(x, q50, marker="o", markersize=3, label=name, **style)
         latency.fill_between(x, q25, q75, alpha=0.2, color=line.get_color())
         rate.plot(x, [np.median(c.throughput_per_s) if c.throughput_per_s else np.nan
                       for c in members], marker="o", markersize=3, color=line.get_color())
@@ -194,5 +195,7 @@ def sweep(experiment: Experiment, factor: str, mode: str) -> str:
     rate.set_xlabel(name)
     rate.set_ylabel("calls/s (median over launches)")
     rate.yaxis.set_major_formatter(EngFormatter())
-    latency.legend(fontsize=8, loc="upper left")
+    # Under the axes, not over the lines: a sweep of many series would hide them.
+    latency.legend(fontsize=7, loc="upper left", bbox_to_anchor=(0, -0.16), ncol=2,
+                   frameon=False)
     return to_svg(figure)
