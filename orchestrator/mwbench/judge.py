@@ -51,8 +51,13 @@ def judge(record: CellRecord, cell: Cell, measured: ResultFile, server_header: d
         record.notes.append(f"slowed on purpose by {header['injected_delay_ns']} ns per call "
                             "(MWBENCH_INJECT_DELAY_NS)")
     process = header.get("process") or {}
-    if cell["placement"] == "unpinned" and process.get("cpu_first") != process.get("cpu_last"):
-        record.notes.append("the measuring thread moved between CPUs during the loop")
+    # An unpinned cell moves by design (the report says once that cells ran unpinned); a
+    # pinned one that moved was not where its placement says.
+    if process.get("cpu_requested") is not None \
+            and process.get("cpu_first") != process.get("cpu_last"):
+        record.notes.append(f"the measuring thread was pinned to CPU {process['cpu_requested']} "
+                            f"but moved from CPU {process.get('cpu_first')} to "
+                            f"{process.get('cpu_last')} during the loop")
     record.status = "ok"
 
 

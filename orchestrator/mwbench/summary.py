@@ -128,15 +128,18 @@ def _print_skips_and_notes(console: Console, records: list[CellRecord], matrix: 
             console.print(f"  {skipped.experiment} {skipped.driver} {skipped.what}: "
                           f"{skipped.reason}")
     crowded = 0
-    notes: dict[str, None] = {}
+    notes: dict[str, dict[str, None]] = {}  # note -> the driver and transport of its cells
     for record in records:
         for note in record.notes:
             if note.startswith(CROWDED):
                 crowded += 1  # one line for all of them: a thread sweep crowds most cells
                 continue
-            notes[f"{record.factors['driver']} {record.factors['transport']}: {note}"] = None
-    for note in notes:
-        console.print(f"[yellow]note[/] {escape(note)}")
+            where = f"{record.factors['driver']} {record.factors['transport']}"
+            notes.setdefault(note, {})[where] = None
+    # A note once, with every configuration it was made for: a timed_by note on each of a
+    # driver's cells is one fact.
+    for note, places in notes.items():
+        console.print(f"[yellow]note[/] {escape(', '.join(places))}: {escape(note)}")
     if crowded:
         console.print(f"[yellow]note[/] {crowded} launches had more busy threads than the "
                       f"machine's CPUs (client + server + background threads); each cell's "

@@ -1,5 +1,5 @@
 """The verdict on a cell's result: the header must repeat the cell's own factors, and
-samples the application timed are noted as such."""
+samples the application timed, and a pinned thread that moved, are noted as such."""
 
 import numpy as np
 import pytest
@@ -61,3 +61,16 @@ def test_samples_the_application_timed_are_noted(timed_by, noted):
     judge(record, cell(), ResultFile(header=header, samples_ns=np.full(100, 1000)), None)
     assert record.status == "ok"
     assert any("timed_by: driver" in note for note in record.notes) == noted
+
+
+@pytest.mark.parametrize("placement, requested, noted", [
+    ("unpinned", None, False),  # moves by design: the report says once that cells ran unpinned
+    ("same-cpu", 0, True),  # pinned, yet it moved: a placement that did not hold
+])
+def test_a_thread_that_moved_is_noted_only_when_it_was_pinned(placement, requested, noted):
+    header = {**HEADER, "sample_count": 100, "batch_size": 1, "measured_wall_ns": 10**8,
+              "process": {"cpu_requested": requested, "cpu_first": 0, "cpu_last": 1}}
+    record = CellRecord(factors={}, status="running")
+    judge(record, cell(placement=placement), ResultFile(header=header,
+                                                        samples_ns=np.full(100, 1000)), None)
+    assert any("moved from CPU 0 to 1" in note for note in record.notes) == noted

@@ -32,7 +32,7 @@ def phases(scale: int, overlap: bool = False) -> NamedSeries:
 
 
 def header(assembly: str, footprint) -> dict:
-    return {"middleware_config": {"assembly": assembly, "plan": "basic_sp.cdp",
+    return {"middleware_config": {"assembly": assembly, "plan": "/build/plans/basic_sp.cdp",
                                   "footprint": footprint}}
 
 
@@ -68,16 +68,22 @@ def test_rows_are_the_series_under_their_wholes_with_pooled_min_max_and_mean(tmp
     store, run_id = stored(tmp_path, deploy_cells())
     (experiment,) = load_run(store, run_id).experiments
     found = section("a", experiment)
-    assert [(c["label"], c["samples"], c["launches"]) for c in found["columns"]] == [
-        ("static assembly", 6, 2), ("dynamic assembly", 3, 1)]
-    assert [c["recorded"] for c in found["columns"]] == ["plan basic_sp.cdp"] * 2
-    assert [(r["name"], r["depth"], r["unit"]) for r in found["rows"]] == [
-        ("total", 0, "ms"), ("plan_parsing", 1, "ms"), ("home_creation", 1, "ms"),
-        ("library_load", 2, "ms"), ("teardown", 0, "µs")]
-    parsing = found["rows"][1]["cells"]  # static: 0.1-0.3 ms twice; dynamic: 1-3 ms
-    assert parsing == [{"min": "0.100", "max": "0.300", "mean": "0.200"},
-                       {"min": "1.00", "max": "3.00", "mean": "2.00"}]
-    assert found["rows"][4]["cells"][0] == {"min": "5.00", "max": "7.00", "mean": "6.00"}
+    assert [(t["label"], t["samples"], t["launches"], t["unit"]) for t in found["tables"]] == [
+        ("static assembly", 6, 2, "µs"), ("dynamic assembly", 3, 1, "ms")]
+    # The plan by its name; the assembly is in the label already.
+    assert [t["recorded"] for t in found["tables"]] == ["plan basic_sp"] * 2
+    static, dynamic = found["tables"]
+    assert [(r["name"], r["depth"]) for r in static["rows"]] == [
+        ("total", 0), ("plan_parsing", 1), ("home_creation", 1), ("library_load", 2),
+        ("teardown", 0)]
+    # One unit per table, its largest value's: static plan parsing 100-300 µs twice (its
+    # total under a millisecond); dynamic 1-3 ms, and its teardown of 5-7 µs in ms.
+    assert {k: static["rows"][1][k] for k in ("min", "max", "mean")} == {
+        "min": "100", "max": "300", "mean": "200"}
+    assert {k: dynamic["rows"][1][k] for k in ("min", "max", "mean")} == {
+        "min": "1.00", "max": "3.00", "mean": "2.00"}
+    assert {k: dynamic["rows"][4][k] for k in ("min", "max", "mean")} == {
+        "min": "0.00500", "max": "0.00700", "mean": "0.00600"}
 
 
 def test_the_stack_of_a_whole_is_its_direct_parts_and_the_rest(tmp_path):

@@ -13,6 +13,7 @@ from importlib.resources import files
 import jinja2
 
 from .. import __version__
+from ..baseline import BASELINE_DRIVER
 from ..store import Store
 from . import disclosure, factors, figures, phases, tables
 from .data import LABEL_FACTORS, SWEPT_FACTORS, Run, label, load_run
@@ -111,9 +112,10 @@ def _distribution_figures(anchor: str, ok: list, modes: list[str], samples: int,
     found.append({
         "id": f"{anchor}-percentiles", "kind": "percentiles",
         "title": "Percentile distribution",
-        "svg": figures.percentile_distribution(ok),
-        "shows": "The time within which the given share of calls completed; each tick to the "
-                 "right is ten times rarer, so the slowest calls are not hidden.",
+        "svg": figures.percentile_distribution(ok, reference=BASELINE_DRIVER),
+        "shows": "The time within which the given share of calls completed, a panel per "
+                 "driver on one scale, the raw socket's lines in grey behind each; each tick "
+                 "to the right is ten times rarer, so the slowest calls are not hidden.",
         "limits": f"The far tail rests on few calls (the smallest configuration has {samples} "
                   "samples, so its last percentiles are single calls)"
                   + ("; batched cells time groups of calls, which averages the tail away."

@@ -5,7 +5,8 @@ Four kinds, each chosen to show what an average hides:
   p99) of the calls of all its launches pooled, with each launch's median as
   a dot above the box, so that the levels launches settle at are seen, and
   the throughput beside it;
-- the percentile distribution, HdrHistogram style: the x axis spreads the
+- the percentile distribution, HdrHistogram style, a panel per driver with
+  the raw socket in grey behind it: the x axis spreads the
   tail (50%, 90%, 99%, 99.9%, ...) so that rare slow calls are visible;
 - for swept factors (payload, servants, threads): the median against the
   factor's value, with a p25-p75 band, and the throughput beside it.
@@ -15,6 +16,8 @@ from anywhere and the figures remain searchable.
 
 import io
 import itertools
+import math
+import textwrap
 
 import matplotlib
 
@@ -42,6 +45,11 @@ plt.rcParams.update({
     "axes.prop_cycle": matplotlib.cycler(color=matplotlib.colormaps["tab10"].colors
                                          + matplotlib.colormaps["tab20"].colors[1::2]),
 })
+# Lines of one panel: ten distinct colours, solid, then dashed, then dotted (never two
+# lines alike, never two pale ones side by side).
+LINE_STYLES = [{"color": colour, "linestyle": dash}
+               for dash in ("solid", (0, (5, 2)), (0, (1, 1.5)), (0, (5, 2, 1, 2)))
+               for colour in matplotlib.colormaps["tab10"].colors]
 
 
 def to_svg(figure) -> str:
@@ -99,24 +107,58 @@ def box_and_throughput(configurations: list[Configuration]) -> str:
     return to_svg(figure)
 
 
-def percentile_distribution(configurations: list[Configuration]) -> str:
-    figure, axes = plt.subplots(figsize=(10, 4.2))
-    for c in (c for c in configurations if c.ok):
-        n = c.per_call_us.size
-        # Up to the percentile the samples can resolve (one sample in the tail).
-        top = 100 * (1 - 1 / n)
-        grid = 100 - np.logspace(np.log10(50), np.log10(100 - top), 200)
-        axes.plot(_tail_x(grid), np.percentile(c.per_call_us, grid), label=c.label)
-    ticks = [p for p in TAIL_PERCENTILES if any(
-        p <= 100 * (1 - 1 / c.per_call_us.size) for c in configurations if c.ok)]
-    axes.set_xticks(_tail_x(np.array(ticks)), [f"{p:g}%" for p in ticks])
-    axes.set_xlabel("percentile (the x axis spreads the tail: each tick is ten times rarer)")
-    axes.set_ylabel("µs per call")
-    if _wide([c.per_call_us.min() for c in configurations if c.ok]
-             + [c.per_call_us.max() for c in configurations if c.ok]):
-        axes.set_yscale("log")
-    axes.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.01, 1.0), borderaxespad=0)
+def percentile_distribution(configurations: list[Configuration],
+                            reference: str | None = None) -> str:
+    """Small multiples: a panel per driver, its configurations' percentile lines on the
+    same axes as every other panel's, and the `reference` driver's lines (the raw socket)
+    in grey in each panel, so each line is read against it."""
+    drawn = [c for c in configurations if c.ok]
+    drivers = list(dict.fromkeys(c.factors["driver"] for c in drawn))
+    columns = 1 if len(drivers) == 1 else 2
+    rows = math.ceil(len(drivers) / columns)
+    # Room under each panel for its legend, a line per configuration; the constrained
+    # layout keeps each legend clear of the panel below it.
+    lines = max(sum(len(_short(c).splitlines()) for c in drawn if c.factors["driver"] == d)
+                for d in drivers)
+    figure, grid = plt.subplots(rows, columns, figsize=(10, (2.6 + 0.14 * lines) * rows),
+                                sharey=True, squeeze=False, layout="constrained")
+    ticks = [p for p in TAIL_PERCENTILES if any(p <= _resolved(c) for c in drawn)]
+    for axes, driver in zip(grid.flat, drivers, strict=False):
+        if driver != reference:
+            for c in drawn:
+                if c.factors["driver"] == reference:
+                    axes.plot(*_percentile_line(c), color="#b8bec4", linewidth=1, zorder=1)
+        members = [c for c in drawn if c.factors["driver"] == driver]
+        for c, style in zip(members, LINE_STYLES, strict=False):
+            axes.plot(*_percentile_line(c), label=_short(c), linewidth=1.3, **style)
+        axes.set_title(driver + (" (the raw socket)" if driver == reference else ""),
+                       fontsize=9, loc="left")
+        axes.set_xticks(_tail_x(np.array(ticks)), [f"{p:g}%" for p in ticks])
+        axes.set_ylabel("µs per call")
+        axes.legend(fontsize=7, loc="upper left", bbox_to_anchor=(0, -0.12), frameon=False)
+    for axes in list(grid.flat)[len(drivers):]:
+        axes.set_visible(False)
+    if _wide([c.per_call_us.min() for c in drawn] + [c.per_call_us.max() for c in drawn]):
+        grid[0][0].set_yscale("log")
+    figure.supxlabel("percentile (each tick is ten times rarer); grey: the raw socket",
+                     fontsize=9)
     return to_svg(figure)
+
+
+def _short(configuration: Configuration) -> str:
+    """A configuration's label in its driver's panel: without the driver, wrapped."""
+    words = [w for w in configuration.label.split() if w != configuration.factors["driver"]]
+    return textwrap.fill(" ".join(words) or configuration.label, 44)
+
+
+def _resolved(configuration: Configuration) -> float:
+    """The highest percentile the samples resolve (one sample in the tail)."""
+    return 100 * (1 - 1 / configuration.per_call_us.size)
+
+
+def _percentile_line(configuration: Configuration) -> tuple[np.ndarray, np.ndarray]:
+    grid = 100 - np.logspace(np.log10(50), np.log10(100 - _resolved(configuration)), 200)
+    return _tail_x(grid), np.percentile(configuration.per_call_us, grid)
 
 
 def _tail_x(percentiles: np.ndarray) -> np.ndarray:
@@ -133,12 +175,13 @@ def sweep(experiment: Experiment, factor: str, mode: str) -> str:
     figure, (latency, rate) = plt.subplots(1, 2, figsize=(10, 3.8),
                                            gridspec_kw={"width_ratios": [3, 2]})
     values_seen = []
-    for name, members in series.items():
+    for (name, members), style in zip(series.items(), itertools.cycle(LINE_STYLES),
+                                      strict=False):
         members.sort(key=lambda c: c.factors[factor])
         x = np.array([c.factors[factor] for c in members], dtype=float)
         values_seen.extend(x)
         q25, q50, q75 = (np.array([c.percentile(q) for c in members]) for q in (25, 50, 75))
-        line, = latency.plot(x, q50, marker="o", markersize=3, label=name)
+        line, = latency.plot(x, q50, marker="o", markersize=3, label=name, **style)
         latency.fill_between(x, q25, q75, alpha=0.2, color=line.get_color())
         rate.plot(x, [np.median(c.throughput_per_s) if c.throughput_per_s else np.nan
                       for c in members], marker="o", markersize=3, color=line.get_color())
@@ -152,5 +195,7 @@ def sweep(experiment: Experiment, factor: str, mode: str) -> str:
     rate.set_xlabel(name)
     rate.set_ylabel("calls/s (median over launches)")
     rate.yaxis.set_major_formatter(EngFormatter())
-    latency.legend(fontsize=8, loc="upper left")
+    # Under the axes, not over the lines: a sweep of many series would hide them.
+    latency.legend(fontsize=7, loc="upper left", bbox_to_anchor=(0, -0.16), ncol=2,
+                   frameon=False)
     return to_svg(figure)

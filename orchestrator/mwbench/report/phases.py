@@ -6,12 +6,13 @@ application and each phase of it a named series, the report gives what
 Subramonian et al. give for CIAO's static and dynamic configuration (their
 Table 1), and two readings more:
 
-- one table, a row per series (segments indented under their whole, in the
-  order the result file lists them) and, per configuration (static against
-  dynamic assembly, per plan), the min, max and mean over every sample of
-  its cells: the launches are pooled, as the configurations of the rest
-  of the report are. Each row has the unit (ms or µs) its largest value
-  reads best in;
+- per configuration (static against dynamic assembly, per plan), a table of
+  a row per series (segments indented under their whole, in the order the
+  result file lists them) with the min, max and mean over every sample of
+  its cells: the launches are pooled, as the configurations of the rest of
+  the report are. A table per configuration, so the page fits any number of
+  them; each table in one unit (ms or µs), the one its largest value reads
+  best in;
 - per root series that has parts (`total`), a stacked bar per configuration
   of the mean of each direct part, and "other": the whole less the sum of
   its parts, what no part accounts for. Steps timed at once in several
@@ -23,6 +24,7 @@ Table 1), and two readings more:
 """
 
 import math
+from pathlib import PurePath
 
 import numpy as np
 
@@ -46,8 +48,7 @@ def section(anchor: str, experiment: Experiment) -> dict | None:
               for whole in layout.roots() if layout.parts(whole)]
     return {
         "id": f"{anchor}-phases",
-        "columns": [_column(c, series) for c, series in zip(measured, pooled, strict=True)],
-        "rows": [_row(name, depth, layout, pooled) for name, depth in layout.tree_order()],
+        "tables": [_table(c, series, layout) for c, series in zip(measured, pooled, strict=True)],
         "stacks": stacks,
         "notes": [note for stack in stacks for note in stack["notes"]],
         "figures": [_figure(f"{anchor}-phases-{stack['whole']}", stack) for stack in stacks],
@@ -80,37 +81,43 @@ def _layout(pooled: list[NamedSeries]) -> NamedSeries:
     return NamedSeries({name: np.empty(0, dtype=np.int64) for name in names}, wholes)
 
 
-def _column(configuration: Configuration, series: NamedSeries) -> dict:
+def _table(configuration: Configuration, series: NamedSeries, layout: NamedSeries) -> dict:
+    """A configuration's table: a row per series of the layout it has, in one unit."""
     counts = {values.size for values in series.values()}
-    recorded = _recorded(configuration)
     # The launches that have named series: those the pooled values come from.
     launches = sum(1 for cell_series in configuration.named_series if len(cell_series))
+    unit = _unit(max((float(v.max()) for v in series.values() if v.size), default=0.0))
+    rows = [_row(name, depth, series, unit) for name, depth in layout.tree_order()
+            if name in series and series[name].size]
     return {"label": configuration.label, "samples": max(counts, default=0),
-            "launches": launches, "recorded": recorded}
+            "launches": launches, "recorded": _recorded(configuration), "unit": unit,
+            "rows": rows}
 
 
 def _recorded(configuration: Configuration) -> str:
-    """What the driver says it assembled (middleware_config: the plan, and the assembly
-    when the label does not say it already), when every cell says the same."""
-    keys = ("assembly", "plan") if configuration.factors.get("assembly") is None else ("plan",)
+    """What the driver says it assembled (middleware_config: the plan, by its name, and the
+    assembly), where the label does not say it already and every cell says the same."""
     said = set()
     for cell in configuration.cells:
         config = (cell.get("measurer_header") or {}).get("middleware_config")
         config = config if isinstance(config, dict) else {}
-        said.add(tuple(f"{key} {config[key]}" for key in keys
-                       if isinstance(config.get(key), str)))
+        said.add(tuple(f"{key} {name}" for key in ("assembly", "plan")
+                       if isinstance(config.get(key), str)
+                       and (name := _plan_name(config[key]) if key == "plan" else config[key])
+                       and name not in configuration.label))
     return ", ".join(said.pop()) if len(said) == 1 else ""
 
 
-def _row(name: str, depth: int, layout: NamedSeries, pooled: list[NamedSeries]) -> dict:
-    values = [series.get(name) for series in pooled]
-    present = [v for v in values if v is not None and v.size]
-    unit = _unit(max((float(v.max()) for v in present), default=0.0))
-    return {"name": name, "depth": depth, "whole": layout.part_of.get(name), "unit": unit,
-            "cells": [None if v is None or not v.size else
-                       {"min": _number(v.min() / NS_PER[unit]),
-                        "max": _number(v.max() / NS_PER[unit]),
-                        "mean": _number(v.mean() / NS_PER[unit])} for v in values]}
+def _plan_name(plan: str) -> str:
+    """A plan by its name: a plan file's stem (`/…/basic_sp_one_process.cdp`: the name the
+    spec gives it), not the path it had on the machine that ran it."""
+    return PurePath(plan).stem if "/" in plan or "." in plan else plan
+
+
+def _row(name: str, depth: int, series: NamedSeries, unit: str) -> dict:
+    values = series[name] / NS_PER[unit]
+    return {"name": name, "depth": depth, "min": _number(values.min()),
+            "max": _number(values.max()), "mean": _number(values.mean())}
 
 
 def _unit(largest_ns: float) -> str:
