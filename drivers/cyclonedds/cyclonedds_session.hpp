@@ -19,6 +19,7 @@
 
 #include "PingPong.h"
 #include "common/endpoint_field.hpp"
+#include "common/payload_pattern.hpp"
 #include "common/wait_strategy.hpp"
 #include "dds/dds.h"
 #include "mwbench/dds/check.hpp"
@@ -112,8 +113,6 @@ class OwnedSample {
 };
 
 // The payload pattern of the `octets` ping: byte i is i mod 251 (as in rawtcp).
-inline std::uint8_t pattern_byte(std::size_t i) noexcept {
-  return static_cast<std::uint8_t>(i % 251);
-}
+using mwbench::common::pattern_byte;
 
 }  // namespace cyclonedds

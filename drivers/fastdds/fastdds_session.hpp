@@ -25,6 +25,7 @@
 #include <string>
 
 #include "common/endpoint_field.hpp"
+#include "common/payload_pattern.hpp"
 #include "common/wait_strategy.hpp"
 #include "fastdds_network.hpp"
 
@@ -162,8 +163,6 @@ nlohmann::json middleware_config(const std::string& profiles, const Participant&
                                  Transport transport, Wait wait, const nlohmann::json& stale_shm);
 
 // The payload pattern of the `octets` ping: byte i is i mod 251 (as in rawtcp).
-inline std::uint8_t pattern_byte(std::size_t i) noexcept {
-  return static_cast<std::uint8_t>(i % 251);
-}
+using mwbench::common::pattern_byte;
 
 }  // namespace fastdds_driver

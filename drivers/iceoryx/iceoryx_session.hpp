@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "common/endpoint_field.hpp"
+#include "common/payload_pattern.hpp"
 #include "iceoryx_posh/capro/service_description.hpp"
 #include "iceoryx_posh/popo/publisher_options.hpp"
 #include "iceoryx_posh/popo/subscriber_options.hpp"
@@ -86,9 +87,7 @@ inline constexpr std::uint32_t kMismatch = 0;
 inline constexpr std::uint64_t kMaxPayloadBytes = (16u << 20) - 256;
 
 // The payload pattern of the `octets` ping: byte i is i mod 251 (as in rawtcp).
-inline std::uint8_t pattern_byte(std::size_t i) noexcept {
-  return static_cast<std::uint8_t>(i % 251);
-}
+using mwbench::common::pattern_byte;
 
 // `bytes` bytes of that pattern, written into every payload.
 std::vector<std::uint8_t> payload_pattern(std::size_t bytes);
