@@ -3,7 +3,6 @@
 
 #include <fastrtps/attributes/LibrarySettingsAttributes.h>
 #include <fastrtps/xmlparser/XMLProfileManager.h>
-#include <unistd.h>
 
 #include <algorithm>
 #include <cstdlib>
@@ -13,7 +12,6 @@
 #include <filesystem>
 #include <memory>
 #include <stdexcept>
-#include <string_view>
 
 #include "PingPongPubSubTypes.h"
 #include "mwbench/options.hpp"
@@ -21,11 +19,6 @@
 namespace fastdds_driver {
 
 namespace {
-
-// Domains 1..100: not 0, the default every other DDS program on the machine
-// uses, and low enough that the well-known ports (7400 + 250 × domain + ...)
-// stay below Linux's ephemeral range (32768 and up).
-constexpr std::uint32_t kDomains = 100;
 
 const char* retcode_name(std::uint32_t code) noexcept {
   switch (code) {
@@ -123,36 +116,6 @@ std::string transport_text(Transport transport, const Network& network) {
       return "intra-process delivery (discovery on UDPv4 " + network.address + ")";
   }
   return "?";
-}
-
-Endpoint Endpoint::for_process(const std::string& address) {
-  const auto pid = static_cast<std::uint32_t>(::getpid());
-  const std::string suffix = std::to_string(pid);
-  return {1 + pid % kDomains, "mwbench_ping_" + suffix, "mwbench_pong_" + suffix, address};
-}
-
-Endpoint Endpoint::parse(const std::string& text) {
-  Endpoint e;
-  const std::string_view fields =
-      std::string_view(text).substr(std::min<std::size_t>(4, text.size()));
-  const std::string domain = endpoint_field(fields, "domain");
-  e.ping_topic = endpoint_field(fields, "ping");
-  e.pong_topic = endpoint_field(fields, "pong");
-  e.address = endpoint_field(fields, "address");
-  if (!text.starts_with("dds:") || domain.empty() || domain.size() > 3 || e.ping_topic.empty() ||
-      e.pong_topic.empty() || e.address.empty() ||
-      domain.find_first_not_of("0123456789") != std::string::npos || std::stoul(domain) > 232) {
-    throw std::runtime_error("endpoint '" + text +
-                             "' is not dds:domain=N;ping=TOPIC;pong=TOPIC;address=IPV4 (N at "
-                             "most 232)");
-  }
-  e.domain = static_cast<std::uint32_t>(std::stoul(domain));
-  return e;
-}
-
-std::string Endpoint::to_string() const {
-  return "dds:domain=" + std::to_string(domain) + ";ping=" + ping_topic + ";pong=" + pong_topic +
-         ";address=" + address;
 }
 
 std::string use_loopback_profiles() {

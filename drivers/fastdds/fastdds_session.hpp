@@ -24,6 +24,7 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
+#include "common/dds_endpoint.hpp"
 #include "common/endpoint_field.hpp"
 #include "common/payload_pattern.hpp"
 #include "common/wait_strategy.hpp"
@@ -58,20 +59,9 @@ T* check(T* entity, const char* what) {
 // The value of `key=` in an endpoint text "k1=v1;k2=v2" (drivers/common).
 using mwbench::common::endpoint_field;
 
-// The domain id, topic names and server's address of one cell, as the
-// endpoint file holds them:
-// "dds:domain=17;ping=mwbench_ping_4242;pong=mwbench_pong_4242;address=127.0.0.1".
-struct Endpoint {
-  std::uint32_t domain = 0;
-  std::string ping_topic;
-  std::string pong_topic;
-  std::string address;
-
-  // From this process's pid; `address` is its --bind.
-  static Endpoint for_process(const std::string& address);
-  static Endpoint parse(const std::string& text);  // throws std::runtime_error
-  std::string to_string() const;
-};
+// The domain id, the topic names and the server's address of one cell
+// (drivers/common/dds_endpoint.hpp).
+using Endpoint = mwbench::common::DdsEndpoint;
 
 // Loads fastdds-loopback.xml beside the program (the build copies it there)
 // into Fast DDS's profile manager, after making sure that no other XML file
