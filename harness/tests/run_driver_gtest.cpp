@@ -179,12 +179,8 @@ TEST_F(RunDriver, FaultCrashAbortsAfterPublishing) {
 }
 
 // A client whose calls take a millisecond, so a SIGTERM lands mid-loop.
-class SlowDriver final : public mwbench::Driver {
+class SlowDriver final : public mwbench::testing::ClientDriver {
  public:
-  mwbench::Description describe() const override {
-    return mwbench::testing::FakeDriver().describe();
-  }
-  void serve(const mwbench::DriverOptions&, mwbench::ServerContext&) override {}
   void measure(const mwbench::DriverOptions&, mwbench::Measurement& m) override {
     m.run_threads(
         [](int) { return [] { std::this_thread::sleep_for(std::chrono::milliseconds(1)); }; });
@@ -281,13 +277,9 @@ TEST_F(RunDriver, MemoryLimitMakesAnOversizedBufferAClearError) {
 
 // A driver whose measure() runs out of memory without saying where: it
 // throws std::bad_alloc, or allocates all of --memory-limit-mb at once.
-class GreedyDriver final : public mwbench::Driver {
+class GreedyDriver final : public mwbench::testing::ClientDriver {
  public:
   explicit GreedyDriver(bool allocate) : allocate_(allocate) {}
-  mwbench::Description describe() const override {
-    return mwbench::testing::FakeDriver().describe();
-  }
-  void serve(const mwbench::DriverOptions&, mwbench::ServerContext&) override {}
   void measure(const mwbench::DriverOptions& o, mwbench::Measurement&) override {
     if (!allocate_) throw std::bad_alloc();
     std::vector<char> hoard(static_cast<std::size_t>(*o.memory_limit_mb) << 20);
@@ -299,12 +291,8 @@ class GreedyDriver final : public mwbench::Driver {
 };
 
 // A client of 1 ms calls that, once stopped, checks that its cap was lifted.
-class CapCheckingDriver final : public mwbench::Driver {
+class CapCheckingDriver final : public mwbench::testing::ClientDriver {
  public:
-  mwbench::Description describe() const override {
-    return mwbench::testing::FakeDriver().describe();
-  }
-  void serve(const mwbench::DriverOptions&, mwbench::ServerContext&) override {}
   void measure(const mwbench::DriverOptions&, mwbench::Measurement& m) override {
     m.run([] { std::this_thread::sleep_for(std::chrono::milliseconds(1)); });
     rlimit limit{};
