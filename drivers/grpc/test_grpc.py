@@ -4,7 +4,6 @@ Needs a build: the driver is looked up in $MWBENCH_BUILD_DIR (default: the
 repository's build/). Only the standard library and pytest.
 """
 
-import json
 import signal
 import subprocess
 import time
@@ -15,11 +14,11 @@ from driver_processes import (
     HANG_S,
     Driver,
     cell,
-    established_connections,
     measuring,
     read_result,
     wait_until_measuring,
 )
+from proc_view import established_connections
 
 GRPC = Driver("grpc")
 DRIVER = GRPC.program
@@ -34,8 +33,7 @@ def uds_dir(endpoint):
 
 
 def test_describe():
-    out = subprocess.run([str(DRIVER), "--describe"], capture_output=True, text=True, check=True)
-    d = json.loads(out.stdout)
+    d = GRPC.describe()
     assert d["driver"] == "grpc" and d["middleware"] == "gRPC"
     assert d["modes"] == {"remote": ["tcp", "uds"], "collocated": ["inproc"]}
     assert d["host_local"] == ["uds"]
@@ -142,25 +140,17 @@ def test_one_connection_per_thread(tmp_path):
 @pytest.mark.parametrize("role", ["server", "client", "collocated"])
 def test_wrong_options_are_usage_errors(tmp_path, role, option, message):
     transport = "inproc" if role == "collocated" else "tcp"
-    args = [str(DRIVER), "--role", role, *cell("ping", transport), "--option", option]
-    if role != "collocated":
-        args += ["--endpoint-file", str(tmp_path / "endpoint")]
-    proc = subprocess.run(args, capture_output=True, text=True, timeout=HANG_S)
-    assert proc.returncode == 2, proc.stderr
-    assert proc.stderr.startswith("mwbench-driver-grpc: error: ")
-    assert message in proc.stderr
-    assert not (tmp_path / "endpoint").exists()
+    GRPC.assert_usage_error(tmp_path, role, *cell("ping", transport), "--option", option,
+                            message=message)
 
 
 def test_wrong_transport_and_servants_are_usage_errors(tmp_path):
     for args, message in [
-        (["--role", "client", *cell("ping", "ipc")], "ipc"),
-        (["--role", "collocated", *cell("ping", "uds")], "uds"),
-        (["--role", "client", *cell("ping", "tcp"), "--servants", "2"], "--servants 2"),
+        (["client", *cell("ping", "ipc")], "ipc"),
+        (["collocated", *cell("ping", "uds")], "uds"),
+        (["client", *cell("ping", "tcp"), "--servants", "2"], "--servants 2"),
     ]:
-        proc = subprocess.run([str(DRIVER), *args, "--endpoint-file", str(tmp_path / "e")],
-                              capture_output=True, text=True, timeout=HANG_S)
-        assert proc.returncode == 2 and message in proc.stderr, proc.stderr
+        GRPC.assert_usage_error(tmp_path, *args, message=message)
 
 
 @pytest.mark.parametrize("transport", ["tcp", "uds"])

@@ -10,7 +10,6 @@ beside one they did not start.
 
 import contextlib
 import glob
-import json
 import os
 import shutil
 import signal
@@ -42,8 +41,7 @@ ROUDI_SOCKET = "/tmp/roudi"
 
 
 def describe():
-    out = subprocess.run([DRIVER, "--describe"], capture_output=True, text=True, check=True)
-    return json.loads(out.stdout)
+    return ICEORYX.describe()
 
 
 def roudi_answers():

@@ -19,13 +19,13 @@ from driver_processes import (
     HANG_S,
     Driver,
     cell,
-    established_connections,
     fanout_subscribers,
     measuring,
     read_result,
     run_fanout,
     wait_until_measuring,
 )
+from proc_view import established_connections
 
 REPO = Path(__file__).resolve().parents[2]
 BUILD = Path(os.environ.get("MWBENCH_BUILD_DIR", REPO / "build"))

@@ -4,7 +4,6 @@ Needs a build: the driver is looked up in $MWBENCH_BUILD_DIR (default: the
 repository's build/). Only the standard library and pytest.
 """
 
-import json
 import os
 import signal
 import subprocess
@@ -17,13 +16,13 @@ from driver_processes import (
     Driver,
     assert_every_event_delivered,
     cell,
-    established_connections,
     fanout_subscribers,
     measuring,
     read_result,
     run_fanout,
     wait_until_measuring,
 )
+from proc_view import established_connections
 
 ZMQ = Driver("zmq")
 DRIVER = ZMQ.program
@@ -34,8 +33,7 @@ run_client = ZMQ.client
 
 
 def test_describe():
-    out = subprocess.run([str(DRIVER), "--describe"], capture_output=True, text=True, check=True)
-    d = json.loads(out.stdout)
+    d = ZMQ.describe()
     assert d["driver"] == "zmq" and d["middleware"] == "ZeroMQ"
     assert d["modes"] == {"remote": ["tcp", "ipc"], "collocated": ["inproc"]}
     assert d["host_local"] == ["ipc"]
@@ -157,25 +155,17 @@ def test_more_client_threads_than_rep_sockets_is_an_error(tmp_path):
 @pytest.mark.parametrize("role", ["server", "client", "collocated"])
 def test_wrong_options_are_usage_errors(tmp_path, role, option, message):
     transport = "inproc" if role == "collocated" else "tcp"
-    args = [str(DRIVER), "--role", role, *cell("ping", transport), "--option", option]
-    if role != "collocated":
-        args += ["--endpoint-file", str(tmp_path / "endpoint")]
-    proc = subprocess.run(args, capture_output=True, text=True, timeout=HANG_S)
-    assert proc.returncode == 2, proc.stderr
-    assert proc.stderr.startswith("mwbench-driver-zmq: error: ")
-    assert message in proc.stderr
-    assert not (tmp_path / "endpoint").exists()
+    ZMQ.assert_usage_error(tmp_path, role, *cell("ping", transport), "--option", option,
+                           message=message)
 
 
 def test_wrong_transport_and_servants_are_usage_errors(tmp_path):
     for args, message in [
-        (["--role", "client", *cell("ping", "uds")], "uds"),
-        (["--role", "collocated", *cell("ping", "tcp")], "tcp"),
-        (["--role", "client", *cell("ping", "tcp"), "--servants", "2"], "--servants 2"),
+        (["client", *cell("ping", "uds")], "uds"),
+        (["collocated", *cell("ping", "tcp")], "tcp"),
+        (["client", *cell("ping", "tcp"), "--servants", "2"], "--servants 2"),
     ]:
-        proc = subprocess.run([str(DRIVER), *args, "--endpoint-file", str(tmp_path / "e")],
-                              capture_output=True, text=True, timeout=HANG_S)
-        assert proc.returncode == 2 and message in proc.stderr, proc.stderr
+        ZMQ.assert_usage_error(tmp_path, *args, message=message)
 
 
 @pytest.mark.parametrize("wait", ["block", "spin"])
