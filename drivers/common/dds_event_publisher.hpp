@@ -181,3 +181,13 @@ class EventPublisher {
 };
 
 }  // namespace mwbench::common
+
+// The hooks above, declared once: a vendor's Publisher says
+// MWBENCH_DDS_EVENT_PUBLISHER_HOOKS(Publisher) among its private members and
+// defines them.
+#define MWBENCH_DDS_EVENT_PUBLISHER_HOOKS(Vendor)                    \
+  friend class mwbench::common::EventPublisher<Vendor>;              \
+  mwbench::common::MatchCounts matched();                            \
+  void send_event(std::uint64_t number);                             \
+  bool wait_in_waitset(const mwbench::common::PingTimeout& timeout); \
+  bool take_reply(mwbench::common::EventReply& reply);

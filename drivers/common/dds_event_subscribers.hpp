@@ -99,11 +99,8 @@ class EventSubscribers {
   }
 
  protected:
-  // `payload_bytes`: the size every event's payload must have; with `verify`
-  // every payload byte is checked against pattern_byte() and the reply says
-  // whether it was intact.
-  EventSubscribers(Wait wait, std::size_t payload_bytes, bool verify)
-      : wait_(wait), payload_bytes_(payload_bytes), verify_(verify) {}
+  // A reply says whether its event's payload passed `check` (verify=1).
+  EventSubscribers(Wait wait, PayloadCheck check) : wait_(wait), check_(check) {}
   ~EventSubscribers() = default;
 
   // Stops and joins the threads: the vendor's destructor calls it first.
@@ -119,7 +116,11 @@ class EventSubscribers {
     try {
       EventView event;
       while (vendor().take_event(s, event)) {
-        const bool intact = !verify_ || payload_intact(s, event);
+        const bool intact = check_.intact(event.payload, event.length);
+        if (!intact) {
+          record_failure("subscriber " + std::to_string(s.number) + ": " +
+                         check_.mismatch(event.payload, event.length));
+        }
         vendor().send_reply(s, event.number, intact);
         if (event.number != 0) {
           s.received.store(s.received.load(std::memory_order_relaxed) + 1,
@@ -152,27 +153,28 @@ class EventSubscribers {
     }
   }
 
-  bool payload_intact(const Subscriber& s, const EventView& event) noexcept {
-    std::size_t bad = 0;
-    while (bad < event.length && event.payload[bad] == pattern_byte(bad)) ++bad;
-    if (event.length == payload_bytes_ && bad == event.length) return true;
-    record_failure("subscriber " + std::to_string(s.number) + ": payload mismatch at byte " +
-                   std::to_string(bad) + " of " + std::to_string(event.length) + " (expected " +
-                   std::to_string(payload_bytes_) + " bytes; verify=1)");
-    return false;
-  }
-
   void record_failure(std::string message) noexcept {
     const std::lock_guard lock(failure_mutex_);
     if (failure_.empty()) failure_ = std::move(message);
   }
 
   const Wait wait_;
-  const std::size_t payload_bytes_;
-  const bool verify_;
+  const PayloadCheck check_;
   std::atomic<bool> stop_{false};
   mutable std::mutex failure_mutex_;  // guards failure_
   std::string failure_;
 };
 
 }  // namespace mwbench::common
+
+// The hooks above, declared once: a vendor's Subscribers says
+// MWBENCH_DDS_EVENT_SUBSCRIBERS_HOOKS(Subscribers, Subscriber) among its
+// private members and defines them.
+#define MWBENCH_DDS_EVENT_SUBSCRIBERS_HOOKS(Vendor, Subscriber)       \
+  friend class mwbench::common::EventSubscribers<Vendor, Subscriber>; \
+  void wait_for_event(Subscriber& s);                                 \
+  bool take_event(Subscriber& s, mwbench::common::EventView& event);  \
+  void send_reply(Subscriber& s, std::uint64_t event, bool intact);   \
+  void wake_all() noexcept;                                           \
+  void block_until_woken();                                           \
+  void detach_listeners();

@@ -218,3 +218,14 @@ class PingClient {
 };
 
 }  // namespace mwbench::common
+
+// The hooks above, declared once: a vendor's Client says
+// MWBENCH_DDS_PING_CLIENT_HOOKS(Client) among its private members and
+// defines them.
+#define MWBENCH_DDS_PING_CLIENT_HOOKS(Vendor)                        \
+  friend class mwbench::common::PingClient<Vendor>;                  \
+  bool ping_reader_matched();                                        \
+  bool pong_writer_matched();                                        \
+  void send_ping(const mwbench::common::PingStamp& ping);            \
+  bool wait_in_waitset(const mwbench::common::PingTimeout& timeout); \
+  bool take_pong(mwbench::common::PingStamp& pong);

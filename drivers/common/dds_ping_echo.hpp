@@ -75,10 +75,8 @@ class PingEcho {
   }
 
  protected:
-  // `payload_bytes`: the size every ping's payload must have; with `verify`
-  // every payload byte is checked against pattern_byte().
-  PingEcho(Wait wait, std::size_t payload_bytes, bool verify)
-      : wait_(wait), payload_bytes_(payload_bytes), verify_(verify) {}
+  // A ping whose payload fails `check` (verify=1) is refused: its pong says so.
+  PingEcho(Wait wait, PayloadCheck check) : wait_(wait), check_(check) {}
   ~PingEcho() = default;
 
   // Takes every ping there is and writes its pong. noexcept: it also runs on
@@ -87,7 +85,7 @@ class PingEcho {
     try {
       PingView ping;
       while (vendor().take_ping(ping)) {
-        const bool refused = verify_ && !intact(ping);
+        const bool refused = !check_.intact(ping.payload, ping.length);
         const bool to_reader = refused && vendor().pong_reader_matched();
         try {
           vendor().send_pong({ping.seq, ping.stamp, refused ? 0u : 1u});
@@ -96,7 +94,8 @@ class PingEcho {
         }
         if (refused) {
           if (to_reader) refused_to_reader_.store(true, std::memory_order_relaxed);
-          record_failure(mismatch(ping), /*refused=*/true);
+          record_failure("octets: " + check_.mismatch(ping.payload, ping.length),
+                         /*refused=*/true);
         }
       }
     } catch (const std::exception& e) {
@@ -121,24 +120,6 @@ class PingEcho {
     return refused_to_reader_.load(std::memory_order_relaxed) && vendor().pongs_acknowledged();
   }
 
-  static std::size_t first_bad_byte(const PingView& ping) noexcept {
-    std::size_t bad = 0;
-    while (bad < ping.length && ping.payload[bad] == pattern_byte(bad)) ++bad;
-    return bad;
-  }
-
-  // verify=1: whether a ping's payload is the pattern of --payload-bytes bytes,
-  // and, if not, the message that says where it is not.
-  bool intact(const PingView& ping) const noexcept {
-    return ping.length == payload_bytes_ && first_bad_byte(ping) == payload_bytes_;
-  }
-
-  std::string mismatch(const PingView& ping) const {
-    return "octets: payload mismatch at byte " + std::to_string(first_bad_byte(ping)) + " of " +
-           std::to_string(ping.length) + " (expected " + std::to_string(payload_bytes_) +
-           " bytes; verify=1)";
-  }
-
   // Keeps the first failure. A write or take error stops serve() at once. A
   // payload mismatch (`refused`) lets it go on answering until the client
   // has acknowledged a pong that says so: the client may not yet have
@@ -160,8 +141,7 @@ class PingEcho {
   }
 
   const Wait wait_;
-  const std::size_t payload_bytes_;
-  const bool verify_;
+  const PayloadCheck check_;
   std::atomic<bool> stop_{false};
   mutable std::mutex failure_mutex_;  // guards failure_
   std::string failure_;
@@ -170,3 +150,16 @@ class PingEcho {
 };
 
 }  // namespace mwbench::common
+
+// The hooks above, declared once: a vendor's Echo says
+// MWBENCH_DDS_PING_ECHO_HOOKS(Echo) among its private members and defines
+// them.
+#define MWBENCH_DDS_PING_ECHO_HOOKS(Vendor)               \
+  friend class mwbench::common::PingEcho<Vendor>;         \
+  bool take_ping(mwbench::common::PingView& ping);        \
+  void send_pong(const mwbench::common::PingStamp& pong); \
+  bool pong_reader_matched() noexcept;                    \
+  bool pongs_acknowledged() noexcept;                     \
+  void wait_for_pings(bool refused);                      \
+  void wake() noexcept;                                   \
+  void refused_once() noexcept;

@@ -73,14 +73,10 @@ bool Client::wait_in_waitset(const mwbench::common::PingTimeout& timeout) {
 }
 
 bool Client::take_pong(mwbench::common::PingStamp& pong) {
-  void* into = &pong_.get();
-  for (;;) {
-    if (check(dds_take(reader_, &into, &info_, 1, 1), "dds_take (pong)") == 0) return false;
-    if (!info_.valid_data) continue;  // a state change (the server's writer went away)
-    const mwbench_dds_Sample& taken = pong_.get();
-    pong = {taken.seq, taken.stamp, taken.status};
-    return true;
-  }
+  if (!take_valid(reader_, &pong_.get(), info_, "dds_take (pong)")) return false;
+  const mwbench_dds_Sample& taken = pong_.get();
+  pong = {taken.seq, taken.stamp, taken.status};
+  return true;
 }
 
 }  // namespace cyclonedds

@@ -26,12 +26,7 @@ class Client final : public mwbench::common::PingClient<Client> {
   Client& operator=(const Client&) = delete;
 
  private:
-  friend class mwbench::common::PingClient<Client>;
-  bool ping_reader_matched();
-  bool pong_writer_matched();
-  void send_ping(const mwbench::common::PingStamp& ping);
-  bool wait_in_waitset(const mwbench::common::PingTimeout& timeout);
-  bool take_pong(mwbench::common::PingStamp& pong);
+  MWBENCH_DDS_PING_CLIENT_HOOKS(Client)
   static void on_data_available(dds_entity_t reader, void* client);
 
   dds_entity_t writer_ = 0;

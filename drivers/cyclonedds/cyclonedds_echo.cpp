@@ -4,7 +4,7 @@
 namespace cyclonedds {
 
 Echo::Echo(Participant& participant, Wait wait, std::size_t payload_bytes, bool verify)
-    : PingEcho(wait, payload_bytes, verify), ping_(payload_bytes) {
+    : PingEcho(wait, {payload_bytes, verify}), ping_(payload_bytes) {
   const EndpointQos qos;
   writer_ =
       check(dds_create_writer(participant.handle(), participant.pong_topic(), qos.get(), nullptr),
@@ -38,14 +38,10 @@ Echo::~Echo() {
 void Echo::on_data_available(dds_entity_t, void* echo) { static_cast<Echo*>(echo)->answer_all(); }
 
 bool Echo::take_ping(mwbench::common::PingView& ping) {
-  void* into = &ping_.get();
-  for (;;) {
-    if (check(dds_take(reader_, &into, &info_, 1, 1), "dds_take (ping)") == 0) return false;
-    if (!info_.valid_data) continue;
-    const mwbench_dds_Sample& taken = ping_.get();
-    ping = {taken.seq, taken.stamp, taken.payload._buffer, taken.payload._length};
-    return true;
-  }
+  if (!take_valid(reader_, &ping_.get(), info_, "dds_take (ping)")) return false;
+  const mwbench_dds_Sample& taken = ping_.get();
+  ping = {taken.seq, taken.stamp, taken.payload._buffer, taken.payload._length};
+  return true;
 }
 
 void Echo::send_pong(const mwbench::common::PingStamp& pong) {
@@ -69,5 +65,8 @@ void Echo::wait_for_pings(bool refused) {
 }
 
 void Echo::wake() noexcept { dds_set_guardcondition(guard_, true); }
+
+// Nothing to do: from now on, wait_for_pings() waits 100 ms at most.
+void Echo::refused_once() noexcept {}
 
 }  // namespace cyclonedds

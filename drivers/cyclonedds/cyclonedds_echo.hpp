@@ -22,14 +22,7 @@ class Echo final : public mwbench::common::PingEcho<Echo> {
   Echo& operator=(const Echo&) = delete;
 
  private:
-  friend class mwbench::common::PingEcho<Echo>;
-  bool take_ping(mwbench::common::PingView& ping);
-  void send_pong(const mwbench::common::PingStamp& pong);
-  bool pong_reader_matched() noexcept;
-  bool pongs_acknowledged() noexcept;
-  void wait_for_pings(bool refused);
-  void wake() noexcept;
-  void refused_once() noexcept {}  // the waitset's wait is short from now on
+  MWBENCH_DDS_PING_ECHO_HOOKS(Echo)
   static void on_data_available(dds_entity_t reader, void* echo);
 
   dds_entity_t reader_ = 0;

@@ -61,13 +61,9 @@ bool Publisher::wait_in_waitset(const mwbench::common::PingTimeout& timeout) {
 }
 
 bool Publisher::take_reply(mwbench::common::EventReply& reply) {
-  void* into = &reply_;
-  for (;;) {
-    if (check(dds_take(reader_, &into, &info_, 1, 1), "dds_take (reply)") == 0) return false;
-    if (!info_.valid_data) continue;  // a state change (a subscriber's writer went away)
-    reply = {static_cast<int>(reply_.subscriber), reply_.event_number, reply_.status == 1};
-    return true;
-  }
+  if (!take_valid(reader_, &reply_, info_, "dds_take (reply)")) return false;
+  reply = {static_cast<int>(reply_.subscriber), reply_.event_number, reply_.status == 1};
+  return true;
 }
 
 }  // namespace cyclonedds

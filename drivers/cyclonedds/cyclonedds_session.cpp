@@ -66,4 +66,11 @@ OwnedSample::~OwnedSample() {
   if (sample_.payload._release) dds_free(sample_.payload._buffer);
 }
 
+bool take_valid(dds_entity_t reader, void* into, dds_sample_info_t& info, const char* what) {
+  for (;;) {
+    if (check(dds_take(reader, &into, &info, 1, 1), what) == 0) return false;
+    if (info.valid_data) return true;
+  }
+}
+
 }  // namespace cyclonedds

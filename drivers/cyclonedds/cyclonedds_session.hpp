@@ -105,4 +105,9 @@ class OwnedSample {
 // The payload pattern of the `octets` ping: byte i is i mod 251 (as in rawtcp).
 using mwbench::common::pattern_byte;
 
+// Takes the next sample with valid data (not a state change) into the
+// buffer `into` points to; false when none is left. Throws on an error,
+// naming `what`.
+bool take_valid(dds_entity_t reader, void* into, dds_sample_info_t& info, const char* what);
+
 }  // namespace cyclonedds

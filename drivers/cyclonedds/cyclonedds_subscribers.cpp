@@ -5,7 +5,7 @@ namespace cyclonedds {
 
 Subscribers::Subscribers(FanoutParticipant& participant, Wait wait, int first, int count,
                          std::size_t payload_bytes, bool verify)
-    : EventSubscribers(wait, payload_bytes, verify) {
+    : EventSubscribers(wait, {payload_bytes, verify}) {
   const EndpointQos qos;
   waitset_ = check(dds_create_waitset(participant.handle()), "dds_create_waitset");
   guard_ = check(dds_create_guardcondition(participant.handle()), "dds_create_guardcondition");
@@ -70,14 +70,10 @@ void Subscribers::on_data_available(dds_entity_t, void* subscriber) {
 }
 
 bool Subscribers::take_event(Subscriber& s, mwbench::common::EventView& event) {
-  void* into = &s.event.get();
-  for (;;) {
-    if (check(dds_take(s.reader, &into, &s.info, 1, 1), "dds_take (event)") == 0) return false;
-    if (!s.info.valid_data) continue;
-    const mwbench_dds_Event& taken = s.event.get();
-    event = {taken.number, taken.payload._buffer, taken.payload._length};
-    return true;
-  }
+  if (!take_valid(s.reader, &s.event.get(), s.info, "dds_take (event)")) return false;
+  const mwbench_dds_Event& taken = s.event.get();
+  event = {taken.number, taken.payload._buffer, taken.payload._length};
+  return true;
 }
 
 void Subscribers::send_reply(Subscriber& s, std::uint64_t event, bool intact) {

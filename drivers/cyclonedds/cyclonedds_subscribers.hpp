@@ -39,13 +39,7 @@ class Subscribers final : public mwbench::common::EventSubscribers<Subscribers, 
   Subscribers& operator=(const Subscribers&) = delete;
 
  private:
-  friend class mwbench::common::EventSubscribers<Subscribers, Subscriber>;
-  void wait_for_event(Subscriber& s);
-  bool take_event(Subscriber& s, mwbench::common::EventView& event);
-  void send_reply(Subscriber& s, std::uint64_t event, bool intact);
-  void wake_all() noexcept;
-  void block_until_woken();
-  void detach_listeners();
+  MWBENCH_DDS_EVENT_SUBSCRIBERS_HOOKS(Subscribers, Subscriber)
   static void on_data_available(dds_entity_t reader, void* subscriber);
 
   dds_entity_t waitset_ = 0;  // serve(): the guard condition alone

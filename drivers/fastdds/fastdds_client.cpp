@@ -68,23 +68,13 @@ void Client::send_ping(const mwbench::common::PingStamp& ping) {
 }
 
 bool Client::wait_in_waitset(const mwbench::common::PingTimeout& timeout) {
-  const Duration duration(static_cast<std::int32_t>(timeout.ns / 1'000'000'000),
-                          static_cast<std::uint32_t>(timeout.ns % 1'000'000'000));
-  const ReturnCode ret = waitset_.wait(active_, duration);
-  if (ret == ReturnCode::RETCODE_TIMEOUT) return false;
-  check(ret, "WaitSet::wait (pong)");
-  return true;
+  return wait_in(waitset_, active_, timeout.ns, "WaitSet::wait (pong)");
 }
 
 bool Client::take_pong(mwbench::common::PingStamp& pong) {
-  for (;;) {
-    const ReturnCode ret = reader_->take_next_sample(&pong_, &info_);
-    if (ret == ReturnCode::RETCODE_NO_DATA) return false;
-    check(ret, "DataReader::take_next_sample (pong)");
-    if (!info_.valid_data) continue;  // a state change (the server's writer went away)
-    pong = {pong_.seq(), pong_.stamp(), pong_.status()};
-    return true;
-  }
+  if (!take_valid(reader_, pong_, info_, "DataReader::take_next_sample (pong)")) return false;
+  pong = {pong_.seq(), pong_.stamp(), pong_.status()};
+  return true;
 }
 
 }  // namespace fastdds_driver

@@ -31,12 +31,7 @@ class Client final : public mwbench::common::PingClient<Client>, private dds::Da
   Client& operator=(const Client&) = delete;
 
  private:
-  friend class mwbench::common::PingClient<Client>;
-  bool ping_reader_matched();
-  bool pong_writer_matched();
-  void send_ping(const mwbench::common::PingStamp& ping);
-  bool wait_in_waitset(const mwbench::common::PingTimeout& timeout);
-  bool take_pong(mwbench::common::PingStamp& pong);
+  MWBENCH_DDS_PING_CLIENT_HOOKS(Client)
   void on_data_available(dds::DataReader* /*reader*/) override { pong_available(); }
 
   Participant& participant_;

@@ -6,7 +6,7 @@
 namespace fastdds_driver {
 
 Echo::Echo(Participant& participant, Wait wait, std::size_t payload_bytes, bool verify)
-    : PingEcho(wait, payload_bytes, verify), participant_(participant) {
+    : PingEcho(wait, {payload_bytes, verify}), participant_(participant) {
   ping_.payload().reserve(payload_bytes);  // taking a ping of this size allocates nothing
   active_.reserve(4);
   writer_ = check(participant.publisher()->create_datawriter(participant.pong_topic(),
@@ -38,15 +38,10 @@ Echo::~Echo() {
 }
 
 bool Echo::take_ping(mwbench::common::PingView& ping) {
-  for (;;) {
-    const ReturnCode ret = reader_->take_next_sample(&ping_, &info_);
-    if (ret == ReturnCode::RETCODE_NO_DATA) return false;
-    check(ret, "DataReader::take_next_sample (ping)");
-    if (!info_.valid_data) continue;
-    const std::vector<std::uint8_t>& payload = ping_.payload();
-    ping = {ping_.seq(), ping_.stamp(), payload.data(), payload.size()};
-    return true;
-  }
+  if (!take_valid(reader_, ping_, info_, "DataReader::take_next_sample (ping)")) return false;
+  const std::vector<std::uint8_t>& payload = ping_.payload();
+  ping = {ping_.seq(), ping_.stamp(), payload.data(), payload.size()};
+  return true;
 }
 
 void Echo::send_pong(const mwbench::common::PingStamp& pong) {
@@ -76,5 +71,11 @@ void Echo::wait_for_pings(bool refused) {
   // stop_ before it rings, so a reset cannot lose a stop.
   if (!stopped()) guard_.set_trigger_value(false);
 }
+
+void Echo::wake() noexcept { guard_.set_trigger_value(true); }
+
+// Rings the guard once, so that serve() starts checking whether the refusal
+// arrived (wait_for_pings() resets it).
+void Echo::refused_once() noexcept { guard_.set_trigger_value(true); }
 
 }  // namespace fastdds_driver

@@ -31,16 +31,7 @@ class Echo final : public mwbench::common::PingEcho<Echo>, private dds::DataRead
   Echo& operator=(const Echo&) = delete;
 
  private:
-  friend class mwbench::common::PingEcho<Echo>;
-  bool take_ping(mwbench::common::PingView& ping);
-  void send_pong(const mwbench::common::PingStamp& pong);
-  bool pong_reader_matched() noexcept;
-  bool pongs_acknowledged() noexcept;
-  void wait_for_pings(bool refused);
-  void wake() noexcept { guard_.set_trigger_value(true); }
-  // Rings the guard once, so that serve() starts checking whether the
-  // refusal arrived.
-  void refused_once() noexcept { guard_.set_trigger_value(true); }
+  MWBENCH_DDS_PING_ECHO_HOOKS(Echo)
   void on_data_available(dds::DataReader* /*reader*/) override { answer_all(); }
 
   Participant& participant_;

@@ -58,23 +58,13 @@ void Publisher::send_event(std::uint64_t number) {
 }
 
 bool Publisher::wait_in_waitset(const mwbench::common::PingTimeout& timeout) {
-  const Duration duration(static_cast<std::int32_t>(timeout.ns / 1'000'000'000),
-                          static_cast<std::uint32_t>(timeout.ns % 1'000'000'000));
-  const ReturnCode ret = waitset_.wait(active_, duration);
-  if (ret == ReturnCode::RETCODE_TIMEOUT) return false;
-  check(ret, "WaitSet::wait (reply)");
-  return true;
+  return wait_in(waitset_, active_, timeout.ns, "WaitSet::wait (reply)");
 }
 
 bool Publisher::take_reply(mwbench::common::EventReply& reply) {
-  for (;;) {
-    const ReturnCode ret = reader_->take_next_sample(&reply_, &info_);
-    if (ret == ReturnCode::RETCODE_NO_DATA) return false;
-    check(ret, "DataReader::take_next_sample (reply)");
-    if (!info_.valid_data) continue;  // a state change (a subscriber's writer went away)
-    reply = {reply_.subscriber(), reply_.event_number(), reply_.status() == 1};
-    return true;
-  }
+  if (!take_valid(reader_, reply_, info_, "DataReader::take_next_sample (reply)")) return false;
+  reply = {reply_.subscriber(), reply_.event_number(), reply_.status() == 1};
+  return true;
 }
 
 }  // namespace fastdds_driver

@@ -35,11 +35,7 @@ class Publisher final : public mwbench::common::EventPublisher<Publisher>,
   Publisher& operator=(const Publisher&) = delete;
 
  private:
-  friend class mwbench::common::EventPublisher<Publisher>;
-  mwbench::common::MatchCounts matched();
-  void send_event(std::uint64_t number);
-  bool wait_in_waitset(const mwbench::common::PingTimeout& timeout);
-  bool take_reply(mwbench::common::EventReply& reply);
+  MWBENCH_DDS_EVENT_PUBLISHER_HOOKS(Publisher)
   void on_data_available(dds::DataReader* /*reader*/) override { replies_available(); }
 
   FanoutParticipant& participant_;

@@ -104,6 +104,16 @@ void check(const ReturnCode& ret, const char* what) {
   }
 }
 
+bool wait_in(dds::WaitSet& waitset, dds::ConditionSeq& active, std::int64_t timeout_ns,
+             const char* what) {
+  const Duration duration(static_cast<std::int32_t>(timeout_ns / 1'000'000'000),
+                          static_cast<std::uint32_t>(timeout_ns % 1'000'000'000));
+  const ReturnCode ret = waitset.wait(active, duration);
+  if (ret == ReturnCode::RETCODE_TIMEOUT) return false;
+  check(ret, what);
+  return true;
+}
+
 void throw_null(const char* what) { throw std::runtime_error(std::string(what) + " failed"); }
 
 std::string transport_text(Transport transport, const Network& network) {

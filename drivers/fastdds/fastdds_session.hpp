@@ -14,9 +14,12 @@
 #include <fastrtps/types/TypesBase.h>
 
 #include <cstdint>
+#include <fastdds/dds/core/condition/WaitSet.hpp>
 #include <fastdds/dds/domain/DomainParticipant.hpp>
 #include <fastdds/dds/publisher/Publisher.hpp>
 #include <fastdds/dds/publisher/qos/DataWriterQos.hpp>
+#include <fastdds/dds/subscriber/DataReader.hpp>
+#include <fastdds/dds/subscriber/SampleInfo.hpp>
 #include <fastdds/dds/subscriber/Subscriber.hpp>
 #include <fastdds/dds/subscriber/qos/DataReaderQos.hpp>
 #include <fastdds/dds/topic/Topic.hpp>
@@ -154,5 +157,22 @@ nlohmann::json middleware_config(const std::string& profiles, const Participant&
 
 // The payload pattern of the `octets` ping: byte i is i mod 251 (as in rawtcp).
 using mwbench::common::pattern_byte;
+
+// Takes the next sample with valid data (not a state change) into `sample`;
+// false when none is left. Throws on an error, naming `what`.
+template <class Sample>
+bool take_valid(dds::DataReader* reader, Sample& sample, dds::SampleInfo& info, const char* what) {
+  for (;;) {
+    const ReturnCode ret = reader->take_next_sample(&sample, &info);
+    if (ret == ReturnCode::RETCODE_NO_DATA) return false;
+    check(ret, what);
+    if (info.valid_data) return true;
+  }
+}
+
+// Waits in `waitset` for at most `timeout_ns`; false on timeout. Throws on an
+// error, naming `what`. `active` has its capacity reserved: nothing allocates.
+bool wait_in(dds::WaitSet& waitset, dds::ConditionSeq& active, std::int64_t timeout_ns,
+             const char* what);
 
 }  // namespace fastdds_driver

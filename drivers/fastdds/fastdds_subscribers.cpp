@@ -7,7 +7,7 @@ namespace fastdds_driver {
 
 Subscribers::Subscribers(FanoutParticipant& participant, Wait wait, int first, int count,
                          std::size_t payload_bytes, bool verify)
-    : EventSubscribers(wait, payload_bytes, verify), participant_(participant) {
+    : EventSubscribers(wait, {payload_bytes, verify}), participant_(participant) {
   active_.reserve(4);
   check(waitset_.attach_condition(guard_), "attach_condition (guard)");
   for (int k = 0; k < count; ++k) {
@@ -60,21 +60,19 @@ void Subscribers::block_until_woken() {
   if (ret != ReturnCode::RETCODE_TIMEOUT) check(ret, "WaitSet::wait (stop)");
 }
 
+// Nothing to do: deleting a reader waits for its listener (~Subscribers).
+void Subscribers::detach_listeners() {}
+
 void Subscribers::wait_for_event(Subscriber& s) {
   const ReturnCode ret = s.waitset.wait(s.active, eprosima::fastrtps::c_TimeInfinite);
   if (ret != ReturnCode::RETCODE_TIMEOUT) check(ret, "WaitSet::wait (event)");
 }
 
 bool Subscribers::take_event(Subscriber& s, mwbench::common::EventView& event) {
-  for (;;) {
-    const ReturnCode ret = s.reader->take_next_sample(&s.event, &s.info);
-    if (ret == ReturnCode::RETCODE_NO_DATA) return false;
-    check(ret, "DataReader::take_next_sample (event)");
-    if (!s.info.valid_data) continue;
-    const std::vector<std::uint8_t>& payload = s.event.payload();
-    event = {s.event.number(), payload.data(), payload.size()};
-    return true;
-  }
+  if (!take_valid(s.reader, s.event, s.info, "DataReader::take_next_sample (event)")) return false;
+  const std::vector<std::uint8_t>& payload = s.event.payload();
+  event = {s.event.number(), payload.data(), payload.size()};
+  return true;
 }
 
 void Subscribers::send_reply(Subscriber& s, std::uint64_t event, bool intact) {

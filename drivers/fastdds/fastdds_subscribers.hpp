@@ -54,14 +54,8 @@ class Subscribers final : public mwbench::common::EventSubscribers<Subscribers, 
   Subscribers& operator=(const Subscribers&) = delete;
 
  private:
-  friend class mwbench::common::EventSubscribers<Subscribers, Subscriber>;
+  MWBENCH_DDS_EVENT_SUBSCRIBERS_HOOKS(Subscribers, Subscriber)
   friend class Subscriber;  // its listener calls answer_all()
-  void wait_for_event(Subscriber& s);
-  bool take_event(Subscriber& s, mwbench::common::EventView& event);
-  void send_reply(Subscriber& s, std::uint64_t event, bool intact);
-  void wake_all() noexcept;
-  void block_until_woken();
-  void detach_listeners() {}  // deleting a reader waits for its listener
 
   FanoutParticipant& participant_;
   dds::GuardCondition guard_;  // serve(): triggered by stop()
