@@ -3,8 +3,10 @@
 
 #include <unistd.h>
 
+#include <initializer_list>
 #include <stdexcept>
 #include <string_view>
+#include <utility>
 
 #include "common/endpoint_field.hpp"
 
@@ -20,19 +22,26 @@ constexpr std::uint32_t kDomains = 100;
 // The largest domain whose well-known ports fit in 16 bits.
 constexpr unsigned long kMaxDomain = 232;
 
-// Reads the domain field of an endpoint text into `domain`; false if it is
-// not a number from 0 to kMaxDomain.
-bool parse_domain(const std::string& text, std::uint32_t& domain) {
-  if (text.empty() || text.size() > 3 ||
-      text.find_first_not_of("0123456789") != std::string::npos || std::stoul(text) > kMaxDomain) {
+// Reads "dds:domain=N;key=value;..." into `domain` and the fields `fields`
+// name; false when the scheme or a field is missing, or the domain is not a
+// number from 0 to kMaxDomain.
+bool read_fields(const std::string& text, std::uint32_t& domain,
+                 std::initializer_list<std::pair<const char*, std::string*>> fields) {
+  const std::string_view rest =
+      std::string_view(text).substr(std::min<std::size_t>(4, text.size()));
+  bool complete = text.starts_with("dds:");
+  for (const auto& [key, value] : fields) {
+    *value = endpoint_field(rest, key);
+    complete = complete && !value->empty();
+  }
+  const std::string number = endpoint_field(rest, "domain");
+  if (!complete || number.empty() || number.size() > 3 ||
+      number.find_first_not_of("0123456789") != std::string::npos ||
+      std::stoul(number) > kMaxDomain) {
     return false;
   }
-  domain = static_cast<std::uint32_t>(std::stoul(text));
+  domain = static_cast<std::uint32_t>(std::stoul(number));
   return true;
-}
-
-std::string_view fields_of(const std::string& text) {
-  return std::string_view(text).substr(std::min<std::size_t>(4, text.size()));
 }
 
 }  // namespace
@@ -45,12 +54,8 @@ DdsEndpoint DdsEndpoint::for_process(const std::string& address) {
 
 DdsEndpoint DdsEndpoint::parse(const std::string& text) {
   DdsEndpoint e;
-  const std::string_view fields = fields_of(text);
-  e.ping_topic = endpoint_field(fields, "ping");
-  e.pong_topic = endpoint_field(fields, "pong");
-  e.address = endpoint_field(fields, "address");
-  if (!text.starts_with("dds:") || !parse_domain(endpoint_field(fields, "domain"), e.domain) ||
-      e.ping_topic.empty() || e.pong_topic.empty() || e.address.empty()) {
+  if (!read_fields(text, e.domain,
+                   {{"ping", &e.ping_topic}, {"pong", &e.pong_topic}, {"address", &e.address}})) {
     throw std::runtime_error("endpoint '" + text +
                              "' is not dds:domain=N;ping=TOPIC;pong=TOPIC;address=IPV4 (N at "
                              "most 232)");
@@ -70,13 +75,11 @@ FanoutEndpoint FanoutEndpoint::for_process(const std::string& address) {
 
 FanoutEndpoint FanoutEndpoint::parse(const std::string& text) {
   FanoutEndpoint e;
-  const std::string_view fields = fields_of(text);
-  e.partition = endpoint_field(fields, "partition");
-  e.event_topic = endpoint_field(fields, "event");
-  e.reply_topic = endpoint_field(fields, "reply");
-  e.address = endpoint_field(fields, "address");
-  if (!text.starts_with("dds:") || !parse_domain(endpoint_field(fields, "domain"), e.domain) ||
-      e.partition.empty() || e.event_topic.empty() || e.reply_topic.empty() || e.address.empty()) {
+  if (!read_fields(text, e.domain,
+                   {{"partition", &e.partition},
+                    {"event", &e.event_topic},
+                    {"reply", &e.reply_topic},
+                    {"address", &e.address}})) {
     throw std::runtime_error("endpoint '" + text +
                              "' is not dds:domain=N;partition=P;event=TOPIC;reply=TOPIC;"
                              "address=IPV4 (a fan-out subscriber process's, N at most 232)");
