@@ -12,17 +12,10 @@ namespace fastdds_driver {
 
 namespace {
 
-const char* fanout_profile(Transport transport) noexcept {
-  switch (transport) {
-    case Transport::udp:
-      return "mwbench_udp_fanout";
-    case Transport::shm:
-      return "mwbench_shm";
-    case Transport::inproc:
-      return "mwbench_udp";
-  }
-  return "?";
-}
+// The profile of fastdds-loopback.xml a fan-out's participant is made from.
+constexpr mwbench::NameTable<Transport, 3> kFanoutProfiles{{{{Transport::udp, "mwbench_udp_fanout"},
+                                                             {Transport::shm, "mwbench_shm"},
+                                                             {Transport::inproc, "mwbench_udp"}}}};
 
 }  // namespace
 
@@ -43,7 +36,7 @@ FanoutParticipant::FanoutParticipant(std::uint32_t domain, Transport transport,
       transport_(transport),
       network_(network),
       partitions_(std::move(partitions)),
-      participant_(domain, fanout_profile(transport), network),
+      participant_(domain, kFanoutProfiles.name(transport), network),
       event_type_(new mwbench_fastdds::EventPubSubType()),
       reply_type_(new mwbench_fastdds::ReplyPubSubType()),
       event_(participant_.topic(FanoutEndpoint::kEventTopic, event_type_)),
@@ -63,7 +56,7 @@ nlohmann::json fanout_config(const std::string& profiles, const FanoutParticipan
   const Transport transport = participant.transport();
   return {
       {"profiles_file", profiles},
-      {"participant_profile", fanout_profile(transport)},
+      {"participant_profile", kFanoutProfiles.name(transport)},
       {"transport", transport_text(transport, participant.network())},
       {"network", transport == Transport::shm ? nlohmann::json() : participant.network().to_json()},
       {"domain_id", participant.domain()},

@@ -80,23 +80,10 @@ const char* profile_of(Transport transport) noexcept {
 }  // namespace
 
 Transport parse_transport(const std::string& value) {
-  if (value == "udp") return Transport::udp;
-  if (value == "shm") return Transport::shm;
-  if (value == "inproc") return Transport::inproc;
-  throw mwbench::UsageError("--transport " + value + ": allowed values: udp, shm, inproc");
+  return kTransports.parse(value, "--transport ");
 }
 
-const char* to_string(Transport transport) noexcept {
-  switch (transport) {
-    case Transport::udp:
-      return "udp";
-    case Transport::shm:
-      return "shm";
-    case Transport::inproc:
-      return "inproc";
-  }
-  return "?";
-}
+const char* to_string(Transport transport) noexcept { return kTransports.name(transport); }
 
 void check(const ReturnCode& ret, const char* what) {
   if (ret != ReturnCode::RETCODE_OK) {

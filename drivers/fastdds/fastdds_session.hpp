@@ -32,6 +32,7 @@
 #include "common/payload_pattern.hpp"
 #include "common/wait_strategy.hpp"
 #include "fastdds_network.hpp"
+#include "mwbench/name_table.hpp"
 
 namespace fastdds_driver {
 
@@ -46,6 +47,8 @@ using mwbench::common::Wait;
 
 // The transport of a cell: udp and shm remote, inproc collocated.
 enum class Transport { udp, shm, inproc };
+inline constexpr mwbench::NameTable<Transport, 3> kTransports{
+    {{{Transport::udp, "udp"}, {Transport::shm, "shm"}, {Transport::inproc, "inproc"}}}};
 Transport parse_transport(const std::string& value);  // the harness has checked it
 const char* to_string(Transport transport) noexcept;
 

@@ -33,7 +33,7 @@ Client::Client(const Endpoint& endpoint, Wait wait, std::size_t payload_bytes, d
 void Client::connect() {
   const auto deadline =
       std::chrono::steady_clock::now() + std::chrono::duration<double>(timeout_s_);
-  const std::string after = " after " + format_seconds(timeout_s_) + " s (is the server running?)";
+  const std::string after = " after " + seconds_text(timeout_s_) + " s (is the server running?)";
   while (!publisher_.hasSubscribers()) {
     if (std::chrono::steady_clock::now() > deadline) {
       throw std::runtime_error("no subscriber of " + endpoint_.ping_name() + after);
@@ -66,7 +66,7 @@ void Client::call() {
   publisher_.publish(chunk);
   if (!await_pong()) {
     throw std::runtime_error("no pong for ping " + std::to_string(seq_) + " on " +
-                             endpoint_.pong_name() + " within " + format_seconds(timeout_s_) +
+                             endpoint_.pong_name() + " within " + seconds_text(timeout_s_) +
                              " s (--timeout)");
   }
 }

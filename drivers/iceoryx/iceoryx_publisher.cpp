@@ -67,7 +67,7 @@ Publisher::~Publisher() {
 void Publisher::connect() {
   using Clock = std::chrono::steady_clock;
   const auto deadline = Clock::now() + std::chrono::duration<double>(timeout_s_);
-  const std::string within = " within " + format_seconds(timeout_s_) + " s (--timeout)";
+  const std::string within = " within " + seconds_text(timeout_s_) + " s (--timeout)";
   while (!events_.hasSubscribers()) {
     if (Clock::now() > deadline) {
       throw std::runtime_error("no subscriber of " + endpoint_.event_name() + within +
@@ -140,7 +140,7 @@ void Publisher::call() {
   events_.publish(chunk);
   if (!await_replies()) {
     lost_subscriber_ = true;
-    fail(tally_.describe_missing() + " within " + format_seconds(timeout_s_) + " s (--timeout)");
+    fail(tally_.describe_missing() + " within " + seconds_text(timeout_s_) + " s (--timeout)");
   }
 }
 

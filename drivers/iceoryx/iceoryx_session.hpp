@@ -16,6 +16,7 @@
 
 #include "common/endpoint_field.hpp"
 #include "common/payload_pattern.hpp"
+#include "common/seconds_text.hpp"
 #include "iceoryx_posh/capro/service_description.hpp"
 #include "iceoryx_posh/popo/publisher_options.hpp"
 #include "iceoryx_posh/popo/subscriber_options.hpp"
@@ -61,8 +62,8 @@ struct Endpoint {
 
 using mwbench::common::endpoint_field;  // "k1=v1;k2=v2" -> the value of one key
 
-// "10", "2.5": seconds as a message says them.
-std::string format_seconds(double s);
+// Seconds as messages print them (drivers/common).
+using mwbench::common::seconds_text;
 
 // The service of one event of the cell ("mwbench", "<pid>", `event`).
 iox::capro::ServiceDescription service(const Endpoint& endpoint, const std::string& event);

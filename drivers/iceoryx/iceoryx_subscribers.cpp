@@ -144,8 +144,8 @@ void Subscribers::await_subscribed(double timeout_s) {
   for (const auto& s : subscribers_) {
     while (!s->subscribed()) {
       if (std::chrono::steady_clock::now() > deadline) {
-        throw std::runtime_error("RouDi took no subscription in within " +
-                                 format_seconds(timeout_s) + " s (--timeout)");
+        throw std::runtime_error("RouDi took no subscription in within " + seconds_text(timeout_s) +
+                                 " s (--timeout)");
       }
       std::this_thread::sleep_for(std::chrono::milliseconds(1));
     }

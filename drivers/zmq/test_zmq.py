@@ -148,7 +148,7 @@ def test_more_client_threads_than_rep_sockets_is_an_error(tmp_path):
 
 
 @pytest.mark.parametrize("option, message", [
-    ("wait=sleep", "--option wait=sleep: must be block or spin"),
+    ("wait=sleep", "--option wait=sleep: allowed values: block, spin"),
     ("verify=yes", "--option verify"),
     ("colour=1", "--option colour"),
 ])
