@@ -179,6 +179,15 @@ def cell(operation, transport, payload=0, *extra):
             "--payload-bytes", str(payload), *extra]
 
 
+def wrong_option_cases(operation, transport, options):
+    """(role, arguments, message) for Driver.assert_usage_error: each `--option` of
+    `options` (pairs of the option and what its error names) in each role, over
+    `transport` (collocated: inproc)."""
+    return [(role, [*cell(operation, "inproc" if role == "collocated" else transport),
+                    "--option", option], message)
+            for role in ("server", "client", "collocated") for option, message in options]
+
+
 class Driver:
     """One driver's program in $MWBENCH_BUILD_DIR (default build/), run as the orchestrator
     runs it."""

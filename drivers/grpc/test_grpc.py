@@ -1,8 +1,4 @@
-"""End-to-end tests of mwbench-driver-grpc: real server, client and collocated processes.
-
-Needs a build: the driver is looked up in $MWBENCH_BUILD_DIR (default: the
-repository's build/). Only the standard library and pytest.
-"""
+"""End-to-end tests of mwbench-driver-grpc: real server, client and collocated processes."""
 
 import signal
 import subprocess
@@ -17,6 +13,7 @@ from driver_processes import (
     measuring,
     read_result,
     wait_until_measuring,
+    wrong_option_cases,
 )
 from proc_view import established_connections
 
@@ -133,24 +130,15 @@ def test_one_connection_per_thread(tmp_path):
     assert seen == 3
 
 
-@pytest.mark.parametrize("option, message", [
-    ("verify=yes", "--option verify"),
-    ("wait=spin", "--option wait"),
+@pytest.mark.parametrize("role, args, message", [
+    *wrong_option_cases("ping", "tcp",
+                        [("verify=yes", "--option verify"), ("wait=spin", "--option wait")]),
+    ("client", cell("ping", "ipc"), "ipc"),
+    ("collocated", cell("ping", "uds"), "uds"),
+    ("client", [*cell("ping", "tcp"), "--servants", "2"], "--servants 2"),
 ])
-@pytest.mark.parametrize("role", ["server", "client", "collocated"])
-def test_wrong_options_are_usage_errors(tmp_path, role, option, message):
-    transport = "inproc" if role == "collocated" else "tcp"
-    GRPC.assert_usage_error(tmp_path, role, *cell("ping", transport), "--option", option,
-                            message=message)
-
-
-def test_wrong_transport_and_servants_are_usage_errors(tmp_path):
-    for args, message in [
-        (["client", *cell("ping", "ipc")], "ipc"),
-        (["collocated", *cell("ping", "uds")], "uds"),
-        (["client", *cell("ping", "tcp"), "--servants", "2"], "--servants 2"),
-    ]:
-        GRPC.assert_usage_error(tmp_path, *args, message=message)
+def test_wrong_options_transports_and_servants_are_usage_errors(tmp_path, role, args, message):
+    GRPC.assert_usage_error(tmp_path, role, *args, message=message)
 
 
 @pytest.mark.parametrize("transport", ["tcp", "uds"])

@@ -1,8 +1,4 @@
-"""End-to-end tests of mwbench-driver-zmq: real server, client and collocated processes.
-
-Needs a build: the driver is looked up in $MWBENCH_BUILD_DIR (default: the
-repository's build/). Only the standard library and pytest.
-"""
+"""End-to-end tests of mwbench-driver-zmq: real server, client and collocated processes."""
 
 import os
 import signal
@@ -21,6 +17,7 @@ from driver_processes import (
     read_result,
     run_fanout,
     wait_until_measuring,
+    wrong_option_cases,
 )
 from proc_view import established_connections
 
@@ -147,25 +144,18 @@ def test_more_client_threads_than_rep_sockets_is_an_error(tmp_path):
     assert server.stop()[0] == 0
 
 
-@pytest.mark.parametrize("option, message", [
-    ("wait=sleep", "--option wait=sleep: allowed values: block, spin"),
-    ("verify=yes", "--option verify"),
-    ("colour=1", "--option colour"),
+@pytest.mark.parametrize("role, args, message", [
+    *wrong_option_cases("ping", "tcp", [
+        ("wait=sleep", "--option wait=sleep: allowed values: block, spin"),
+        ("verify=yes", "--option verify"),
+        ("colour=1", "--option colour"),
+    ]),
+    ("client", cell("ping", "uds"), "uds"),
+    ("collocated", cell("ping", "tcp"), "tcp"),
+    ("client", [*cell("ping", "tcp"), "--servants", "2"], "--servants 2"),
 ])
-@pytest.mark.parametrize("role", ["server", "client", "collocated"])
-def test_wrong_options_are_usage_errors(tmp_path, role, option, message):
-    transport = "inproc" if role == "collocated" else "tcp"
-    ZMQ.assert_usage_error(tmp_path, role, *cell("ping", transport), "--option", option,
-                           message=message)
-
-
-def test_wrong_transport_and_servants_are_usage_errors(tmp_path):
-    for args, message in [
-        (["client", *cell("ping", "uds")], "uds"),
-        (["collocated", *cell("ping", "tcp")], "tcp"),
-        (["client", *cell("ping", "tcp"), "--servants", "2"], "--servants 2"),
-    ]:
-        ZMQ.assert_usage_error(tmp_path, *args, message=message)
+def test_wrong_options_transports_and_servants_are_usage_errors(tmp_path, role, args, message):
+    ZMQ.assert_usage_error(tmp_path, role, *args, message=message)
 
 
 @pytest.mark.parametrize("wait", ["block", "spin"])
