@@ -24,9 +24,7 @@ Client::Client(const Endpoint& endpoint, Wait wait, std::size_t payload_bytes, d
       subscriber_(service(endpoint, endpoint.pong), subscriber_options()) {
   if (wait == Wait::waitset) {
     waitset_.emplace();
-    waitset_->attachState(subscriber_, iox::popo::SubscriberState::HAS_DATA).or_else([](auto) {
-      throw std::runtime_error("WaitSet: cannot attach the pong subscriber");
-    });
+    attach(*waitset_, subscriber_, "pong subscriber");
   }
 }
 
@@ -50,13 +48,7 @@ void Client::connect() {
 
 void Client::call() {
   const auto size = static_cast<std::uint32_t>(sizeof(Message) + payload_.size());
-  void* chunk = nullptr;
-  publisher_.loan(size, alignof(Message))
-      .and_then([&chunk](void* loaned) { chunk = loaned; })
-      .or_else([size](iox::popo::AllocationError error) {
-        throw std::runtime_error("loan of a " + std::to_string(size) +
-                                 "-byte chunk failed: " + iox::popo::asStringLiteral(error));
-      });
+  void* chunk = loan_chunk(publisher_, size, alignof(Message));
   auto* ping = static_cast<Message*>(chunk);
   ping->seq = ++seq_;
   ping->status = kIntact;

@@ -126,13 +126,7 @@ int Publisher::take_hellos(std::vector<bool>& heard, int missing) {
 void Publisher::call() {
   if (failed_) return;
   const auto size = static_cast<std::uint32_t>(sizeof(FanoutEvent) + payload_.size());
-  void* chunk = nullptr;
-  events_.loan(size, alignof(FanoutEvent))
-      .and_then([&chunk](void* loaned) { chunk = loaned; })
-      .or_else([size](iox::popo::AllocationError error) {
-        throw std::runtime_error("loan of a " + std::to_string(size) +
-                                 "-byte chunk failed: " + iox::popo::asStringLiteral(error));
-      });
+  void* chunk = loan_chunk(events_, size, alignof(FanoutEvent));
   auto* event = static_cast<FanoutEvent*>(chunk);
   *event = FanoutEvent{++event_, kEvent, static_cast<std::uint32_t>(payload_.size())};
   if (!payload_.empty()) std::memcpy(event + 1, payload_.data(), payload_.size());

@@ -154,4 +154,16 @@ nlohmann::json middleware_config(const Endpoint& endpoint, Wait wait) {
   };
 }
 
+void* loan_chunk(iox::popo::UntypedPublisher& publisher, std::uint32_t size,
+                 std::uint32_t alignment) {
+  void* chunk = nullptr;
+  publisher.loan(size, alignment)
+      .and_then([&chunk](void* loaned) { chunk = loaned; })
+      .or_else([size](iox::popo::AllocationError error) {
+        throw std::runtime_error("loan of a " + std::to_string(size) +
+                                 "-byte chunk failed: " + iox::popo::asStringLiteral(error));
+      });
+  return chunk;
+}
+
 }  // namespace iceoryx

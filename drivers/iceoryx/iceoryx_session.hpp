@@ -10,6 +10,7 @@
 
 #include <cstdint>
 #include <nlohmann/json.hpp>
+#include <stdexcept>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -20,6 +21,9 @@
 #include "iceoryx_posh/capro/service_description.hpp"
 #include "iceoryx_posh/popo/publisher_options.hpp"
 #include "iceoryx_posh/popo/subscriber_options.hpp"
+#include "iceoryx_posh/popo/untyped_publisher.hpp"
+#include "iceoryx_posh/popo/untyped_subscriber.hpp"
+#include "iceoryx_posh/popo/user_trigger.hpp"
 
 namespace iceoryx {
 
@@ -95,5 +99,22 @@ std::vector<std::uint8_t> payload_pattern(std::size_t bytes);
 
 // How the middleware was configured, for the result header.
 nlohmann::json middleware_config(const Endpoint& endpoint, Wait wait);
+
+// A chunk of `size` bytes loaned from `publisher`; throws naming the error.
+void* loan_chunk(iox::popo::UntypedPublisher& publisher, std::uint32_t size,
+                 std::uint32_t alignment);
+
+// Attaches `subscriber`'s "has data" state to `waitset` (and `stop`, when
+// given, as an event that wakes it); throws naming `what` on failure.
+template <class WaitSet>
+void attach(WaitSet& waitset, iox::popo::UntypedSubscriber& subscriber, const char* what,
+            iox::popo::UserTrigger* stop = nullptr) {
+  waitset.attachState(subscriber, iox::popo::SubscriberState::HAS_DATA).or_else([what](auto) {
+    throw std::runtime_error(std::string("WaitSet: cannot attach the ") + what);
+  });
+  if (stop == nullptr) return;
+  waitset.attachEvent(*stop).or_else(
+      [](auto) { throw std::runtime_error("WaitSet: cannot attach the stop trigger"); });
+}
 
 }  // namespace iceoryx
