@@ -15,28 +15,18 @@ Client::Client(Participant& participant, Wait wait, std::size_t payload_bytes, d
                mwbench::Measurement& measurement)
     : PingClient(topics_of(participant.endpoint()), wait, timeout_s, measurement),
       payload_(payload_bytes) {
-  for (std::size_t i = 0; i < payload_.size(); ++i) payload_[i] = pattern_byte(i);
-  ping_.payload._buffer = payload_.data();
-  ping_.payload._length = ping_.payload._maximum = static_cast<std::uint32_t>(payload_.size());
-  ping_.payload._release = false;
+  lend_payload(ping_.payload, payload_);
 
   const EndpointQos qos;
   writer_ =
       check(dds_create_writer(participant.handle(), participant.ping_topic(), qos.get(), nullptr),
             "dds_create_writer (ping)");
-  dds_listener_t* listener = nullptr;
-  if (answers_in_listener(wait)) {
-    listener = dds_create_listener(this);
-    dds_lset_data_available(listener, &Client::on_data_available);
-  }
-  reader_ = dds_create_reader(participant.handle(), participant.pong_topic(), qos.get(), listener);
-  if (listener != nullptr) dds_delete_listener(listener);  // the reader keeps a copy
-  check(reader_, "dds_create_reader (pong)");
+  reader_ = create_reader(participant.handle(), participant.pong_topic(), qos.get(),
+                          answers_in_listener(wait) ? this : nullptr, &Client::on_data_available,
+                          "dds_create_reader (pong)");
   if (wait == Wait::waitset) {
     waitset_ = check(dds_create_waitset(participant.handle()), "dds_create_waitset");
-    const dds_entity_t condition =
-        check(dds_create_readcondition(reader_, DDS_ANY_STATE), "dds_create_readcondition");
-    check(dds_waitset_attach(waitset_, condition, 0), "dds_waitset_attach");
+    attach_reader(waitset_, reader_, "dds_waitset_attach (pong)");
   }
 }
 

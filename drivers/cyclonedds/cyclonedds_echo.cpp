@@ -9,23 +9,14 @@ Echo::Echo(Participant& participant, Wait wait, std::size_t payload_bytes, bool 
   writer_ =
       check(dds_create_writer(participant.handle(), participant.pong_topic(), qos.get(), nullptr),
             "dds_create_writer (pong)");
-  dds_listener_t* listener = nullptr;
-  if (answers_in_listener(wait)) {
-    listener = dds_create_listener(this);
-    dds_lset_data_available(listener, &Echo::on_data_available);
-  }
-  reader_ = dds_create_reader(participant.handle(), participant.ping_topic(), qos.get(), listener);
-  if (listener != nullptr) dds_delete_listener(listener);  // the reader keeps a copy
-  check(reader_, "dds_create_reader (ping)");
+  reader_ = create_reader(participant.handle(), participant.ping_topic(), qos.get(),
+                          answers_in_listener(wait) ? this : nullptr, &Echo::on_data_available,
+                          "dds_create_reader (ping)");
 
   waitset_ = check(dds_create_waitset(participant.handle()), "dds_create_waitset");
   guard_ = check(dds_create_guardcondition(participant.handle()), "dds_create_guardcondition");
   check(dds_waitset_attach(waitset_, guard_, 0), "dds_waitset_attach (guard)");
-  if (wait == Wait::waitset) {
-    const dds_entity_t condition =
-        check(dds_create_readcondition(reader_, DDS_ANY_STATE), "dds_create_readcondition");
-    check(dds_waitset_attach(waitset_, condition, 0), "dds_waitset_attach (ping)");
-  }
+  if (wait == Wait::waitset) attach_reader(waitset_, reader_, "dds_waitset_attach (ping)");
 }
 
 Echo::~Echo() {

@@ -8,28 +8,17 @@ Publisher::Publisher(FanoutParticipant& participant, Wait wait, int subscribers,
     : EventPublisher(mwbench::common::fanout_place(participant.domain(), participant.partitions()),
                      wait, subscribers, timeout_s, measurement),
       payload_(payload_bytes) {
-  for (std::size_t i = 0; i < payload_.size(); ++i) payload_[i] = pattern_byte(i);
-  event_.payload._buffer = payload_.data();
-  event_.payload._length = event_.payload._maximum = static_cast<std::uint32_t>(payload_.size());
-  event_.payload._release = false;
+  lend_payload(event_.payload, payload_);
 
   writer_ = check(dds_create_writer(participant.publisher(), participant.event_topic(),
                                     EndpointQos().get(), nullptr),
                   "dds_create_writer (event)");
-  dds_listener_t* listener = nullptr;
-  if (wait == Wait::listener) {
-    listener = dds_create_listener(this);
-    dds_lset_data_available(listener, &Publisher::on_data_available);
-  }
-  reader_ = dds_create_reader(participant.subscriber(), participant.reply_topic(),
-                              ReplyReaderQos().get(), listener);
-  if (listener != nullptr) dds_delete_listener(listener);  // the reader keeps a copy
-  check(reader_, "dds_create_reader (reply)");
+  reader_ = create_reader(participant.subscriber(), participant.reply_topic(),
+                          ReplyReaderQos().get(), wait == Wait::listener ? this : nullptr,
+                          &Publisher::on_data_available, "dds_create_reader (reply)");
   if (wait == Wait::waitset) {
     waitset_ = check(dds_create_waitset(participant.handle()), "dds_create_waitset");
-    const dds_entity_t condition =
-        check(dds_create_readcondition(reader_, DDS_ANY_STATE), "dds_create_readcondition");
-    check(dds_waitset_attach(waitset_, condition, 0), "dds_waitset_attach");
+    attach_reader(waitset_, reader_, "dds_waitset_attach (reply)");
   }
 }
 

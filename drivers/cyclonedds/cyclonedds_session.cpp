@@ -73,4 +73,22 @@ bool take_valid(dds_entity_t reader, void* into, dds_sample_info_t& info, const 
   }
 }
 
+dds_entity_t create_reader(dds_entity_t parent, dds_entity_t topic, const dds_qos_t* qos, void* arg,
+                           void (*on_data)(dds_entity_t, void*), const char* what) {
+  dds_listener_t* listener = nullptr;
+  if (arg != nullptr) {
+    listener = dds_create_listener(arg);
+    dds_lset_data_available(listener, on_data);
+  }
+  const dds_entity_t reader = dds_create_reader(parent, topic, qos, listener);
+  if (listener != nullptr) dds_delete_listener(listener);  // the reader keeps a copy
+  return check(reader, what);
+}
+
+void attach_reader(dds_entity_t waitset, dds_entity_t reader, const char* what) {
+  const dds_entity_t condition =
+      check(dds_create_readcondition(reader, DDS_ANY_STATE), "dds_create_readcondition");
+  check(dds_waitset_attach(waitset, condition, 0), what);
+}
+
 }  // namespace cyclonedds

@@ -110,4 +110,23 @@ using mwbench::common::pattern_byte;
 // naming `what`.
 bool take_valid(dds_entity_t reader, void* into, dds_sample_info_t& info, const char* what);
 
+// A reader of `topic` under `parent`; with `arg`, its data-available
+// listener calls `on_data(reader, arg)` on Cyclone's thread. Throws naming
+// `what`.
+dds_entity_t create_reader(dds_entity_t parent, dds_entity_t topic, const dds_qos_t* qos, void* arg,
+                           void (*on_data)(dds_entity_t, void*), const char* what);
+
+// Attaches a read condition of `reader` (any sample) to `waitset`.
+void attach_reader(dds_entity_t waitset, dds_entity_t reader, const char* what);
+
+// Lends `buffer`, filled with the payload pattern, to a sample's `payload`
+// sequence: Cyclone neither frees nor grows it.
+template <class Sequence>
+void lend_payload(Sequence& payload, std::vector<std::uint8_t>& buffer) {
+  for (std::size_t i = 0; i < buffer.size(); ++i) buffer[i] = pattern_byte(i);
+  payload._buffer = buffer.data();
+  payload._length = payload._maximum = static_cast<std::uint32_t>(buffer.size());
+  payload._release = false;
+}
+
 }  // namespace cyclonedds

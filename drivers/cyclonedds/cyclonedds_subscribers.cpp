@@ -17,20 +17,12 @@ Subscribers::Subscribers(FanoutParticipant& participant, Wait wait, int first, i
     s.writer = check(
         dds_create_writer(participant.publisher(), participant.reply_topic(), qos.get(), nullptr),
         "dds_create_writer (reply)");
-    dds_listener_t* listener = nullptr;
-    if (wait == Wait::listener) {
-      listener = dds_create_listener(&s);
-      dds_lset_data_available(listener, &Subscribers::on_data_available);
-    }
-    s.reader =
-        dds_create_reader(participant.subscriber(), participant.event_topic(), qos.get(), listener);
-    if (listener != nullptr) dds_delete_listener(listener);  // the reader keeps a copy
-    check(s.reader, "dds_create_reader (event)");
+    s.reader = create_reader(participant.subscriber(), participant.event_topic(), qos.get(),
+                             wait == Wait::listener ? &s : nullptr, &Subscribers::on_data_available,
+                             "dds_create_reader (event)");
     if (wait == Wait::waitset) {
       s.waitset = check(dds_create_waitset(participant.handle()), "dds_create_waitset");
-      const dds_entity_t condition =
-          check(dds_create_readcondition(s.reader, DDS_ANY_STATE), "dds_create_readcondition");
-      check(dds_waitset_attach(s.waitset, condition, 0), "dds_waitset_attach (event)");
+      attach_reader(s.waitset, s.reader, "dds_waitset_attach (event)");
       check(dds_waitset_attach(s.waitset, guard_, 0), "dds_waitset_attach (guard)");
     }
   }

@@ -25,28 +25,17 @@ Client::Client(Participant& participant, Wait wait, std::size_t payload_bytes, d
   writer_ = check(participant.publisher()->create_datawriter(participant.ping_topic(),
                                                              participant.writer_qos(), nullptr),
                   "create_datawriter (ping)");
-  reader_ = check(
-      participant.subscriber()->create_datareader(
-          participant.pong_topic(), participant.reader_qos(),
-          answers_in_listener(wait) ? this : nullptr,
-          answers_in_listener(wait) ? dds::StatusMask::data_available() : dds::StatusMask::none()),
-      "create_datareader (pong)");
+  reader_ =
+      create_reader(participant.subscriber(), participant.pong_topic(), participant.reader_qos(),
+                    answers_in_listener(wait) ? this : nullptr, "create_datareader (pong)");
   if (wait == Wait::waitset) {
-    condition_ = check(reader_->create_readcondition(dds::ANY_SAMPLE_STATE, dds::ANY_VIEW_STATE,
-                                                     dds::ANY_INSTANCE_STATE),
-                       "create_readcondition (pong)");
-    check(waitset_.attach_condition(*condition_), "attach_condition (pong)");
+    condition_ = attach_reader(waitset_, reader_, "attach_condition (pong)");
   }
 }
 
 Client::~Client() {
-  if (condition_ != nullptr) {
-    waitset_.detach_condition(*condition_);
-    reader_->delete_readcondition(condition_);
-  }
-  // Deleting the reader waits for a listener that is running.
-  if (reader_ != nullptr) participant_.subscriber()->delete_datareader(reader_);
-  if (writer_ != nullptr) participant_.publisher()->delete_datawriter(writer_);
+  delete_endpoints(participant_.subscriber(), reader_, condition_, waitset_,
+                   participant_.publisher(), writer_);
 }
 
 bool Client::ping_reader_matched() {

@@ -12,29 +12,19 @@ Echo::Echo(Participant& participant, Wait wait, std::size_t payload_bytes, bool 
   writer_ = check(participant.publisher()->create_datawriter(participant.pong_topic(),
                                                              participant.writer_qos(), nullptr),
                   "create_datawriter (pong)");
-  reader_ = check(
-      participant.subscriber()->create_datareader(
-          participant.ping_topic(), participant.reader_qos(),
-          answers_in_listener(wait) ? this : nullptr,
-          answers_in_listener(wait) ? dds::StatusMask::data_available() : dds::StatusMask::none()),
-      "create_datareader (ping)");
+  reader_ =
+      create_reader(participant.subscriber(), participant.ping_topic(), participant.reader_qos(),
+                    answers_in_listener(wait) ? this : nullptr, "create_datareader (ping)");
   check(waitset_.attach_condition(guard_), "attach_condition (guard)");
   if (wait == Wait::waitset) {
-    condition_ = check(reader_->create_readcondition(dds::ANY_SAMPLE_STATE, dds::ANY_VIEW_STATE,
-                                                     dds::ANY_INSTANCE_STATE),
-                       "create_readcondition (ping)");
-    check(waitset_.attach_condition(*condition_), "attach_condition (ping)");
+    condition_ = attach_reader(waitset_, reader_, "attach_condition (ping)");
   }
 }
 
 Echo::~Echo() {
-  if (condition_ != nullptr) {
-    waitset_.detach_condition(*condition_);
-    reader_->delete_readcondition(condition_);
-  }
   waitset_.detach_condition(guard_);
-  if (reader_ != nullptr) participant_.subscriber()->delete_datareader(reader_);
-  if (writer_ != nullptr) participant_.publisher()->delete_datawriter(writer_);
+  delete_endpoints(participant_.subscriber(), reader_, condition_, waitset_,
+                   participant_.publisher(), writer_);
 }
 
 bool Echo::take_ping(mwbench::common::PingView& ping) {

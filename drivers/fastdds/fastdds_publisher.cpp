@@ -18,27 +18,16 @@ Publisher::Publisher(FanoutParticipant& participant, Wait wait, int subscribers,
   writer_ = check(
       participant.publisher()->create_datawriter(participant.event_topic(), writer_qos(), nullptr),
       "create_datawriter (event)");
-  reader_ = check(
-      participant.subscriber()->create_datareader(
-          participant.reply_topic(), reply_reader_qos(), wait == Wait::listener ? this : nullptr,
-          wait == Wait::listener ? dds::StatusMask::data_available() : dds::StatusMask::none()),
-      "create_datareader (reply)");
+  reader_ = create_reader(participant.subscriber(), participant.reply_topic(), reply_reader_qos(),
+                          wait == Wait::listener ? this : nullptr, "create_datareader (reply)");
   if (wait == Wait::waitset) {
-    condition_ = check(reader_->create_readcondition(dds::ANY_SAMPLE_STATE, dds::ANY_VIEW_STATE,
-                                                     dds::ANY_INSTANCE_STATE),
-                       "create_readcondition (reply)");
-    check(waitset_.attach_condition(*condition_), "attach_condition (reply)");
+    condition_ = attach_reader(waitset_, reader_, "attach_condition (reply)");
   }
 }
 
 Publisher::~Publisher() {
-  if (condition_ != nullptr) {
-    waitset_.detach_condition(*condition_);
-    reader_->delete_readcondition(condition_);
-  }
-  // Deleting the reader waits for a listener that is running.
-  if (reader_ != nullptr) participant_.subscriber()->delete_datareader(reader_);
-  if (writer_ != nullptr) participant_.publisher()->delete_datawriter(writer_);
+  delete_endpoints(participant_.subscriber(), reader_, condition_, waitset_,
+                   participant_.publisher(), writer_);
 }
 
 mwbench::common::MatchCounts Publisher::matched() {

@@ -101,6 +101,36 @@ bool wait_in(dds::WaitSet& waitset, dds::ConditionSeq& active, std::int64_t time
   return true;
 }
 
+dds::DataReader* create_reader(dds::Subscriber* subscriber, dds::Topic* topic,
+                               const dds::DataReaderQos& qos, dds::DataReaderListener* listener,
+                               const char* what) {
+  return check(subscriber->create_datareader(topic, qos, listener,
+                                             listener != nullptr ? dds::StatusMask::data_available()
+                                                                 : dds::StatusMask::none()),
+               what);
+}
+
+dds::ReadCondition* attach_reader(dds::WaitSet& waitset, dds::DataReader* reader,
+                                  const char* what) {
+  dds::ReadCondition* condition =
+      check(reader->create_readcondition(dds::ANY_SAMPLE_STATE, dds::ANY_VIEW_STATE,
+                                         dds::ANY_INSTANCE_STATE),
+            what);
+  check(waitset.attach_condition(*condition), what);
+  return condition;
+}
+
+void delete_endpoints(dds::Subscriber* subscriber, dds::DataReader* reader,
+                      dds::ReadCondition* condition, dds::WaitSet& waitset,
+                      dds::Publisher* publisher, dds::DataWriter* writer) {
+  if (condition != nullptr) {
+    waitset.detach_condition(*condition);
+    reader->delete_readcondition(condition);
+  }
+  if (reader != nullptr) subscriber->delete_datareader(reader);
+  if (writer != nullptr) publisher->delete_datawriter(writer);
+}
+
 void throw_null(const char* what) { throw std::runtime_error(std::string(what) + " failed"); }
 
 std::string transport_text(Transport transport, const Network& network) {

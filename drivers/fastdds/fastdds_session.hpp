@@ -16,9 +16,12 @@
 #include <cstdint>
 #include <fastdds/dds/core/condition/WaitSet.hpp>
 #include <fastdds/dds/domain/DomainParticipant.hpp>
+#include <fastdds/dds/publisher/DataWriter.hpp>
 #include <fastdds/dds/publisher/Publisher.hpp>
 #include <fastdds/dds/publisher/qos/DataWriterQos.hpp>
 #include <fastdds/dds/subscriber/DataReader.hpp>
+#include <fastdds/dds/subscriber/DataReaderListener.hpp>
+#include <fastdds/dds/subscriber/ReadCondition.hpp>
 #include <fastdds/dds/subscriber/SampleInfo.hpp>
 #include <fastdds/dds/subscriber/Subscriber.hpp>
 #include <fastdds/dds/subscriber/qos/DataReaderQos.hpp>
@@ -177,5 +180,21 @@ bool take_valid(dds::DataReader* reader, Sample& sample, dds::SampleInfo& info, 
 // error, naming `what`. `active` has its capacity reserved: nothing allocates.
 bool wait_in(dds::WaitSet& waitset, dds::ConditionSeq& active, std::int64_t timeout_ns,
              const char* what);
+
+// A DataReader of `topic` in `subscriber`; with `listener`, it hears
+// data_available. Throws naming `what`.
+dds::DataReader* create_reader(dds::Subscriber* subscriber, dds::Topic* topic,
+                               const dds::DataReaderQos& qos, dds::DataReaderListener* listener,
+                               const char* what);
+
+// A ReadCondition of `reader` (any sample) attached to `waitset`.
+dds::ReadCondition* attach_reader(dds::WaitSet& waitset, dds::DataReader* reader, const char* what);
+
+// Deletes `reader` (after detaching and deleting its `condition`, if any)
+// and `writer`; either may be null. Deleting a reader waits for a listener
+// that is running.
+void delete_endpoints(dds::Subscriber* subscriber, dds::DataReader* reader,
+                      dds::ReadCondition* condition, dds::WaitSet& waitset,
+                      dds::Publisher* publisher, dds::DataWriter* writer);
 
 }  // namespace fastdds_driver

@@ -18,16 +18,10 @@ Subscribers::Subscribers(FanoutParticipant& participant, Wait wait, int first, i
     s.writer = check(participant.publisher()->create_datawriter(participant.reply_topic(),
                                                                 writer_qos(), nullptr),
                      "create_datawriter (reply)");
-    s.reader = check(
-        participant.subscriber()->create_datareader(
-            participant.event_topic(), reader_qos(), wait == Wait::listener ? &s : nullptr,
-            wait == Wait::listener ? dds::StatusMask::data_available() : dds::StatusMask::none()),
-        "create_datareader (event)");
+    s.reader = create_reader(participant.subscriber(), participant.event_topic(), reader_qos(),
+                             wait == Wait::listener ? &s : nullptr, "create_datareader (event)");
     if (wait == Wait::waitset) {
-      s.condition = check(s.reader->create_readcondition(dds::ANY_SAMPLE_STATE, dds::ANY_VIEW_STATE,
-                                                         dds::ANY_INSTANCE_STATE),
-                          "create_readcondition (event)");
-      check(s.waitset.attach_condition(*s.condition), "attach_condition (event)");
+      s.condition = attach_reader(s.waitset, s.reader, "attach_condition (event)");
       check(s.waitset.attach_condition(s.guard), "attach_condition (guard)");
     }
   }
@@ -38,14 +32,9 @@ void Subscriber::on_data_available(dds::DataReader* /*reader*/) { owner.answer_a
 Subscribers::~Subscribers() {
   halt();
   for (auto& s : subscribers_) {
-    if (s->condition != nullptr) {
-      s->waitset.detach_condition(*s->condition);
-      s->reader->delete_readcondition(s->condition);
-    }
     if (wait() == Wait::waitset) s->waitset.detach_condition(s->guard);
-    // Deleting the reader waits for a listener that is running.
-    if (s->reader != nullptr) participant_.subscriber()->delete_datareader(s->reader);
-    if (s->writer != nullptr) participant_.publisher()->delete_datawriter(s->writer);
+    delete_endpoints(participant_.subscriber(), s->reader, s->condition, s->waitset,
+                     participant_.publisher(), s->writer);
   }
   waitset_.detach_condition(guard_);
 }
