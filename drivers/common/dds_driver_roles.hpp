@@ -19,10 +19,15 @@
 
 namespace mwbench::common {
 
-// describe()'s text of --option verify= for a DDS driver.
-inline constexpr const char* kDdsVerifyHelp =
-    "the server checks every payload byte and the pong says whether it was intact: "
-    "0 (default) or 1";
+// What every DDS driver's describe() says: the operations roundtrip, octets
+// and fanout, one thread and one servant, --option wait= (`wait_help`, in
+// the vendor's words) and verify=, and at most 64 subscribers: one reader and
+// one writer each, and in a fan-out of one process per subscriber N + 1
+// participants in kFanoutDomain, within the participant indices the
+// vendor's configuration reaches (0-99), with room for another cell beside
+// it. The vendor adds its modes and its own options.
+Description dds_description(const std::string& driver, const std::string& middleware,
+                            const std::string& version, const std::string& wait_help);
 
 // The fan-out's subscriber processes, as their endpoints name them: one
 // domain, a partition and an address each.

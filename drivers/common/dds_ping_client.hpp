@@ -26,6 +26,7 @@
 #include <thread>
 #include <utility>
 
+#include "common/dds_endpoint.hpp"
 #include "common/doorbell.hpp"
 #include "common/seconds_text.hpp"
 #include "common/spin_timeout.hpp"
@@ -53,16 +54,13 @@ struct PingStamp {
   std::uint32_t status = 0;  // a pong: 1 when the server found the payload intact
 };
 
-// Where the client's messages name: topics and domain.
-struct PingTopics {
-  std::string ping_topic;
-  std::string pong_topic;
-  std::uint32_t domain = 0;
-};
-
 template <class Vendor>
 class PingClient {
  public:
+  // The vendor's class inherits this: no copies (its listeners hold `this`).
+  PingClient(const PingClient&) = delete;
+  PingClient& operator=(const PingClient&) = delete;
+
   // Before the warm-up: waits until the ping writer has matched a reader and
   // the pong reader a writer, then sends pings until one is answered (which
   // proves that the server's pong writer has matched this reader too).
@@ -72,16 +70,16 @@ class PingClient {
     const auto deadline =
         std::chrono::steady_clock::now() + std::chrono::duration<double>(timeout_s_);
     const std::string after = " after " + seconds_text(timeout_s_) + " s (domain " +
-                              std::to_string(topics_.domain) + "; is the server running?)";
+                              std::to_string(endpoint_.domain) + "; is the server running?)";
     while (!vendor().ping_reader_matched()) {
       if (std::chrono::steady_clock::now() > deadline) {
-        throw std::runtime_error("no matching reader on topic " + topics_.ping_topic + after);
+        throw std::runtime_error("no matching reader on topic " + endpoint_.ping_topic + after);
       }
       std::this_thread::sleep_for(std::chrono::milliseconds(1));
     }
     while (!vendor().pong_writer_matched()) {
       if (std::chrono::steady_clock::now() > deadline) {
-        throw std::runtime_error("no matching writer on topic " + topics_.pong_topic + after);
+        throw std::runtime_error("no matching writer on topic " + endpoint_.pong_topic + after);
       }
       std::this_thread::sleep_for(std::chrono::milliseconds(1));
     }
@@ -92,8 +90,8 @@ class PingClient {
       write_ping();
       if (await_pong(attempt)) return;
     }
-    throw std::runtime_error("no pong on topic " + topics_.pong_topic + " answered a ping on " +
-                             topics_.ping_topic + after);
+    throw std::runtime_error("no pong on topic " + endpoint_.pong_topic + " answered a ping on " +
+                             endpoint_.ping_topic + after);
   }
 
   // One measured round trip: write a ping, wait for its pong, check it.
@@ -102,7 +100,7 @@ class PingClient {
     write_ping();
     if (!await_pong(timeout_)) {
       throw std::runtime_error("no pong for ping " + std::to_string(seq_.load()) + " on topic " +
-                               topics_.pong_topic + " within " + seconds_text(timeout_s_) +
+                               endpoint_.pong_topic + " within " + seconds_text(timeout_s_) +
                                " s (--timeout)");
     }
   }
@@ -116,8 +114,9 @@ class PingClient {
   }
 
  protected:
-  PingClient(PingTopics topics, Wait wait, double timeout_s, mwbench::Measurement& measurement)
-      : topics_(std::move(topics)),
+  PingClient(const DdsEndpoint& endpoint, Wait wait, double timeout_s,
+             mwbench::Measurement& measurement)
+      : endpoint_(endpoint),
         wait_(wait),
         measurement_(measurement),
         timeout_s_(timeout_s),
@@ -203,7 +202,7 @@ class PingClient {
     }
   }
 
-  const PingTopics topics_;
+  const DdsEndpoint endpoint_;  // its topics and domain, for messages
   const Wait wait_;
   mwbench::Measurement& measurement_;
   const double timeout_s_;

@@ -3,18 +3,9 @@
 
 namespace cyclonedds {
 
-namespace {
-
-mwbench::common::PingTopics topics_of(const Endpoint& e) {
-  return {e.ping_topic, e.pong_topic, e.domain};
-}
-
-}  // namespace
-
 Client::Client(Participant& participant, Wait wait, std::size_t payload_bytes, double timeout_s,
                mwbench::Measurement& measurement)
-    : PingClient(topics_of(participant.endpoint()), wait, timeout_s, measurement),
-      payload_(payload_bytes) {
+    : PingClient(participant.endpoint(), wait, timeout_s, measurement), payload_(payload_bytes) {
   lend_payload(ping_.payload, payload_);
 
   const EndpointQos qos;

@@ -22,8 +22,6 @@ class Client final : public mwbench::common::PingClient<Client> {
          mwbench::Measurement& measurement);
   // Deletes its reader first, which waits for a listener that is running.
   ~Client();
-  Client(const Client&) = delete;
-  Client& operator=(const Client&) = delete;
 
  private:
   MWBENCH_DDS_PING_CLIENT_HOOKS(Client)

@@ -32,9 +32,6 @@ using mwbench::Role;
 using namespace cyclonedds;
 namespace roles = mwbench::common;
 
-// A bound of --subscribers (describe()).
-constexpr int kMaxSubscribers = 64;
-
 bool is_fanout(const DriverOptions& o) { return o.operation == mwbench::kFanoutOperation; }
 
 using Settings = mwbench::common::PubSubSettings;
@@ -47,24 +44,13 @@ Settings settings(const DriverOptions& o) {
 class CycloneDdsDriver final : public mwbench::Driver {
  public:
   mwbench::Description describe() const override {
-    mwbench::Description d("cyclonedds", "Eclipse Cyclone DDS", DDS_VERSION);
-    d.operations = {{"roundtrip", false}, {"octets", true}, {"fanout", true}};
+    mwbench::Description d = roles::dds_description(
+        "cyclonedds", "Eclipse Cyclone DDS", DDS_VERSION,
+        "how a reader waits for its sample: waitset (default; dds_waitset_wait on a read "
+        "condition), listener (on_data_available), poll (spin on dds_take), or chain "
+        "(remote roundtrip and octets: the client's listener takes each pong and writes the "
+        "next ping on Cyclone's thread, as ddsperf does)");
     d.modes = {{"remote", {"udp"}}, {"collocated", {"inproc"}}};
-    d.options = {
-        {"wait",
-         "how a reader waits for its sample: waitset (default; dds_waitset_wait on a read "
-         "condition), listener (on_data_available), poll (spin on dds_take), or chain "
-         "(remote roundtrip and octets: the client's listener takes each pong and writes the "
-         "next ping on Cyclone's thread, as ddsperf does)"},
-        {"verify", roles::kDdsVerifyHelp},
-    };
-    d.max_threads = 1;
-    d.max_servants = 1;
-    // One reader and one writer per subscriber, and in a fan-out of one
-    // process per subscriber N + 1 participants in kFanoutDomain: within the
-    // participant indices of the configuration (0-99), with room for another
-    // cell beside it.
-    d.max_subscribers = kMaxSubscribers;
     return d;
   }
 

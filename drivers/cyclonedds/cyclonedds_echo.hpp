@@ -18,8 +18,6 @@ class Echo final : public mwbench::common::PingEcho<Echo> {
   Echo(Participant& participant, Wait wait, std::size_t payload_bytes, bool verify);
   // Deletes its reader first, which waits for a listener that is running.
   ~Echo();
-  Echo(const Echo&) = delete;
-  Echo& operator=(const Echo&) = delete;
 
  private:
   MWBENCH_DDS_PING_ECHO_HOOKS(Echo)

@@ -23,8 +23,6 @@ class Publisher final : public mwbench::common::EventPublisher<Publisher> {
   Publisher(FanoutParticipant& participant, Wait wait, int subscribers, std::size_t payload_bytes,
             double timeout_s, mwbench::Measurement& measurement);
   ~Publisher();
-  Publisher(const Publisher&) = delete;
-  Publisher& operator=(const Publisher&) = delete;
 
  private:
   MWBENCH_DDS_EVENT_PUBLISHER_HOOKS(Publisher)

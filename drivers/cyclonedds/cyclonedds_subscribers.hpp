@@ -35,8 +35,6 @@ class Subscribers final : public mwbench::common::EventSubscribers<Subscribers, 
               std::size_t payload_bytes, bool verify);
   // Stops and joins; deletes the readers, which waits for a listener running.
   ~Subscribers();
-  Subscribers(const Subscribers&) = delete;
-  Subscribers& operator=(const Subscribers&) = delete;
 
  private:
   MWBENCH_DDS_EVENT_SUBSCRIBERS_HOOKS(Subscribers, Subscriber)

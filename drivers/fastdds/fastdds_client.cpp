@@ -5,18 +5,9 @@
 
 namespace fastdds_driver {
 
-namespace {
-
-mwbench::common::PingTopics topics_of(const Endpoint& e) {
-  return {e.ping_topic, e.pong_topic, e.domain};
-}
-
-}  // namespace
-
 Client::Client(Participant& participant, Wait wait, std::size_t payload_bytes, double timeout_s,
                mwbench::Measurement& measurement)
-    : PingClient(topics_of(participant.endpoint()), wait, timeout_s, measurement),
-      participant_(participant) {
+    : PingClient(participant.endpoint(), wait, timeout_s, measurement), participant_(participant) {
   auto& payload = ping_.payload();
   payload.resize(payload_bytes);
   for (std::size_t i = 0; i < payload.size(); ++i) payload[i] = pattern_byte(i);

@@ -27,8 +27,6 @@ class Client final : public mwbench::common::PingClient<Client>, private dds::Da
          mwbench::Measurement& measurement);
   // Deletes its reader first, which waits for a listener that is running.
   ~Client() override;
-  Client(const Client&) = delete;
-  Client& operator=(const Client&) = delete;
 
  private:
   MWBENCH_DDS_PING_CLIENT_HOOKS(Client)

@@ -35,9 +35,6 @@ using mwbench::Role;
 using namespace fastdds_driver;
 namespace roles = mwbench::common;
 
-// A bound of --subscribers (describe()).
-constexpr int kMaxSubscribers = 64;
-
 bool is_fanout(const DriverOptions& o) { return o.operation == mwbench::kFanoutOperation; }
 
 struct Settings : mwbench::common::PubSubSettings {
@@ -111,32 +108,21 @@ class Session {
 class FastDdsDriver final : public mwbench::Driver {
  public:
   mwbench::Description describe() const override {
-    mwbench::Description d("fastdds", "eProsima Fast DDS", MWBENCH_FASTDDS_VERSION);
-    d.operations = {{"roundtrip", false}, {"octets", true}, {"fanout", true}};
+    mwbench::Description d = roles::dds_description(
+        "fastdds", "eProsima Fast DDS", MWBENCH_FASTDDS_VERSION,
+        "how a reader waits for its sample: waitset (default; WaitSet on a ReadCondition), "
+        "listener (on_data_available), poll (spin on take_next_sample), or chain (remote "
+        "roundtrip and octets: the client's listener takes each pong and writes the next "
+        "ping on Fast DDS's thread, as eProsima's latency test does)");
     d.modes = {{"remote", {"udp", "shm"}}, {"collocated", {"inproc"}}};
     d.host_local = {"shm"};
-    d.options = {
-        {"wait",
-         "how a reader waits for its sample: waitset (default; WaitSet on a ReadCondition), "
-         "listener (on_data_available), poll (spin on take_next_sample), or chain (remote "
-         "roundtrip and octets: the client's listener takes each pong and writes the next "
-         "ping on Fast DDS's thread, as eProsima's latency test does)"},
-        {"verify", roles::kDdsVerifyHelp},
-        {"reliability",
-         "roundtrip and octets: reliable (default) or best_effort (no heartbeats or "
-         "acknowledgements; a lost ping or pong ends the run at --timeout)"},
-        {"data_sharing",
-         "roundtrip and octets over --transport shm: off (default) or on (Fast DDS's data "
-         "sharing: writer and reader share the sample's memory, with the type bounded by "
-         "--payload-bytes)"},
-    };
-    d.max_threads = 1;
-    d.max_servants = 1;
-    // One reader and one writer per subscriber, and in a fan-out of one
-    // process per subscriber N + 1 participants in kFanoutDomain: within the
-    // participant ids the mwbench_udp_fanout profile pings (0-99), with room
-    // for another cell beside it.
-    d.max_subscribers = kMaxSubscribers;
+    d.options["reliability"] =
+        "roundtrip and octets: reliable (default) or best_effort (no heartbeats or "
+        "acknowledgements; a lost ping or pong ends the run at --timeout)";
+    d.options["data_sharing"] =
+        "roundtrip and octets over --transport shm: off (default) or on (Fast DDS's data "
+        "sharing: writer and reader share the sample's memory, with the type bounded by "
+        "--payload-bytes)";
     return d;
   }
 

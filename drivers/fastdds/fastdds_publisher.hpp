@@ -31,8 +31,6 @@ class Publisher final : public mwbench::common::EventPublisher<Publisher>,
             double timeout_s, mwbench::Measurement& measurement);
   // Deletes its reader first, which waits for a listener that is running.
   ~Publisher() override;
-  Publisher(const Publisher&) = delete;
-  Publisher& operator=(const Publisher&) = delete;
 
  private:
   MWBENCH_DDS_EVENT_PUBLISHER_HOOKS(Publisher)
