@@ -57,10 +57,6 @@ inline std::string fanout_place(std::uint32_t domain, const std::vector<std::str
 template <class Vendor>
 class EventPublisher {
  public:
-  // The vendor's class inherits this: no copies (its listeners hold `this`).
-  EventPublisher(const EventPublisher&) = delete;
-  EventPublisher& operator=(const EventPublisher&) = delete;
-
   // Before the warm-up, within --timeout: waits until the event writer has
   // matched N readers and the reply reader N writers, then writes handshake
   // probes (event 0, not counted) until every subscriber has answered one,

@@ -60,10 +60,6 @@ struct SubscriberBase {
 template <class Vendor, class Subscriber>
 class EventSubscribers {
  public:
-  // The vendor's class inherits this: no copies (its listeners hold `this`).
-  EventSubscribers(const EventSubscribers&) = delete;
-  EventSubscribers& operator=(const EventSubscribers&) = delete;
-
   // Starts the subscribers' threads (none for wait=listener).
   void start() {
     if (wait_ == Wait::listener) return;

@@ -57,10 +57,6 @@ struct PingStamp {
 template <class Vendor>
 class PingClient {
  public:
-  // The vendor's class inherits this: no copies (its listeners hold `this`).
-  PingClient(const PingClient&) = delete;
-  PingClient& operator=(const PingClient&) = delete;
-
   // Before the warm-up: waits until the ping writer has matched a reader and
   // the pong reader a writer, then sends pings until one is answered (which
   // proves that the server's pong writer has matched this reader too).

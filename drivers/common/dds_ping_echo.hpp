@@ -46,10 +46,6 @@ struct PingView {
 template <class Vendor>
 class PingEcho {
  public:
-  // The vendor's class inherits this: no copies (its listeners hold `this`).
-  PingEcho(const PingEcho&) = delete;
-  PingEcho& operator=(const PingEcho&) = delete;
-
   // Serves until stop(): wait=waitset waits on the read condition, poll spins
   // on take, listener leaves the answering to the listener and only waits
   // for the guard condition. Throws on a DDS error.
