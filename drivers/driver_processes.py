@@ -221,6 +221,21 @@ class Driver:
         return self.run("client", tmp_path, "--endpoint-file", str(server.endpoint), *args,
                         samples=samples, warmup=warmup)
 
+    def run_cell(self, tmp_path, *args, collocated=False, samples=200):
+        """One cell to its end, as the orchestrator runs it: a collocated run, or a server
+        and its client (the server stopped after). Checks that every process exited 0;
+        returns the client's (header, samples)."""
+        if collocated:
+            proc, output = self.run("collocated", tmp_path, *args, samples=samples)
+            assert proc.returncode == 0, proc.stderr
+            return read_result(output)
+        server = self.server(tmp_path, *args)
+        proc, output = self.client(tmp_path, server, *args, samples=samples)
+        status, err = server.stop()
+        assert proc.returncode == 0, proc.stderr
+        assert status == 0, err
+        return read_result(output)
+
     def describe(self):
         """Its --describe, parsed."""
         out = subprocess.run([str(self.program), "--describe"], capture_output=True, text=True,

@@ -72,17 +72,9 @@ def test_collocated_round_trip(tmp_path, operation):
 @pytest.mark.parametrize("payload", [0, 1, 1000, 65536, 1 << 20, 5 << 20])
 def test_octets_payload_arrives_intact(tmp_path, transport, payload):
     # 5 MiB is above gRPC's default 4 MiB message limit, which the driver lifts.
-    args = cell("octets", transport, payload, "--option", "verify=1")
-    if transport == "inproc":
-        proc, output = run("collocated", tmp_path, *args, samples=20)
-    else:
-        server = start_server(tmp_path, *args)
-        proc, output = run_client(tmp_path, server, *args, samples=20)
-    assert proc.returncode == 0, proc.stderr
-    header, _ = read_result(output)
+    header, _ = GRPC.run_cell(tmp_path, *cell("octets", transport, payload, "--option", "verify=1"),
+                            collocated=transport == "inproc", samples=20)
     assert header["payload_bytes"] == payload and header["sample_count"] == 20
-    if transport != "inproc":
-        assert server.stop()[0] == 0
 
 
 def test_verify_fails_loudly_on_a_wrong_payload(tmp_path):
@@ -101,16 +93,8 @@ def test_verify_fails_loudly_on_a_wrong_payload(tmp_path):
 def test_threads_write_one_series_each(tmp_path, mode):
     args = cell("octets", "tcp" if mode == "remote" else "inproc", 1000,
                 "--option", "verify=1", "--threads", "3")
-    if mode == "collocated":
-        proc, output = run("collocated", tmp_path, *args, samples=100)
-    else:
-        server = start_server(tmp_path, *args)
-        proc, output = run_client(tmp_path, server, *args, samples=100)
-    assert proc.returncode == 0, proc.stderr
-    header, samples = read_result(output)
+    header, samples = GRPC.run_cell(tmp_path, *args, collocated=mode == "collocated", samples=100)
     assert len(samples) == 300 and [s["count"] for s in header["series"]] == [100] * 3
-    if mode == "remote":
-        assert server.stop()[0] == 0
 
 
 def test_one_connection_per_thread(tmp_path):
