@@ -57,14 +57,20 @@ class RunDriver : public ::testing::Test {
   }
   void TearDown() override { fs::remove_all(dir_); }
   std::string path(const char* name) const { return (dir_ / name).string(); }
+  // A collocated cell of the fake driver's noop, writing path("out"), with
+  // `extra` arguments.
+  mwbench::testing::RunResult collocated(std::vector<std::string> extra) const {
+    std::vector<std::string> args = {"--role",      "collocated", "--operation", "noop",
+                                     "--transport", "inproc",     "--output",    path("out")};
+    args.insert(args.end(), extra.begin(), extra.end());
+    return run_fake(args);
+  }
 
   fs::path dir_;
 };
 
 TEST_F(RunDriver, CollocatedWritesAResultFile) {
-  const auto r =
-      run_fake({"--role", "collocated", "--operation", "noop", "--transport", "inproc", "--samples",
-                "50", "--warmup", "5", "--option", "color=red", "--output", path("out")});
+  const auto r = collocated({"--samples", "50", "--warmup", "5", "--option", "color=red"});
   ASSERT_EQ(r.status, 0) << r.err;
   const Parsed p = read_result(path("out"));
   EXPECT_EQ(p.magic, "mwbench-result 1");
@@ -87,9 +93,7 @@ TEST_F(RunDriver, CollocatedWritesAResultFile) {
 }
 
 TEST_F(RunDriver, AutoBatchAndPinningAreRecorded) {
-  const auto r =
-      run_fake({"--role", "collocated", "--operation", "noop", "--transport", "inproc", "--samples",
-                "10", "--batch", "auto", "--cpu", "0", "--output", path("out")});
+  const auto r = collocated({"--samples", "10", "--batch", "auto", "--cpu", "0"});
   ASSERT_EQ(r.status, 0) << r.err;
   const auto h = read_result(path("out")).header;
   EXPECT_TRUE(std::has_single_bit(h["batch_size"].get<std::uint64_t>()));
@@ -244,9 +248,7 @@ TEST_F(RunDriver, SigtermStopsEveryThreadAndKeepsTheirSeries) {
 }
 
 TEST_F(RunDriver, SeveralThreadsWriteOneSeriesEach) {
-  const auto r =
-      run_fake({"--role", "collocated", "--operation", "noop", "--transport", "inproc", "--samples",
-                "50", "--warmup", "5", "--threads", "3", "--output", path("out")});
+  const auto r = collocated({"--samples", "50", "--warmup", "5", "--threads", "3"});
   ASSERT_EQ(r.status, 0) << r.err;
   const Parsed p = read_result(path("out"));
   const auto& h = p.header;
