@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "common/dds_endpoint.hpp"
 #include "common/echo_thread.hpp"
 #include "common/wait_strategy.hpp"
 #include "mwbench/driver.hpp"
@@ -28,18 +29,6 @@ namespace mwbench::common {
 // it. The vendor adds its modes and its own options.
 Description dds_description(const std::string& driver, const std::string& middleware,
                             const std::string& version, const std::string& wait_help);
-
-// The fan-out's subscriber processes, as their endpoints name them: one
-// domain, a partition and an address each.
-struct FanoutPeers {
-  std::uint32_t domain = 0;
-  std::vector<std::string> partitions;
-  std::vector<std::string> addresses;
-};
-
-// Reads the endpoints of the subscriber processes (FanoutEndpoint texts);
-// throws std::runtime_error when they are in different domains.
-FanoutPeers read_fanout_peers(const std::vector<std::string>& endpoints);
 
 // A server: publishes `endpoint`, answers until SIGTERM; throws the echo's
 // failure.

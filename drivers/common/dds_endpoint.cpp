@@ -44,6 +44,21 @@ bool read_fields(const std::string& text, std::uint32_t& domain,
   return true;
 }
 
+// A subscriber process's endpoint text; throws std::runtime_error for another.
+FanoutEndpoint parse_fanout_endpoint(const std::string& text) {
+  FanoutEndpoint e;
+  if (!read_fields(text, e.domain,
+                   {{"partition", &e.partition},
+                    {"event", &e.event_topic},
+                    {"reply", &e.reply_topic},
+                    {"address", &e.address}})) {
+    throw std::runtime_error("endpoint '" + text +
+                             "' is not dds:domain=N;partition=P;event=TOPIC;reply=TOPIC;"
+                             "address=IPV4 (a fan-out subscriber process's, N at most 232)");
+  }
+  return e;
+}
+
 }  // namespace
 
 DdsEndpoint DdsEndpoint::for_process(const std::string& address) {
@@ -73,23 +88,24 @@ FanoutEndpoint FanoutEndpoint::for_process(const std::string& address) {
           address};
 }
 
-FanoutEndpoint FanoutEndpoint::parse(const std::string& text) {
-  FanoutEndpoint e;
-  if (!read_fields(text, e.domain,
-                   {{"partition", &e.partition},
-                    {"event", &e.event_topic},
-                    {"reply", &e.reply_topic},
-                    {"address", &e.address}})) {
-    throw std::runtime_error("endpoint '" + text +
-                             "' is not dds:domain=N;partition=P;event=TOPIC;reply=TOPIC;"
-                             "address=IPV4 (a fan-out subscriber process's, N at most 232)");
-  }
-  return e;
-}
-
 std::string FanoutEndpoint::to_string() const {
   return "dds:domain=" + std::to_string(domain) + ";partition=" + partition +
          ";event=" + event_topic + ";reply=" + reply_topic + ";address=" + address;
+}
+
+FanoutPeers read_fanout_peers(const std::vector<std::string>& endpoints) {
+  FanoutPeers peers;
+  for (const std::string& text : endpoints) {
+    const FanoutEndpoint e = parse_fanout_endpoint(text);
+    if (!peers.partitions.empty() && e.domain != peers.domain) {
+      throw std::runtime_error("subscriber processes in domains " + std::to_string(peers.domain) +
+                               " and " + std::to_string(e.domain) + ": a fan-out needs one");
+    }
+    peers.domain = e.domain;
+    peers.partitions.push_back(e.partition);
+    peers.addresses.push_back(e.address);
+  }
+  return peers;
 }
 
 }  // namespace mwbench::common

@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 namespace mwbench::common {
 
@@ -40,10 +41,22 @@ struct FanoutEndpoint {
   std::string reply_topic;
   std::string address;
 
-  // From this process's pid; `address` is its --bind.
+  // From this process's pid; `address` is its --bind. Read back by
+  // read_fanout_peers().
   static FanoutEndpoint for_process(const std::string& address);
-  static FanoutEndpoint parse(const std::string& text);  // throws std::runtime_error
   std::string to_string() const;
 };
+
+// The fan-out's subscriber processes, as their endpoints name them: one
+// domain, a partition and an address each.
+struct FanoutPeers {
+  std::uint32_t domain = 0;
+  std::vector<std::string> partitions;
+  std::vector<std::string> addresses;
+};
+
+// Reads the endpoints of the subscriber processes (FanoutEndpoint texts);
+// throws std::runtime_error when they are in different domains.
+FanoutPeers read_fanout_peers(const std::vector<std::string>& endpoints);
 
 }  // namespace mwbench::common

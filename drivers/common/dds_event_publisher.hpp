@@ -63,8 +63,7 @@ class EventPublisher {
   // which proves that each reply writer has matched this reader too. Throws,
   // naming the subscribers that never answered, after --timeout.
   void connect() {
-    const auto deadline =
-        std::chrono::steady_clock::now() + std::chrono::duration<double>(timeout_s_);
+    const auto deadline = PingTimeout::deadline(timeout_s_);
     const int n = tally_.subscribers();
     // Matched here does not mean matched there: until a subscriber has
     // discovered the reply reader, its replies go nowhere. So probe until

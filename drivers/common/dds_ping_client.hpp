@@ -36,10 +36,17 @@
 
 namespace mwbench::common {
 
-// A timeout in the two forms the waits take.
+// A timeout in the two forms the waits take, and the deadline of connect().
 struct PingTimeout {
   std::int64_t ns;
   timespec ts;
+
+  // The moment `seconds` from now, for the loops of connect().
+  static std::chrono::steady_clock::time_point deadline(double seconds) {
+    return std::chrono::steady_clock::now() +
+           std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+               std::chrono::duration<double>(seconds));
+  }
 
   static PingTimeout of(double seconds) noexcept {
     const auto ns = static_cast<std::int64_t>(seconds * 1e9);
@@ -63,8 +70,7 @@ class PingClient {
   // Throws "no matching reader on topic ... after N s" and the like after
   // --timeout.
   void connect() {
-    const auto deadline =
-        std::chrono::steady_clock::now() + std::chrono::duration<double>(timeout_s_);
+    const auto deadline = PingTimeout::deadline(timeout_s_);
     const std::string after = " after " + seconds_text(timeout_s_) + " s (domain " +
                               std::to_string(endpoint_.domain) + "; is the server running?)";
     while (!vendor().ping_reader_matched()) {
