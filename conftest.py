@@ -28,7 +28,7 @@ import os
 import uuid
 
 import pytest
-from driver_processes import TEST_TAG, tagged_processes  # drivers/: pyproject's pythonpath
+from proc_view import TEST_TAG, tagged_processes  # drivers/: pyproject's pythonpath
 
 MARKER = "once_per_machine"
 # The lock is mwbench's own lock of RouDi (mwbench/daemon.py), which every mwbench run takes

@@ -9,13 +9,12 @@ plans, the cost per component.
     .venv/bin/python benchmarks/deploy_phases.py results/deploy.db [--run N]
 """
 
-import argparse
 import re
 from collections import defaultdict
 from statistics import median
 
 import numpy as np
-from paired import ratio, text
+from paired import open_run, ratio, study_arguments, text
 
 from mwbench.store import Store
 
@@ -103,12 +102,9 @@ def per_component(figures: dict[tuple, dict]) -> list[str]:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("db")
-    parser.add_argument("--run", type=int, help="the run (default: the latest)")
+    parser = study_arguments(__doc__)
     args = parser.parse_args()
-    store = Store.open_existing(args.db)
-    run_id = args.run or store.latest_run_id()
+    store, run_id = open_run(args)
     figures = medians_of_medians(store, run_id)
     for experiment in dict.fromkeys(key[0] for key in figures):
         print(f"\n### {experiment}\n")

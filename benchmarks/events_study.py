@@ -16,12 +16,11 @@ and the raw fan-out (rawtcp) of the same run for every N and payload.
     .venv/bin/python benchmarks/events_study.py results/events.db [--run N]
 """
 
-import argparse
 from collections import defaultdict
 from statistics import median
 
 import numpy as np
-from paired import launches_by, ratio, text
+from paired import launches_by, open_run, ratio, study_arguments, text
 
 from mwbench.store import Store
 
@@ -156,13 +155,10 @@ def federation_gain(rates: dict) -> list[str]:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("db")
-    parser.add_argument("--run", type=int, help="the run (default: the latest)")
+    parser = study_arguments(__doc__)
     parser.add_argument("--all", action="store_true", help="every configuration, one per row")
     args = parser.parse_args()
-    store = Store.open_existing(args.db)
-    run_id = args.run or store.latest_run_id()
+    store, run_id = open_run(args)
     figures = configurations(store, run_id)
     launches = launches_by(store, run_id, key_of)
     if args.all:

@@ -10,13 +10,12 @@ assembly by where the plan's nodes ran (deploy_phases.py's medians of medians).
     .venv/bin/python benchmarks/hosts_study.py results/hosts.db [--run N]
 """
 
-import argparse
 import json
 from collections import defaultdict
 from statistics import median
 
 from deploy_phases import PHASES, medians_of_medians
-from paired import launches_by, ratio, text
+from paired import launches_by, open_run, ratio, study_arguments, text
 
 from mwbench.hosts.disclosure import differences
 from mwbench.store import Store
@@ -86,12 +85,9 @@ def assembly_steps(store: Store, run_id: int) -> list[str]:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("db")
-    parser.add_argument("--run", type=int, help="the run (default: the latest)")
+    parser = study_arguments(__doc__)
     args = parser.parse_args()
-    store = Store.open_existing(args.db)
-    run_id = args.run or store.latest_run_id()
+    store, run_id = open_run(args)
     run = store.run(run_id)
     hosts = json.loads(run["hosts"] or "{}")
     figures = configurations(store, run_id)

@@ -1,5 +1,6 @@
-"""What the study scripts share: a stored run's launches by configuration, and ratios of two
-configurations taken launch by launch, with their 95% intervals (mwbench/launches).
+"""What the study scripts share: their arguments (the database, --run), a stored run's
+launches by configuration, and ratios of two configurations taken launch by launch, with
+their 95% intervals (mwbench/launches).
 
 The k-th launches of two configurations of a run ran in the same block of its
 randomised order, so their ratio cancels what the machine did to both at that
@@ -8,6 +9,7 @@ paired hierarchical bootstrap. A ratio whose interval holds 1 is written as
 indistinguishable from 1, so that a reader does not take a draw for a finding.
 """
 
+import argparse
 from collections import defaultdict
 from collections.abc import Callable
 
@@ -15,6 +17,21 @@ import numpy as np
 
 from mwbench.launches.estimate import Estimate, paired_ratio
 from mwbench.store import Store
+
+
+def study_arguments(doc: str) -> argparse.ArgumentParser:
+    """The arguments every study script takes: the database and --run; a script adds its
+    own before parse_args()."""
+    parser = argparse.ArgumentParser(description=doc.splitlines()[0])
+    parser.add_argument("db")
+    parser.add_argument("--run", type=int, help="the run (default: the latest)")
+    return parser
+
+
+def open_run(args: argparse.Namespace) -> tuple[Store, int]:
+    """The database of `args` and the run it names (the latest if none)."""
+    store = Store.open_existing(args.db)
+    return store, args.run or store.latest_run_id()
 
 
 def launches_by(store: Store, run_id: int, key_of: Callable[[dict], tuple | None]

@@ -1,15 +1,14 @@
-"""What every driver's tests need of a driver process: its result file and its sockets.
+"""What every driver's tests need of a driver process: starting it as the orchestrator
+does, its result file (its sockets and children: proc_view.py).
 
 Standard library only. pytest puts this folder on the import path (`pythonpath`
 in pyproject.toml), so `drivers/<name>/test_<name>.py` imports it by name.
 """
 
 import atexit
-import ipaddress
 import json
 import os
 import signal
-import socket
 import subprocess
 import time
 import uuid
@@ -92,145 +91,6 @@ def no_fastdds_files_left(other_live_runs):
     assert not left, f"Fast DDS files left in /dev/shm: {sorted(left)}"
 
 
-# The environment variable that tags what a test starts (the fixture `own_processes` of the
-# repository's conftest.py): children, and theirs, inherit it, so that a test finds what it
-# left behind without judging processes that another test, or someone beside the tests,
-# started.
-TEST_TAG = "MWBENCH_TEST_TAG"
-
-
-def tagged_processes(tag, names=()):
-    """(pid, command name) of the processes whose environment carries TEST_TAG=`tag` and
-    whose command name starts with one of `names` (any name if none)."""
-    wanted = f"{TEST_TAG}={tag}".encode()
-    found = set()
-    for entry in Path("/proc").iterdir():
-        if not entry.name.isdigit() or int(entry.name) == os.getpid():
-            continue
-        try:
-            environment = (entry / "environ").read_bytes().split(b"\0")
-            name = (entry / "comm").read_text().strip()
-        except OSError:
-            continue
-        if wanted in environment and (not names or name.startswith(tuple(names))):
-            found.add((int(entry.name), name))
-    return found
-
-
-def socket_inodes(pid):
-    """Inodes of the sockets `pid` has open."""
-    inodes = set()
-    for fd in Path(f"/proc/{pid}/fd").iterdir():
-        try:
-            target = os.readlink(fd)
-        except OSError:
-            continue
-        if target.startswith("socket:["):
-            inodes.add(target[8:-1])
-    return inodes
-
-
-def inet_sockets(pid):
-    """(table, local address) of every IPv4 and IPv6 socket `pid` has open: "tcp",
-    "udp", "tcp6" or "udp6", and the address as text ("127.0.0.1", "::1", ...)."""
-    return [(table, address) for table, address, _ in _inet_socket_rows(pid)]
-
-
-TCP_LISTEN = "0A"  # the state of a listening socket in /proc/net/tcp
-
-
-def listening_sockets(pid):
-    """(table, local address) of every socket `pid` receives on from anyone: its TCP
-    listeners and all its UDP sockets (a UDP socket receives on its address whatever
-    it was made for). An IPv4-mapped IPv6 address is given as IPv4."""
-    return [(table, _unmapped(address)) for table, address, state in _inet_socket_rows(pid)
-            if table.startswith("udp") or state == TCP_LISTEN]
-
-
-def _inet_socket_rows(pid):
-    """(table, local address, state) of every IPv4 and IPv6 socket `pid` has open."""
-    inodes = socket_inodes(pid)
-    found = []
-    for table in ("tcp", "tcp6", "udp", "udp6"):
-        for line in Path(f"/proc/{pid}/net/{table}").read_text().splitlines()[1:]:
-            fields = line.split()
-            if fields[9] in inodes:
-                found.append((table, _address(fields[1].split(":")[0]), fields[3]))
-    return found
-
-
-def _unmapped(address):
-    return address[7:] if address.startswith("::ffff:") and "." in address else address
-
-
-def process_tree(pid):
-    """`pid` and every process descended from it (a server's helpers: a naming service,
-    deployment nodes and their component servers), parents first."""
-    children = {}
-    for stat in Path("/proc").glob("[0-9]*/stat"):
-        try:
-            text = stat.read_text()
-        except OSError:
-            continue  # the process ended meanwhile
-        # "PID (COMM) STATE PPID ...": COMM may hold spaces and parentheses.
-        parent = int(text[text.rindex(")") + 2:].split()[1])
-        children.setdefault(parent, []).append(int(stat.parent.name))
-    tree, index = [pid], 0
-    while index < len(tree):
-        tree += children.get(tree[index], [])
-        index += 1
-    return tree
-
-
-def _address(hex_text):
-    """An address of /proc/net/*: 32-bit words in the machine's (little-endian) order."""
-    raw = bytes.fromhex(hex_text)
-    words = b"".join(raw[i:i + 4][::-1] for i in range(0, len(raw), 4))
-    return socket.inet_ntop(socket.AF_INET if len(words) == 4 else socket.AF_INET6, words)
-
-
-def is_loopback(address):
-    return ipaddress.ip_address(address).is_loopback or (
-        address.startswith("::ffff:") and ipaddress.ip_address(address[7:]).is_loopback)
-
-
-def multicast_devices(pid):
-    """{group: devices} of the IPv4 multicast groups joined in `pid`'s network namespace
-    (/proc/PID/net/igmp): a socket bound to a group receives what arrives for it on
-    those devices only."""
-    joined, device = {}, None
-    for line in Path(f"/proc/{pid}/net/igmp").read_text().splitlines()[1:]:
-        fields = line.split()
-        if not line[0].isspace():  # "Idx Device : Count Querier": a device's block
-            device = fields[1]
-        elif fields:
-            joined.setdefault(_address(fields[0]), set()).add(device)
-    return joined
-
-
-def is_local(address, pid):
-    """Loopback, or a multicast group `pid` has joined on loopback only."""
-    if is_loopback(address):
-        return True
-    return ipaddress.ip_address(address).is_multicast and \
-        multicast_devices(pid).get(address) == {"lo"}
-
-
-def established_connections(pid, port):
-    """TCP connections of `pid` to `port` on loopback that are ESTABLISHED, over IPv4
-    or IPv6: a dual-stack socket connected to 127.0.0.1 (gRPC's, for one) is listed
-    in net/tcp6 as ::ffff:127.0.0.1."""
-    inodes = socket_inodes(pid)
-    count = 0
-    for table in ("tcp", "tcp6"):
-        for line in Path(f"/proc/{pid}/net/{table}").read_text().splitlines()[1:]:
-            fields = line.split()
-            remote, state, inode = fields[2], fields[3], fields[9]
-            if state == "01" and inode in inodes and int(remote.split(":")[1], 16) == port:
-                count += 1
-    return count
-
-
 # Every server a test started: a test that fails before stop() must not leave
 # its server running after the session.
 _started: list[subprocess.Popen] = []
@@ -255,14 +115,7 @@ class DriverServer:
              "--output", self.output, *args],
             stderr=subprocess.PIPE, text=True, env=env)
         _started.append(self.proc)
-        deadline = time.monotonic() + HANG_S
-        while not self.endpoint.exists():
-            if self.proc.poll() is not None:
-                pytest.fail(f"server exited {self.proc.returncode}: {self.proc.stderr.read()}")
-            if time.monotonic() > deadline:
-                self.proc.kill()
-                pytest.fail(f"server published no endpoint within {HANG_S} s")
-            time.sleep(0.01)
+        wait_for_file(self.endpoint, self.proc)
 
     def stop(self):
         """SIGTERM, as the orchestrator sends it; returns (exit status, stderr)."""
@@ -275,26 +128,28 @@ class DriverServer:
         return self.proc.returncode, err
 
 
-def wait_for_file(path, process):
-    """Until `path` exists, failing if `process` (which makes it) exits first; for a
-    process started otherwise than by DriverServer (in another network namespace)."""
+def _wait(done, process, before, never):
+    """Until done(); fails saying `before` if `process` exits first, `never` after HANG_S.
+    The driver's own stderr, if piped, goes into the message."""
     deadline = time.monotonic() + HANG_S
-    while not path.exists():
+    while not done():
         if process.poll() is not None:
             err = process.stderr.read() if process.stderr else ""
-            pytest.fail(f"exited with status {process.returncode} before making {path}: {err}")
+            pytest.fail(f"exited with status {process.returncode} before {before}: {err}")
         if time.monotonic() > deadline:
-            pytest.fail(f"no {path} within {HANG_S} s")
+            process.kill()
+            pytest.fail(f"{never} within {HANG_S} s")
         time.sleep(0.01)
+
+
+def wait_for_file(path, process):
+    """Until `path` exists, failing if `process` (which makes it) exits first."""
+    _wait(path.exists, process, f"making {path}", f"no {path}")
 
 
 def wait_for_file_or_exit(path, process):
     """Until `path` exists or `process` (which makes it) has exited, whichever is first."""
-    deadline = time.monotonic() + HANG_S
-    while not path.exists() and process.poll() is None:
-        if time.monotonic() > deadline:
-            pytest.fail(f"neither {path} nor an exit within {HANG_S} s")
-        time.sleep(0.01)
+    _wait(lambda: path.exists() or process.poll() is not None, process, "", f"no {path}")
 
 
 def measuring(tmp_path):
@@ -306,14 +161,7 @@ def measuring(tmp_path):
 
 def wait_until_measuring(proc, flag):
     """Until `proc` (started with the environment of `measuring`) is in its measured loop."""
-    deadline = time.monotonic() + HANG_S
-    while not flag.exists():
-        if proc.poll() is not None:
-            err = proc.stderr.read() if proc.stderr else ""
-            pytest.fail(f"exited with status {proc.returncode} before its first sample: {err}")
-        if time.monotonic() > deadline:
-            pytest.fail(f"no first sample within {HANG_S} s")
-        time.sleep(0.01)
+    _wait(flag.exists, proc, "its first sample", "no first sample")
 
 
 def private_partition(options):
@@ -329,6 +177,15 @@ def cell(operation, transport, payload=0, *extra):
     """The arguments of one cell, as the orchestrator passes them to both ends."""
     return ["--operation", operation, "--transport", transport,
             "--payload-bytes", str(payload), *extra]
+
+
+def wrong_option_cases(operation, transport, options):
+    """(role, arguments, message) for Driver.assert_usage_error: each `--option` of
+    `options` (pairs of the option and what its error names) in each role, over
+    `transport` (collocated: inproc)."""
+    return [(role, [*cell(operation, "inproc" if role == "collocated" else transport),
+                    "--option", option], message)
+            for role in ("server", "client", "collocated") for option, message in options]
 
 
 class Driver:
@@ -363,6 +220,41 @@ class Driver:
     def client(self, tmp_path, server, *args, samples=200, warmup=20):
         return self.run("client", tmp_path, "--endpoint-file", str(server.endpoint), *args,
                         samples=samples, warmup=warmup)
+
+    def run_cell(self, tmp_path, *args, collocated=False, samples=200):
+        """One cell to its end, as the orchestrator runs it: a collocated run, or a server
+        and its client (the server stopped after). Checks that every process exited 0;
+        returns the client's (header, samples)."""
+        if collocated:
+            proc, output = self.run("collocated", tmp_path, *args, samples=samples)
+            assert proc.returncode == 0, proc.stderr
+            return read_result(output)
+        server = self.server(tmp_path, *args)
+        proc, output = self.client(tmp_path, server, *args, samples=samples)
+        status, err = server.stop()
+        assert proc.returncode == 0, proc.stderr
+        assert status == 0, err
+        return read_result(output)
+
+    def describe(self):
+        """Its --describe, parsed."""
+        out = subprocess.run([str(self.program), "--describe"], capture_output=True, text=True,
+                             check=True)
+        return json.loads(out.stdout)
+
+    def assert_usage_error(self, tmp_path, role, *args, message):
+        """`role` with `args` (and an endpoint file, unless collocated) is refused as a usage
+        error (exit 2, "mwbench-driver-<name>: error: ...") naming `message`, before it
+        publishes an endpoint."""
+        endpoint = tmp_path / "endpoint"
+        command = [str(self.program), "--role", role, *args]
+        if role != "collocated":
+            command += ["--endpoint-file", str(endpoint)]
+        proc = subprocess.run(command, capture_output=True, text=True, timeout=HANG_S)
+        assert proc.returncode == 2, proc.stderr
+        assert proc.stderr.startswith(f"mwbench-driver-{self.name}: error: "), proc.stderr
+        assert message in proc.stderr
+        assert not endpoint.exists()
 
 
 def fanout_subscribers(driver, tmp_path, cell_args, subscribers, processes, server_args=()):

@@ -25,17 +25,19 @@ from driver_processes import (
     REPO,
     Driver,
     fanout_subscribers,
-    inet_sockets,
-    is_local,
-    listening_sockets,
     measuring,
     private_partition,
-    process_tree,
     publish_to,
     read_result,
     run_fanout,
     wait_for_file_or_exit,
     wait_until_measuring,
+)
+from proc_view import (
+    inet_sockets,
+    is_local,
+    listening_sockets,
+    process_tree,
 )
 
 from mwbench.daemon import Daemon

@@ -11,18 +11,16 @@ microseconds and their ratio; they should agree within 20 % (README).
     python3 benchmarks/crosscheck/ddsperf.py --placements same-cpu unpinned
 """
 
-import argparse
 import os
 import re
-import shutil
 import statistics
 import subprocess
 import sys
-from pathlib import Path
 
 from mwbench_cell import (
     PLACEMENTS,
-    default_build_dir,
+    crosscheck_arguments,
+    driver_and_tool,
     hold_cpu_dma_latency,
     machine_state,
     run_cell,
@@ -83,22 +81,14 @@ def ddsperf_median_rtt_us(placement, wait, seconds, config_uri, domain):
 
 
 def main():
-    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    p.add_argument("--placements", nargs="+", choices=PLACEMENTS,
-                   default=["same-cpu", "unpinned"])
+    p = crosscheck_arguments(__doc__, 20000, 2000, "mwbench samples per run")
     p.add_argument("--waits", nargs="+", choices=list(DDSPERF_TRIGGER),
                    default=list(DDSPERF_TRIGGER))
-    p.add_argument("--reps", type=int, default=3)
-    p.add_argument("--samples", type=int, default=20000, help="mwbench samples per run")
-    p.add_argument("--warmup", type=int, default=2000)
     p.add_argument("--seconds", type=int, default=5, help="ddsperf seconds measured per run")
-    p.add_argument("--build-dir", type=Path, default=default_build_dir())
     args = p.parse_args()
 
-    driver = args.build_dir / "drivers/cyclonedds/mwbench-driver-cyclonedds"
+    driver = driver_and_tool(args.build_dir, "cyclonedds", "ddsperf", " (cyclonedds-tools)")
     config = args.build_dir / "drivers/cyclonedds/cyclonedds-loopback.xml"
-    if not driver.exists() or not shutil.which("ddsperf"):
-        sys.exit(f"needs {driver} and ddsperf (cyclonedds-tools)")
     config_uri = f"file://{config}"
     domain = 1 + os.getpid() % 100
     latency_fd = hold_cpu_dma_latency()

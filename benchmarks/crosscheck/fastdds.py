@@ -15,10 +15,8 @@ mwbench's median round trip.
     python3 benchmarks/crosscheck/fastdds.py --placements same-cpu unpinned
 """
 
-import argparse
 import os
 import re
-import shutil
 import statistics
 import subprocess
 import sys
@@ -29,7 +27,8 @@ from pathlib import Path
 from debian_source import installed_source, orig_tarball
 from mwbench_cell import (
     PLACEMENTS,
-    default_build_dir,
+    crosscheck_arguments,
+    driver_and_tool,
     hold_cpu_dma_latency,
     machine_state,
     run_cell_samples,
@@ -204,21 +203,13 @@ def mwbench_rtt_us(driver, config, wait, placement, samples, warmup):
 
 
 def main():
-    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p = crosscheck_arguments(__doc__, 20000, 2000, "round trips per run, both sides")
     p.add_argument("--configs", nargs="+", choices=CONFIGS, default=list(CONFIGS))
-    p.add_argument("--placements", nargs="+", choices=PLACEMENTS,
-                   default=["same-cpu", "unpinned"])
     p.add_argument("--waits", nargs="+", choices=["waitset", "listener", "chain", "poll"],
                    default=["listener", "chain"])
-    p.add_argument("--reps", type=int, default=3)
-    p.add_argument("--samples", type=int, default=20000, help="round trips per run, both sides")
-    p.add_argument("--warmup", type=int, default=2000, help="mwbench's warm-up")
-    p.add_argument("--build-dir", type=Path, default=default_build_dir())
     args = p.parse_args()
 
-    driver = args.build_dir / "drivers/fastdds/mwbench-driver-fastdds"
-    if not driver.exists() or not shutil.which("g++"):
-        sys.exit(f"needs {driver} and g++")
+    driver = driver_and_tool(args.build_dir, "fastdds", "g++", "")
     program = build_latency_test(args.build_dir / "crosscheck")
     latency_fd = hold_cpu_dma_latency()
     print(machine_state())

@@ -5,12 +5,15 @@ client's median round trip from its result file; the placements both
 scripts share, and the idle hold. Standard library only.
 """
 
+import argparse
 import json
 import os
+import shutil
 import signal
 import statistics
 import struct
 import subprocess
+import sys
 import tempfile
 import time
 from pathlib import Path
@@ -23,6 +26,28 @@ PLACEMENTS = {"same-cpu": (0, 0), "cross-cpu": (1, 0), "unpinned": (None, None)}
 
 def default_build_dir():
     return Path(os.environ.get("MWBENCH_BUILD_DIR", REPO / "build"))
+
+
+def crosscheck_arguments(doc, samples, warmup, samples_help):
+    """The options every cross-check takes (--placements, --reps, --samples, --warmup,
+    --build-dir); a script adds its own before parse_args()."""
+    p = argparse.ArgumentParser(description=doc.split("\n\n")[0])
+    p.add_argument("--placements", nargs="+", choices=PLACEMENTS,
+                   default=["same-cpu", "unpinned"])
+    p.add_argument("--reps", type=int, default=3)
+    p.add_argument("--samples", type=int, default=samples, help=samples_help)
+    p.add_argument("--warmup", type=int, default=warmup, help="mwbench's warm-up")
+    p.add_argument("--build-dir", type=Path, default=default_build_dir())
+    return p
+
+
+def driver_and_tool(build_dir, name, tool, install_hint):
+    """mwbench-driver-`name` of `build_dir`; exits saying what is missing when it or the
+    program `tool` is."""
+    driver = build_dir / f"drivers/{name}/mwbench-driver-{name}"
+    if not driver.exists() or not shutil.which(tool):
+        sys.exit(f"needs {driver} and {tool}{install_hint}")
+    return driver
 
 
 def hold_cpu_dma_latency():

@@ -10,10 +10,8 @@ Prints both medians as round trips in microseconds and their ratio.
     python3 benchmarks/crosscheck/tcp.py --placements same-cpu unpinned
 """
 
-import argparse
 import os
 import re
-import shutil
 import socket
 import statistics
 import subprocess
@@ -23,7 +21,8 @@ from pathlib import Path
 
 from mwbench_cell import (
     PLACEMENTS,
-    default_build_dir,
+    crosscheck_arguments,
+    driver_and_tool,
     hold_cpu_dma_latency,
     machine_state,
     run_cell,
@@ -77,19 +76,11 @@ def sockperf_median_rtt_us(placement, seconds):
 
 
 def main():
-    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    p.add_argument("--placements", nargs="+", choices=PLACEMENTS,
-                   default=["same-cpu", "unpinned"])
-    p.add_argument("--reps", type=int, default=3)
-    p.add_argument("--samples", type=int, default=50000, help="mwbench samples per run")
-    p.add_argument("--warmup", type=int, default=5000)
+    p = crosscheck_arguments(__doc__, 50000, 5000, "mwbench samples per run")
     p.add_argument("--seconds", type=int, default=3, help="sockperf seconds per run")
-    p.add_argument("--build-dir", type=Path, default=default_build_dir())
     args = p.parse_args()
 
-    driver = args.build_dir / "drivers/rawtcp/mwbench-driver-rawtcp"
-    if not driver.exists() or not shutil.which("sockperf"):
-        sys.exit(f"needs {driver} and sockperf (apt-get install sockperf)")
+    driver = driver_and_tool(args.build_dir, "rawtcp", "sockperf", " (apt-get install sockperf)")
     latency_fd = hold_cpu_dma_latency()
     print(machine_state())
     cell = ["--operation", "roundtrip", "--transport", "tcp", "--payload-bytes", "0"]

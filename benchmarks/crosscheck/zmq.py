@@ -15,10 +15,8 @@ mwbench's mean round trip, and prints mwbench's median beside it.
     python3 benchmarks/crosscheck/zmq.py --placements same-cpu unpinned
 """
 
-import argparse
 import os
 import re
-import shutil
 import socket
 import statistics
 import subprocess
@@ -31,7 +29,8 @@ from pathlib import Path
 from debian_source import installed_source, orig_tarball
 from mwbench_cell import (
     PLACEMENTS,
-    default_build_dir,
+    crosscheck_arguments,
+    driver_and_tool,
     hold_cpu_dma_latency,
     machine_state,
     run_cell_samples,
@@ -115,20 +114,12 @@ def mwbench_rtt_us(driver, transport, placement, samples, warmup):
 
 
 def main():
-    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    p.add_argument("--placements", nargs="+", choices=PLACEMENTS,
-                   default=["same-cpu", "unpinned"])
+    p = crosscheck_arguments(__doc__, 50000, 5000, "round trips per run, both sides")
     p.add_argument("--transports", nargs="+", choices=["tcp", "ipc", "inproc"],
                    default=["tcp", "ipc", "inproc"])
-    p.add_argument("--reps", type=int, default=3)
-    p.add_argument("--samples", type=int, default=50000, help="round trips per run, both sides")
-    p.add_argument("--warmup", type=int, default=5000, help="mwbench's warm-up")
-    p.add_argument("--build-dir", type=Path, default=default_build_dir())
     args = p.parse_args()
 
-    driver = args.build_dir / "drivers/zmq/mwbench-driver-zmq"
-    if not driver.exists() or not shutil.which("g++"):
-        sys.exit(f"needs {driver} and g++")
+    driver = driver_and_tool(args.build_dir, "zmq", "g++", "")
     tools = build_perf_programs(args.build_dir / "crosscheck")
     latency_fd = hold_cpu_dma_latency()
     print(machine_state())

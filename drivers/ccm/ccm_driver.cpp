@@ -89,10 +89,7 @@ void write_probe_file(const DriverOptions& options) {
 class CcmDriver final : public mwbench::Driver {
  public:
   mwbench::Description describe() const override {
-    mwbench::Description d;
-    d.driver = "ccm";
-    d.middleware = "mwccm on omniORB";
-    d.middleware_version = omniORB::versionString();
+    mwbench::Description d("ccm", "mwccm on omniORB", omniORB::versionString());
     d.operations = {
         {"roundtrip", false},        {"ping", false},          {"octets", true},
         {"event_value", true},       {"event_struct", true},   {"lookup_home_naming", false},

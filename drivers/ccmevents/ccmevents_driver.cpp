@@ -279,10 +279,7 @@ void measure_fanout(const DriverOptions& o, mwbench::Measurement& m) {
 class CcmEventsDriver final : public mwbench::Driver {
  public:
   mwbench::Description describe() const override {
-    mwbench::Description d;
-    d.driver = "ccmevents";
-    d.middleware = "mwccm (omniORB)";
-    d.middleware_version = omniORB::versionString();
+    mwbench::Description d("ccmevents", "mwccm (omniORB)", omniORB::versionString());
     d.operations = {{"roundtrip", false}, {mwbench::kFanoutOperation, true}};
     d.modes = {{"remote", {"iiop", "udp", "multicast"}}, {"collocated", {"inproc"}}};
     if (mwccm::dds_available()) d.modes["remote"].push_back("dds");

@@ -3,31 +3,23 @@
 
 #include <thread>
 
+#include "mwbench/name_table.hpp"
 #include "mwbench/options.hpp"
 
 namespace mwbench::common {
 
-Wait parse_wait(const std::string& value) {
-  if (value == "waitset") return Wait::waitset;
-  if (value == "listener") return Wait::listener;
-  if (value == "poll") return Wait::poll;
-  if (value == "chain") return Wait::chain;
-  throw UsageError("--option wait=" + value + ": allowed values: waitset, listener, poll, chain");
-}
+namespace {
 
-const char* to_string(Wait wait) noexcept {
-  switch (wait) {
-    case Wait::waitset:
-      return "waitset";
-    case Wait::listener:
-      return "listener";
-    case Wait::poll:
-      return "poll";
-    case Wait::chain:
-      return "chain";
-  }
-  return "?";
-}
+constexpr NameTable<Wait, 4> kWaits{{{{Wait::waitset, "waitset"},
+                                      {Wait::listener, "listener"},
+                                      {Wait::poll, "poll"},
+                                      {Wait::chain, "chain"}}}};
+
+}  // namespace
+
+Wait parse_wait(const std::string& value) { return kWaits.parse(value, "--option wait="); }
+
+const char* to_string(Wait wait) noexcept { return kWaits.name(wait); }
 
 void check_busy_fanout(Wait wait, int subscribers) {
   if (wait != Wait::poll) return;

@@ -14,7 +14,7 @@
 #include <string>
 #include <thread>
 
-#include "common/echo_thread.hpp"
+#include "common/dds_driver_roles.hpp"
 #include "common/pubsub_settings.hpp"
 #include "cyclonedds_client.hpp"
 #include "cyclonedds_echo.hpp"
@@ -30,9 +30,7 @@ namespace {
 using mwbench::DriverOptions;
 using mwbench::Role;
 using namespace cyclonedds;
-
-// A bound of --subscribers (describe()).
-constexpr int kMaxSubscribers = 64;
+namespace roles = mwbench::common;
 
 bool is_fanout(const DriverOptions& o) { return o.operation == mwbench::kFanoutOperation; }
 
@@ -46,29 +44,13 @@ Settings settings(const DriverOptions& o) {
 class CycloneDdsDriver final : public mwbench::Driver {
  public:
   mwbench::Description describe() const override {
-    mwbench::Description d;
-    d.driver = "cyclonedds";
-    d.middleware = "Eclipse Cyclone DDS";
-    d.middleware_version = DDS_VERSION;
-    d.operations = {{"roundtrip", false}, {"octets", true}, {"fanout", true}};
+    mwbench::Description d = roles::dds_description(
+        "cyclonedds", "Eclipse Cyclone DDS", DDS_VERSION,
+        "how a reader waits for its sample: waitset (default; dds_waitset_wait on a read "
+        "condition), listener (on_data_available), poll (spin on dds_take), or chain "
+        "(remote roundtrip and octets: the client's listener takes each pong and writes the "
+        "next ping on Cyclone's thread, as ddsperf does)");
     d.modes = {{"remote", {"udp"}}, {"collocated", {"inproc"}}};
-    d.options = {
-        {"wait",
-         "how a reader waits for its sample: waitset (default; dds_waitset_wait on a read "
-         "condition), listener (on_data_available), poll (spin on dds_take), or chain "
-         "(remote roundtrip and octets: the client's listener takes each pong and writes the "
-         "next ping on Cyclone's thread, as ddsperf does)"},
-        {"verify",
-         "the server checks every payload byte and the pong says whether it was intact: "
-         "0 (default) or 1"},
-    };
-    d.max_threads = 1;
-    d.max_servants = 1;
-    // One reader and one writer per subscriber, and in a fan-out of one
-    // process per subscriber N + 1 participants in kFanoutDomain: within the
-    // participant indices of the configuration (0-99), with room for another
-    // cell beside it.
-    d.max_subscribers = kMaxSubscribers;
     return d;
   }
 
@@ -78,18 +60,18 @@ class CycloneDdsDriver final : public mwbench::Driver {
     const Settings s = settings(o);
     const std::string config = use_config(o.bind_address);
     if (is_fanout(o)) {
-      serve_fanout(o, s, config, context);
+      const FanoutEndpoint endpoint = FanoutEndpoint::for_process(o.bind_address);
+      FanoutParticipant participant(endpoint.domain, {endpoint.partition});
+      Subscribers subscribers(participant, s.wait, o.first_subscriber, o.subscribers,
+                              s.payload_bytes, s.verify);
+      context.record_middleware_config(fanout_config(config, participant, s.wait));
+      roles::serve_subscribers(subscribers, context, endpoint.to_string());
       return;
     }
     Participant participant(Endpoint::for_process(o.bind_address));
     Echo echo(participant, s.wait, s.payload_bytes, s.verify);
     context.record_middleware_config(middleware_config(config, participant.endpoint(), s.wait));
-    const mwbench::ScopedStopCallback stop(context, [&echo] { echo.stop(); });
-    context.publish_endpoint(participant.endpoint().to_string());
-    echo.serve();
-    if (const std::string failure = echo.failure(); !failure.empty()) {
-      throw std::runtime_error(failure);
-    }
+    roles::serve_echo(echo, context, participant.endpoint().to_string());
   }
 
   void measure(const DriverOptions& o, mwbench::Measurement& m) override {
@@ -100,9 +82,7 @@ class CycloneDdsDriver final : public mwbench::Driver {
       const std::string config = use_config(o.bind_address);
       Participant participant(Endpoint::for_process(o.bind_address));
       Echo echo(participant, s.wait, s.payload_bytes, s.verify);
-      mwbench::common::EchoThread serving(echo, /*own_thread=*/!answers_in_listener(s.wait));
-      run(o, s, config, participant, m);
-      serving.join();
+      roles::beside_echo(echo, s.wait, [&] { run(o, s, config, participant, m); });
     } else {
       const Endpoint server = Endpoint::parse(m.read_endpoint());
       const std::string config = use_config(o.bind_address, {server.address});
@@ -116,28 +96,7 @@ class CycloneDdsDriver final : public mwbench::Driver {
                   Participant& participant, mwbench::Measurement& m) {
     Client client(participant, s.wait, s.payload_bytes, o.timeout_s, m);
     m.record_middleware_config(middleware_config(config, participant.endpoint(), s.wait));
-    client.connect();
-    if (s.wait == Wait::chain) {
-      client.run_chained();
-    } else {
-      m.run([&client] { client.call(); });
-    }
-  }
-
-  // A subscriber process: its subscribers answer until SIGTERM.
-  static void serve_fanout(const DriverOptions& o, const Settings& s, const std::string& config,
-                           mwbench::ServerContext& context) {
-    const FanoutEndpoint endpoint = FanoutEndpoint::for_process(o.bind_address);
-    FanoutParticipant participant(endpoint.domain, {endpoint.partition});
-    Subscribers subscribers(participant, s.wait, o.first_subscriber, o.subscribers, s.payload_bytes,
-                            s.verify);
-    context.record_middleware_config(fanout_config(config, participant, s.wait));
-    const mwbench::ScopedStopCallback stop(context, [&subscribers] { subscribers.stop(); });
-    subscribers.start();
-    context.publish_endpoint(endpoint.to_string());
-    subscribers.serve();
-    subscribers.join();
-    context.record_events_received(subscribers.received());
+    roles::measure_roundtrips(client, s.wait, m);
   }
 
   // The publisher, with its subscribers in other processes (one endpoint,
@@ -148,26 +107,12 @@ class CycloneDdsDriver final : public mwbench::Driver {
       const FanoutEndpoint endpoint = FanoutEndpoint::for_process(o.bind_address);
       FanoutParticipant participant(endpoint.domain, {endpoint.partition});
       Subscribers subscribers(participant, s.wait, 0, o.subscribers, s.payload_bytes, s.verify);
-      subscribers.start();
-      publish(o, s, config, participant, m);
-      subscribers.join();
-      m.record_events_received(subscribers.received());
+      roles::beside_subscribers(subscribers, m, [&] { publish(o, s, config, participant, m); });
       return;
     }
-    std::vector<std::string> partitions, addresses;
-    std::uint32_t domain = 0;
-    for (const std::string& text : m.read_endpoints()) {
-      const FanoutEndpoint e = FanoutEndpoint::parse(text);
-      if (!partitions.empty() && e.domain != domain) {
-        throw std::runtime_error("subscriber processes in domains " + std::to_string(domain) +
-                                 " and " + std::to_string(e.domain) + ": a fan-out needs one");
-      }
-      domain = e.domain;
-      partitions.push_back(e.partition);
-      addresses.push_back(e.address);
-    }
-    const std::string config = use_config(o.bind_address, addresses);
-    FanoutParticipant participant(domain, partitions);
+    const roles::FanoutPeers peers = roles::read_fanout_peers(m.read_endpoints());
+    const std::string config = use_config(o.bind_address, peers.addresses);
+    FanoutParticipant participant(peers.domain, peers.partitions);
     publish(o, s, config, participant, m);
   }
 
@@ -175,10 +120,7 @@ class CycloneDdsDriver final : public mwbench::Driver {
                       FanoutParticipant& participant, mwbench::Measurement& m) {
     Publisher publisher(participant, s.wait, o.subscribers, s.payload_bytes, o.timeout_s, m);
     m.record_middleware_config(fanout_config(config, participant, s.wait));
-    publisher.connect();
-    // Recorded however run() ends: a failed run writes no file anyway.
-    m.run([&publisher] { publisher.call(); });
-    m.record_events_published(publisher.published());
+    roles::measure_events(publisher, m);
   }
 };
 

@@ -1,63 +1,25 @@
-// The fan-out's endpoint, participant, partitions and reply QoS.
+// The fan-out's participant, partitions and reply QoS.
 #include "cyclonedds_fanout.hpp"
 
-#include <unistd.h>
-
 #include <stdexcept>
-#include <string_view>
 
 #include "dds/version.h"
 
 namespace cyclonedds {
 
-namespace {
-
-constexpr const char* kEventTopic = "mwbench_fanout_event";
-constexpr const char* kReplyTopic = "mwbench_fanout_reply";
-
-}  // namespace
-
-FanoutEndpoint FanoutEndpoint::for_process(const std::string& address) {
-  return {kFanoutDomain, "mwbench_fanout_" + std::to_string(::getpid()), kEventTopic, kReplyTopic,
-          address};
-}
-
-FanoutEndpoint FanoutEndpoint::parse(const std::string& text) {
-  FanoutEndpoint e;
-  const std::string_view fields =
-      std::string_view(text).substr(std::min<std::size_t>(4, text.size()));
-  const std::string domain = endpoint_field(fields, "domain");
-  e.partition = endpoint_field(fields, "partition");
-  e.event_topic = endpoint_field(fields, "event");
-  e.reply_topic = endpoint_field(fields, "reply");
-  e.address = endpoint_field(fields, "address");
-  if (!text.starts_with("dds:") || domain.empty() || domain.size() > 3 || e.partition.empty() ||
-      e.event_topic.empty() || e.reply_topic.empty() || e.address.empty() ||
-      domain.find_first_not_of("0123456789") != std::string::npos) {
-    throw std::runtime_error("endpoint '" + text +
-                             "' is not dds:domain=N;partition=P;event=TOPIC;reply=TOPIC;"
-                             "address=IPV4 (a fan-out subscriber process's)");
-  }
-  e.domain = static_cast<std::uint32_t>(std::stoul(domain));
-  return e;
-}
-
-std::string FanoutEndpoint::to_string() const {
-  return "dds:domain=" + std::to_string(domain) + ";partition=" + partition +
-         ";event=" + event_topic + ";reply=" + reply_topic + ";address=" + address;
-}
+namespace {}  // namespace
 
 FanoutParticipant::FanoutParticipant(std::uint32_t domain, std::vector<std::string> partitions)
     : domain_(domain), partitions_(std::move(partitions)) {
   participant_ = check(dds_create_participant(domain, nullptr, nullptr), "dds_create_participant");
   dds_qos_t* qos = dds_create_qos();
   try {
-    event_ = check(
-        dds_create_topic(participant_, &mwbench_dds_Event_desc, kEventTopic, nullptr, nullptr),
-        "dds_create_topic (event)");
-    reply_ = check(
-        dds_create_topic(participant_, &mwbench_dds_Reply_desc, kReplyTopic, nullptr, nullptr),
-        "dds_create_topic (reply)");
+    event_ = check(dds_create_topic(participant_, &mwbench_dds_Event_desc,
+                                    FanoutEndpoint::kEventTopic, nullptr, nullptr),
+                   "dds_create_topic (event)");
+    reply_ = check(dds_create_topic(participant_, &mwbench_dds_Reply_desc,
+                                    FanoutEndpoint::kReplyTopic, nullptr, nullptr),
+                   "dds_create_topic (reply)");
     std::vector<const char*> names;
     for (const std::string& p : partitions_) names.push_back(p.c_str());
     dds_qset_partition(qos, static_cast<std::uint32_t>(names.size()), names.data());
@@ -89,7 +51,7 @@ nlohmann::json fanout_config(const std::string& config, const FanoutParticipant&
   return {
       {"CYCLONEDDS_URI", config},
       {"domain_id", participant.domain()},
-      {"topics", {{"event", kEventTopic}, {"reply", kReplyTopic}}},
+      {"topics", {{"event", FanoutEndpoint::kEventTopic}, {"reply", FanoutEndpoint::kReplyTopic}}},
       {"partitions", participant.partitions()},
       {"types", "mwbench_dds::Event, mwbench_dds::Reply (Fanout.idl)"},
       {"qos",

@@ -1,22 +1,20 @@
 // The publisher of a cyclonedds fan-out (docs/driver-contract.md section 5):
-// one writer of the event topic, one reader of the reply topic, and the wait
-// strategy that gets the replies to the measuring thread (as the client's:
-// waitset, listener with a doorbell, or poll). mwbench::ReplyTally says when
-// the last of the N replies to an event has arrived.
+// one writer of the event topic, one reader of the reply topic, and the
+// waitset that wait=waitset blocks in. The handshake, the measured event and
+// the gathering of its replies are the DDS drivers' shared EventPublisher
+// (common/dds_event_publisher.hpp); this class says them in Cyclone's C API.
 #pragma once
 
 #include <cstdint>
-#include <string>
 #include <vector>
 
-#include "common/doorbell.hpp"
+#include "common/dds_event_publisher.hpp"
 #include "cyclonedds_fanout.hpp"
-#include "mwbench/fanout.hpp"
 #include "mwbench/measurement.hpp"
 
 namespace cyclonedds {
 
-class Publisher {
+class Publisher final : public mwbench::common::EventPublisher<Publisher> {
  public:
   // Creates the event writer and the reply reader (with the listener, read
   // condition and waitset that `wait` needs) in `participant`, for a fan-out
@@ -25,45 +23,18 @@ class Publisher {
   Publisher(FanoutParticipant& participant, Wait wait, int subscribers, std::size_t payload_bytes,
             double timeout_s, mwbench::Measurement& measurement);
   ~Publisher();
-  Publisher(const Publisher&) = delete;
-  Publisher& operator=(const Publisher&) = delete;
-
-  // Before the warm-up, within --timeout: waits until the event writer has
-  // matched N readers and the reply reader N writers, then writes handshake
-  // probes (event 0, not counted) until every subscriber has answered one,
-  // which proves that each reply writer has matched this reader too. Throws,
-  // naming the subscribers that never answered, after --timeout.
-  void connect();
-
-  // One measured event: write it, wait for the N replies. On a timeout,
-  // fail()s the measurement naming the subscribers missing.
-  void call();
-
-  // Events written (warm-up and measured; not the probes).
-  std::uint64_t published() const noexcept { return tally_.published(); }
 
  private:
-  // Takes what replies there are into the tally; true once the last is in
-  // (or a failure ended the event).
-  bool take_replies();
-  static void on_data_available(dds_entity_t reader, void* doorbell);
+  MWBENCH_DDS_EVENT_PUBLISHER_HOOKS(Publisher)
+  static void on_data_available(dds_entity_t reader, void* publisher);
 
-  FanoutParticipant& participant_;
-  const Wait wait_;
-  mwbench::Measurement& measurement_;
-  const double timeout_s_;
-  const std::int64_t timeout_ns_;
-  const timespec timeout_ts_;
   dds_entity_t writer_ = 0;
   dds_entity_t reader_ = 0;
-  dds_entity_t waitset_ = 0;            // wait=waitset: the read condition of reader_ attached
-  mwbench::common::Doorbell doorbell_;  // wait=listener
+  dds_entity_t waitset_ = 0;  // wait=waitset: the read condition of reader_ attached
   std::vector<std::uint8_t> payload_;
   mwbench_dds_Event event_{};
   mwbench_dds_Reply reply_{};
   dds_sample_info_t info_{};
-  mwbench::ReplyTally tally_;
-  std::uint64_t seq_ = 0;
 };
 
 }  // namespace cyclonedds

@@ -1,10 +1,7 @@
 // The configuration, the cell's endpoint, participant and QoS.
 #include "cyclonedds_session.hpp"
 
-#include <unistd.h>
-
 #include <cstdlib>
-#include <string_view>
 
 #include "dds/version.h"
 #include "mwbench/dds/confine.hpp"
@@ -12,42 +9,7 @@
 
 namespace cyclonedds {
 
-namespace {
-
-// Domains 1..100: not 0, the default every other DDS program on the machine
-// uses, and low enough that the well-known ports (7400 + 250 × domain + up to
-// 29) stay below Linux's ephemeral range (32768 and up).
-constexpr std::uint32_t kDomains = 100;
-
-}  // namespace
-
-Endpoint Endpoint::for_process(const std::string& address) {
-  const auto pid = static_cast<std::uint32_t>(::getpid());
-  const std::string suffix = std::to_string(pid);
-  return {1 + pid % kDomains, "mwbench_ping_" + suffix, "mwbench_pong_" + suffix, address};
-}
-
-Endpoint Endpoint::parse(const std::string& text) {
-  Endpoint e;
-  const std::string_view fields =
-      std::string_view(text).substr(std::min<std::size_t>(4, text.size()));
-  const std::string domain = endpoint_field(fields, "domain");
-  e.ping_topic = endpoint_field(fields, "ping");
-  e.pong_topic = endpoint_field(fields, "pong");
-  e.address = endpoint_field(fields, "address");
-  if (!text.starts_with("dds:") || domain.empty() || e.ping_topic.empty() || e.pong_topic.empty() ||
-      e.address.empty() || domain.find_first_not_of("0123456789") != std::string::npos) {
-    throw std::runtime_error("endpoint '" + text +
-                             "' is not dds:domain=N;ping=TOPIC;pong=TOPIC;address=IPV4");
-  }
-  e.domain = static_cast<std::uint32_t>(std::stoul(domain));
-  return e;
-}
-
-std::string Endpoint::to_string() const {
-  return "dds:domain=" + std::to_string(domain) + ";ping=" + ping_topic + ";pong=" + pong_topic +
-         ";address=" + address;
-}
+namespace {}  // namespace
 
 std::string use_config(const std::string& address, const std::vector<std::string>& peers) {
   // Cyclone's receive sockets, which it binds to the wildcard address, on
@@ -102,6 +64,31 @@ OwnedSample::OwnedSample(std::size_t capacity) : buffer_(capacity) {
 
 OwnedSample::~OwnedSample() {
   if (sample_.payload._release) dds_free(sample_.payload._buffer);
+}
+
+bool take_valid(dds_entity_t reader, void* into, dds_sample_info_t& info, const char* what) {
+  for (;;) {
+    if (check(dds_take(reader, &into, &info, 1, 1), what) == 0) return false;
+    if (info.valid_data) return true;
+  }
+}
+
+dds_entity_t create_reader(dds_entity_t parent, dds_entity_t topic, const dds_qos_t* qos, void* arg,
+                           void (*on_data)(dds_entity_t, void*), const char* what) {
+  dds_listener_t* listener = nullptr;
+  if (arg != nullptr) {
+    listener = dds_create_listener(arg);
+    dds_lset_data_available(listener, on_data);
+  }
+  const dds_entity_t reader = dds_create_reader(parent, topic, qos, listener);
+  if (listener != nullptr) dds_delete_listener(listener);  // the reader keeps a copy
+  return check(reader, what);
+}
+
+void attach_reader(dds_entity_t waitset, dds_entity_t reader, const char* what) {
+  const dds_entity_t condition =
+      check(dds_create_readcondition(reader, DDS_ANY_STATE), "dds_create_readcondition");
+  check(dds_waitset_attach(waitset, condition, 0), what);
 }
 
 }  // namespace cyclonedds

@@ -18,7 +18,9 @@
 #include <vector>
 
 #include "PingPong.h"
+#include "common/dds_endpoint.hpp"
 #include "common/endpoint_field.hpp"
+#include "common/payload_pattern.hpp"
 #include "common/wait_strategy.hpp"
 #include "dds/dds.h"
 #include "mwbench/dds/check.hpp"
@@ -38,20 +40,9 @@ using mwbench::dds::check;
 // The value of `key=` in an endpoint text "k1=v1;k2=v2" (drivers/common).
 using mwbench::common::endpoint_field;
 
-// The domain id, the topic names and the server's address of one cell, as
-// the endpoint file holds them:
-// "dds:domain=17;ping=mwbench_ping_4242;pong=mwbench_pong_4242;address=127.0.0.1".
-struct Endpoint {
-  std::uint32_t domain = 0;
-  std::string ping_topic;
-  std::string pong_topic;
-  std::string address;
-
-  // From this process's pid; `address` is its --bind.
-  static Endpoint for_process(const std::string& address);
-  static Endpoint parse(const std::string& text);  // throws std::runtime_error
-  std::string to_string() const;
-};
+// The domain id, the topic names and the server's address of one cell
+// (drivers/common/dds_endpoint.hpp).
+using Endpoint = mwbench::common::DdsEndpoint;
 
 // Sets CYCLONEDDS_URI, replacing any value the environment had, to the one
 // configuration this driver runs with: the interface of `address` (--bind)
@@ -112,8 +103,30 @@ class OwnedSample {
 };
 
 // The payload pattern of the `octets` ping: byte i is i mod 251 (as in rawtcp).
-inline std::uint8_t pattern_byte(std::size_t i) noexcept {
-  return static_cast<std::uint8_t>(i % 251);
+using mwbench::common::pattern_byte;
+
+// Takes the next sample with valid data (not a state change) into the
+// buffer `into` points to; false when none is left. Throws on an error,
+// naming `what`.
+bool take_valid(dds_entity_t reader, void* into, dds_sample_info_t& info, const char* what);
+
+// A reader of `topic` under `parent`; with `arg`, its data-available
+// listener calls `on_data(reader, arg)` on Cyclone's thread. Throws naming
+// `what`.
+dds_entity_t create_reader(dds_entity_t parent, dds_entity_t topic, const dds_qos_t* qos, void* arg,
+                           void (*on_data)(dds_entity_t, void*), const char* what);
+
+// Attaches a read condition of `reader` (any sample) to `waitset`.
+void attach_reader(dds_entity_t waitset, dds_entity_t reader, const char* what);
+
+// Lends `buffer`, filled with the payload pattern, to a sample's `payload`
+// sequence: Cyclone neither frees nor grows it.
+template <class Sequence>
+void lend_payload(Sequence& payload, std::vector<std::uint8_t>& buffer) {
+  for (std::size_t i = 0; i < buffer.size(); ++i) buffer[i] = pattern_byte(i);
+  payload._buffer = buffer.data();
+  payload._length = payload._maximum = static_cast<std::uint32_t>(buffer.size());
+  payload._release = false;
 }
 
 }  // namespace cyclonedds

@@ -6,8 +6,6 @@ drivers/test_contract.py. Needs a build: the driver is looked up in
 $MWBENCH_BUILD_DIR (default: the repository's build/).
 """
 
-import json
-import subprocess
 import xml.etree.ElementTree as ET
 
 from driver_processes import REPO, Driver, DriverServer, cell, read_result
@@ -23,8 +21,7 @@ def run_client(tmp_path, args, samples=200):
 
 
 def test_describe():
-    out = subprocess.run([DRIVER, "--describe"], capture_output=True, text=True, check=True)
-    d = json.loads(out.stdout)
+    d = CYCLONEDDS.describe()
     assert d["contract"] == 1 and d["driver"] == "cyclonedds"
     assert d["middleware_version"] == "0.10.2"
     assert d["operations"] == {"roundtrip": {"payload": False}, "octets": {"payload": True},

@@ -119,10 +119,7 @@ void record_nodes(nlohmann::json& config, const deploy::Deployments& deployments
 class DeployDriver final : public mwbench::Driver {
  public:
   mwbench::Description describe() const override {
-    mwbench::Description d;
-    d.driver = "deploy";
-    d.middleware = "mwccm deployment (D&C) on omniORB";
-    d.middleware_version = omniORB::versionString();
+    mwbench::Description d("deploy", "mwccm deployment (D&C) on omniORB", omniORB::versionString());
     d.operations = {{"roundtrip", false}, {"assembly", false}, {"tick_to_display", false}};
     // The HUD times each update from the tick's time, taken by RateGen's process.
     d.one_way = {"tick_to_display"};

@@ -17,7 +17,7 @@
 #include <string>
 #include <thread>
 
-#include "common/echo_thread.hpp"
+#include "common/dds_driver_roles.hpp"
 #include "common/pubsub_settings.hpp"
 #include "fastdds_client.hpp"
 #include "fastdds_echo.hpp"
@@ -33,9 +33,7 @@ namespace {
 using mwbench::DriverOptions;
 using mwbench::Role;
 using namespace fastdds_driver;
-
-// A bound of --subscribers (describe()).
-constexpr int kMaxSubscribers = 64;
+namespace roles = mwbench::common;
 
 bool is_fanout(const DriverOptions& o) { return o.operation == mwbench::kFanoutOperation; }
 
@@ -110,37 +108,21 @@ class Session {
 class FastDdsDriver final : public mwbench::Driver {
  public:
   mwbench::Description describe() const override {
-    mwbench::Description d;
-    d.driver = "fastdds";
-    d.middleware = "eProsima Fast DDS";
-    d.middleware_version = MWBENCH_FASTDDS_VERSION;
-    d.operations = {{"roundtrip", false}, {"octets", true}, {"fanout", true}};
+    mwbench::Description d = roles::dds_description(
+        "fastdds", "eProsima Fast DDS", MWBENCH_FASTDDS_VERSION,
+        "how a reader waits for its sample: waitset (default; WaitSet on a ReadCondition), "
+        "listener (on_data_available), poll (spin on take_next_sample), or chain (remote "
+        "roundtrip and octets: the client's listener takes each pong and writes the next "
+        "ping on Fast DDS's thread, as eProsima's latency test does)");
     d.modes = {{"remote", {"udp", "shm"}}, {"collocated", {"inproc"}}};
     d.host_local = {"shm"};
-    d.options = {
-        {"wait",
-         "how a reader waits for its sample: waitset (default; WaitSet on a ReadCondition), "
-         "listener (on_data_available), poll (spin on take_next_sample), or chain (remote "
-         "roundtrip and octets: the client's listener takes each pong and writes the next "
-         "ping on Fast DDS's thread, as eProsima's latency test does)"},
-        {"verify",
-         "the server checks every payload byte and the pong says whether it was intact: "
-         "0 (default) or 1"},
-        {"reliability",
-         "roundtrip and octets: reliable (default) or best_effort (no heartbeats or "
-         "acknowledgements; a lost ping or pong ends the run at --timeout)"},
-        {"data_sharing",
-         "roundtrip and octets over --transport shm: off (default) or on (Fast DDS's data "
-         "sharing: writer and reader share the sample's memory, with the type bounded by "
-         "--payload-bytes)"},
-    };
-    d.max_threads = 1;
-    d.max_servants = 1;
-    // One reader and one writer per subscriber, and in a fan-out of one
-    // process per subscriber N + 1 participants in kFanoutDomain: within the
-    // participant ids the mwbench_udp_fanout profile pings (0-99), with room
-    // for another cell beside it.
-    d.max_subscribers = kMaxSubscribers;
+    d.options["reliability"] =
+        "roundtrip and octets: reliable (default) or best_effort (no heartbeats or "
+        "acknowledgements; a lost ping or pong ends the run at --timeout)";
+    d.options["data_sharing"] =
+        "roundtrip and octets over --transport shm: off (default) or on (Fast DDS's data "
+        "sharing: writer and reader share the sample's memory, with the type bounded by "
+        "--payload-bytes)";
     return d;
   }
 
@@ -153,7 +135,14 @@ class FastDdsDriver final : public mwbench::Driver {
     const std::string profiles = use_loopback_profiles();
     const Network network{o.bind_address, {}};
     if (is_fanout(o)) {
-      serve_fanout(o, s, profiles, stale, network, context);
+      const FanoutEndpoint endpoint = FanoutEndpoint::for_process(o.bind_address);
+      Session<FanoutParticipant> session(endpoint.domain, s.transport, network,
+                                         std::vector<std::string>{endpoint.partition});
+      Subscribers subscribers(session.participant(), s.wait, o.first_subscriber, o.subscribers,
+                              s.payload_bytes, s.verify);
+      context.record_middleware_config(
+          fanout_config(profiles, session.participant(), s.wait, stale));
+      roles::serve_subscribers(subscribers, context, endpoint.to_string());
       return;
     }
     Session<Participant> session(Endpoint::for_process(o.bind_address), s.transport, network, s.qos,
@@ -162,12 +151,7 @@ class FastDdsDriver final : public mwbench::Driver {
     Echo echo(participant, s.wait, s.payload_bytes, s.verify);
     context.record_middleware_config(
         middleware_config(profiles, participant, s.transport, s.wait, stale));
-    const mwbench::ScopedStopCallback stop(context, [&echo] { echo.stop(); });
-    context.publish_endpoint(participant.endpoint().to_string());
-    echo.serve();
-    if (const std::string failure = echo.failure(); !failure.empty()) {
-      throw std::runtime_error(failure);
-    }
+    roles::serve_echo(echo, context, participant.endpoint().to_string());
   }
 
   void measure(const DriverOptions& o, mwbench::Measurement& m) override {
@@ -181,9 +165,8 @@ class FastDdsDriver final : public mwbench::Driver {
       Session<Participant> session(Endpoint::for_process(o.bind_address), s.transport, network,
                                    s.qos, s.payload_bytes);
       Echo echo(session.participant(), s.wait, s.payload_bytes, s.verify);
-      mwbench::common::EchoThread serving(echo, /*own_thread=*/!answers_in_listener(s.wait));
-      run(o, s, profiles, stale, session.participant(), m);
-      serving.join();
+      roles::beside_echo(echo, s.wait,
+                         [&] { run(o, s, profiles, stale, session.participant(), m); });
     } else {
       const Endpoint server = Endpoint::parse(m.read_endpoint());
       const Network network{o.bind_address, {server.address}};
@@ -198,62 +181,26 @@ class FastDdsDriver final : public mwbench::Driver {
     Client client(participant, s.wait, s.payload_bytes, o.timeout_s, m);
     m.record_middleware_config(
         middleware_config(profiles, participant, s.transport, s.wait, stale));
-    client.connect();
-    if (s.wait == Wait::chain) {
-      client.run_chained();
-    } else {
-      m.run([&client] { client.call(); });
-    }
-  }
-
-  // A subscriber process: its subscribers answer until SIGTERM.
-  static void serve_fanout(const DriverOptions& o, const Settings& s, const std::string& profiles,
-                           const nlohmann::json& stale, const Network& network,
-                           mwbench::ServerContext& context) {
-    const FanoutEndpoint endpoint = FanoutEndpoint::for_process(o.bind_address);
-    Session<FanoutParticipant> session(endpoint.domain, s.transport, network,
-                                       std::vector<std::string>{endpoint.partition});
-    Subscribers subscribers(session.participant(), s.wait, o.first_subscriber, o.subscribers,
-                            s.payload_bytes, s.verify);
-    context.record_middleware_config(fanout_config(profiles, session.participant(), s.wait, stale));
-    const mwbench::ScopedStopCallback stop(context, [&subscribers] { subscribers.stop(); });
-    subscribers.start();
-    context.publish_endpoint(endpoint.to_string());
-    subscribers.serve();
-    subscribers.join();
-    context.record_events_received(subscribers.received());
+    roles::measure_roundtrips(client, s.wait, m);
   }
 
   // The publisher, with its subscribers in other processes (one endpoint,
   // one partition and one peer address each) or in this one (collocated).
   static void measure_fanout(const DriverOptions& o, const Settings& s, const std::string& profiles,
                              const nlohmann::json& stale, mwbench::Measurement& m) {
-    Network network{o.bind_address, {}};
     if (o.role == Role::collocated) {
       const FanoutEndpoint endpoint = FanoutEndpoint::for_process(o.bind_address);
-      Session<FanoutParticipant> session(endpoint.domain, s.transport, network,
+      Session<FanoutParticipant> session(endpoint.domain, s.transport, Network{o.bind_address, {}},
                                          std::vector<std::string>{endpoint.partition});
       Subscribers subscribers(session.participant(), s.wait, 0, o.subscribers, s.payload_bytes,
                               s.verify);
-      subscribers.start();
-      publish(o, s, profiles, stale, session.participant(), m);
-      subscribers.join();
-      m.record_events_received(subscribers.received());
+      roles::beside_subscribers(subscribers, m,
+                                [&] { publish(o, s, profiles, stale, session.participant(), m); });
       return;
     }
-    std::vector<std::string> partitions;
-    std::uint32_t domain = 0;
-    for (const std::string& text : m.read_endpoints()) {
-      const FanoutEndpoint e = FanoutEndpoint::parse(text);
-      if (!partitions.empty() && e.domain != domain) {
-        throw std::runtime_error("subscriber processes in domains " + std::to_string(domain) +
-                                 " and " + std::to_string(e.domain) + ": a fan-out needs one");
-      }
-      domain = e.domain;
-      partitions.push_back(e.partition);
-      network.peers.push_back(e.address);
-    }
-    Session<FanoutParticipant> session(domain, s.transport, network, partitions);
+    const roles::FanoutPeers peers = roles::read_fanout_peers(m.read_endpoints());
+    Session<FanoutParticipant> session(peers.domain, s.transport,
+                                       Network{o.bind_address, peers.addresses}, peers.partitions);
     publish(o, s, profiles, stale, session.participant(), m);
   }
 
@@ -262,9 +209,7 @@ class FastDdsDriver final : public mwbench::Driver {
                       mwbench::Measurement& m) {
     Publisher publisher(participant, s.wait, o.subscribers, s.payload_bytes, o.timeout_s, m);
     m.record_middleware_config(fanout_config(profiles, participant, s.wait, stale));
-    publisher.connect();
-    m.run([&publisher] { publisher.call(); });
-    m.record_events_published(publisher.published());
+    roles::measure_events(publisher, m);
   }
 };
 

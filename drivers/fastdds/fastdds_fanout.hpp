@@ -28,24 +28,10 @@
 
 namespace fastdds_driver {
 
-// Below 101, as the cells' own domains (fastdds_session.cpp); shared with the
-// roundtrip cells whose pid falls on it, which use other topics.
-inline constexpr std::uint32_t kFanoutDomain = 100;
-
-// One subscriber process's endpoint:
-// "dds:domain=100;partition=mwbench_fanout_4242;event=mwbench_fanout_event;reply=mwbench_fanout_reply;address=127.0.0.1".
-struct FanoutEndpoint {
-  std::uint32_t domain = kFanoutDomain;
-  std::string partition;
-  std::string event_topic;
-  std::string reply_topic;
-  std::string address;
-
-  // From this process's pid; `address` is its --bind.
-  static FanoutEndpoint for_process(const std::string& address);
-  static FanoutEndpoint parse(const std::string& text);  // throws std::runtime_error
-  std::string to_string() const;
-};
+// One subscriber process's endpoint, in kFanoutDomain
+// (drivers/common/dds_endpoint.hpp).
+using mwbench::common::FanoutEndpoint;
+using mwbench::common::kFanoutDomain;
 
 // A participant in `domain` created from the fan-out profile of the
 // transport (udp: mwbench_udp_fanout, whose discovery reaches participant ids

@@ -3,7 +3,6 @@
 
 #include <fastrtps/attributes/LibrarySettingsAttributes.h>
 #include <fastrtps/xmlparser/XMLProfileManager.h>
-#include <unistd.h>
 
 #include <algorithm>
 #include <cstdlib>
@@ -13,7 +12,6 @@
 #include <filesystem>
 #include <memory>
 #include <stdexcept>
-#include <string_view>
 
 #include "PingPongPubSubTypes.h"
 #include "mwbench/options.hpp"
@@ -21,11 +19,6 @@
 namespace fastdds_driver {
 
 namespace {
-
-// Domains 1..100: not 0, the default every other DDS program on the machine
-// uses, and low enough that the well-known ports (7400 + 250 × domain + ...)
-// stay below Linux's ephemeral range (32768 and up).
-constexpr std::uint32_t kDomains = 100;
 
 const char* retcode_name(std::uint32_t code) noexcept {
   switch (code) {
@@ -87,28 +80,55 @@ const char* profile_of(Transport transport) noexcept {
 }  // namespace
 
 Transport parse_transport(const std::string& value) {
-  if (value == "udp") return Transport::udp;
-  if (value == "shm") return Transport::shm;
-  if (value == "inproc") return Transport::inproc;
-  throw mwbench::UsageError("--transport " + value + ": allowed values: udp, shm, inproc");
+  return kTransports.parse(value, "--transport ");
 }
 
-const char* to_string(Transport transport) noexcept {
-  switch (transport) {
-    case Transport::udp:
-      return "udp";
-    case Transport::shm:
-      return "shm";
-    case Transport::inproc:
-      return "inproc";
-  }
-  return "?";
-}
+const char* to_string(Transport transport) noexcept { return kTransports.name(transport); }
 
 void check(const ReturnCode& ret, const char* what) {
   if (ret != ReturnCode::RETCODE_OK) {
     throw std::runtime_error(std::string(what) + ": " + retcode_name(ret()));
   }
+}
+
+bool wait_in(dds::WaitSet& waitset, dds::ConditionSeq& active, std::int64_t timeout_ns,
+             const char* what) {
+  const Duration duration(static_cast<std::int32_t>(timeout_ns / 1'000'000'000),
+                          static_cast<std::uint32_t>(timeout_ns % 1'000'000'000));
+  const ReturnCode ret = waitset.wait(active, duration);
+  if (ret == ReturnCode::RETCODE_TIMEOUT) return false;
+  check(ret, what);
+  return true;
+}
+
+dds::DataReader* create_reader(dds::Subscriber* subscriber, dds::Topic* topic,
+                               const dds::DataReaderQos& qos, dds::DataReaderListener* listener,
+                               const char* what) {
+  return check(subscriber->create_datareader(topic, qos, listener,
+                                             listener != nullptr ? dds::StatusMask::data_available()
+                                                                 : dds::StatusMask::none()),
+               what);
+}
+
+dds::ReadCondition* attach_reader(dds::WaitSet& waitset, dds::DataReader* reader,
+                                  const char* what) {
+  dds::ReadCondition* condition =
+      check(reader->create_readcondition(dds::ANY_SAMPLE_STATE, dds::ANY_VIEW_STATE,
+                                         dds::ANY_INSTANCE_STATE),
+            what);
+  check(waitset.attach_condition(*condition), what);
+  return condition;
+}
+
+void delete_endpoints(dds::Subscriber* subscriber, dds::DataReader* reader,
+                      dds::ReadCondition* condition, dds::WaitSet& waitset,
+                      dds::Publisher* publisher, dds::DataWriter* writer) {
+  if (condition != nullptr) {
+    waitset.detach_condition(*condition);
+    reader->delete_readcondition(condition);
+  }
+  if (reader != nullptr) subscriber->delete_datareader(reader);
+  if (writer != nullptr) publisher->delete_datawriter(writer);
 }
 
 void throw_null(const char* what) { throw std::runtime_error(std::string(what) + " failed"); }
@@ -123,36 +143,6 @@ std::string transport_text(Transport transport, const Network& network) {
       return "intra-process delivery (discovery on UDPv4 " + network.address + ")";
   }
   return "?";
-}
-
-Endpoint Endpoint::for_process(const std::string& address) {
-  const auto pid = static_cast<std::uint32_t>(::getpid());
-  const std::string suffix = std::to_string(pid);
-  return {1 + pid % kDomains, "mwbench_ping_" + suffix, "mwbench_pong_" + suffix, address};
-}
-
-Endpoint Endpoint::parse(const std::string& text) {
-  Endpoint e;
-  const std::string_view fields =
-      std::string_view(text).substr(std::min<std::size_t>(4, text.size()));
-  const std::string domain = endpoint_field(fields, "domain");
-  e.ping_topic = endpoint_field(fields, "ping");
-  e.pong_topic = endpoint_field(fields, "pong");
-  e.address = endpoint_field(fields, "address");
-  if (!text.starts_with("dds:") || domain.empty() || domain.size() > 3 || e.ping_topic.empty() ||
-      e.pong_topic.empty() || e.address.empty() ||
-      domain.find_first_not_of("0123456789") != std::string::npos || std::stoul(domain) > 232) {
-    throw std::runtime_error("endpoint '" + text +
-                             "' is not dds:domain=N;ping=TOPIC;pong=TOPIC;address=IPV4 (N at "
-                             "most 232)");
-  }
-  e.domain = static_cast<std::uint32_t>(std::stoul(domain));
-  return e;
-}
-
-std::string Endpoint::to_string() const {
-  return "dds:domain=" + std::to_string(domain) + ";ping=" + ping_topic + ";pong=" + pong_topic +
-         ";address=" + address;
 }
 
 std::string use_loopback_profiles() {

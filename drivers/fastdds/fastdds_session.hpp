@@ -14,9 +14,15 @@
 #include <fastrtps/types/TypesBase.h>
 
 #include <cstdint>
+#include <fastdds/dds/core/condition/WaitSet.hpp>
 #include <fastdds/dds/domain/DomainParticipant.hpp>
+#include <fastdds/dds/publisher/DataWriter.hpp>
 #include <fastdds/dds/publisher/Publisher.hpp>
 #include <fastdds/dds/publisher/qos/DataWriterQos.hpp>
+#include <fastdds/dds/subscriber/DataReader.hpp>
+#include <fastdds/dds/subscriber/DataReaderListener.hpp>
+#include <fastdds/dds/subscriber/ReadCondition.hpp>
+#include <fastdds/dds/subscriber/SampleInfo.hpp>
 #include <fastdds/dds/subscriber/Subscriber.hpp>
 #include <fastdds/dds/subscriber/qos/DataReaderQos.hpp>
 #include <fastdds/dds/topic/Topic.hpp>
@@ -24,9 +30,12 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
+#include "common/dds_endpoint.hpp"
 #include "common/endpoint_field.hpp"
+#include "common/payload_pattern.hpp"
 #include "common/wait_strategy.hpp"
 #include "fastdds_network.hpp"
+#include "mwbench/name_table.hpp"
 
 namespace fastdds_driver {
 
@@ -41,6 +50,8 @@ using mwbench::common::Wait;
 
 // The transport of a cell: udp and shm remote, inproc collocated.
 enum class Transport { udp, shm, inproc };
+inline constexpr mwbench::NameTable<Transport, 3> kTransports{
+    {{{Transport::udp, "udp"}, {Transport::shm, "shm"}, {Transport::inproc, "inproc"}}}};
 Transport parse_transport(const std::string& value);  // the harness has checked it
 const char* to_string(Transport transport) noexcept;
 
@@ -57,20 +68,9 @@ T* check(T* entity, const char* what) {
 // The value of `key=` in an endpoint text "k1=v1;k2=v2" (drivers/common).
 using mwbench::common::endpoint_field;
 
-// The domain id, topic names and server's address of one cell, as the
-// endpoint file holds them:
-// "dds:domain=17;ping=mwbench_ping_4242;pong=mwbench_pong_4242;address=127.0.0.1".
-struct Endpoint {
-  std::uint32_t domain = 0;
-  std::string ping_topic;
-  std::string pong_topic;
-  std::string address;
-
-  // From this process's pid; `address` is its --bind.
-  static Endpoint for_process(const std::string& address);
-  static Endpoint parse(const std::string& text);  // throws std::runtime_error
-  std::string to_string() const;
-};
+// The domain id, the topic names and the server's address of one cell
+// (drivers/common/dds_endpoint.hpp).
+using Endpoint = mwbench::common::DdsEndpoint;
 
 // Loads fastdds-loopback.xml beside the program (the build copies it there)
 // into Fast DDS's profile manager, after making sure that no other XML file
@@ -162,8 +162,39 @@ nlohmann::json middleware_config(const std::string& profiles, const Participant&
                                  Transport transport, Wait wait, const nlohmann::json& stale_shm);
 
 // The payload pattern of the `octets` ping: byte i is i mod 251 (as in rawtcp).
-inline std::uint8_t pattern_byte(std::size_t i) noexcept {
-  return static_cast<std::uint8_t>(i % 251);
+using mwbench::common::pattern_byte;
+
+// Takes the next sample with valid data (not a state change) into `sample`;
+// false when none is left. Throws on an error, naming `what`.
+template <class Sample>
+bool take_valid(dds::DataReader* reader, Sample& sample, dds::SampleInfo& info, const char* what) {
+  for (;;) {
+    const ReturnCode ret = reader->take_next_sample(&sample, &info);
+    if (ret == ReturnCode::RETCODE_NO_DATA) return false;
+    check(ret, what);
+    if (info.valid_data) return true;
+  }
 }
+
+// Waits in `waitset` for at most `timeout_ns`; false on timeout. Throws on an
+// error, naming `what`. `active` has its capacity reserved: nothing allocates.
+bool wait_in(dds::WaitSet& waitset, dds::ConditionSeq& active, std::int64_t timeout_ns,
+             const char* what);
+
+// A DataReader of `topic` in `subscriber`; with `listener`, it hears
+// data_available. Throws naming `what`.
+dds::DataReader* create_reader(dds::Subscriber* subscriber, dds::Topic* topic,
+                               const dds::DataReaderQos& qos, dds::DataReaderListener* listener,
+                               const char* what);
+
+// A ReadCondition of `reader` (any sample) attached to `waitset`.
+dds::ReadCondition* attach_reader(dds::WaitSet& waitset, dds::DataReader* reader, const char* what);
+
+// Deletes `reader` (after detaching and deleting its `condition`, if any)
+// and `writer`; either may be null. Deleting a reader waits for a listener
+// that is running.
+void delete_endpoints(dds::Subscriber* subscriber, dds::DataReader* reader,
+                      dds::ReadCondition* condition, dds::WaitSet& waitset,
+                      dds::Publisher* publisher, dds::DataWriter* writer);
 
 }  // namespace fastdds_driver

@@ -72,10 +72,7 @@ std::unique_ptr<grpc::Server> build_server(RoundTripService& service, const std:
 class GrpcDriver final : public mwbench::Driver {
  public:
   mwbench::Description describe() const override {
-    mwbench::Description d;
-    d.driver = "grpc";
-    d.middleware = "gRPC";
-    d.middleware_version = grpc::Version();
+    mwbench::Description d("grpc", "gRPC", grpc::Version());
     d.operations = {{"roundtrip", false}, {"ping", false}, {"octets", true}};
     d.modes = {{"remote", {"tcp", "uds"}}, {"collocated", {"inproc"}}};
     d.host_local = {"uds"};

@@ -74,18 +74,4 @@ std::string StopSignal::failure() {
   return failure_;
 }
 
-SocketDir::SocketDir() {
-  char dir[] = "/tmp/mwbench-grpc-XXXXXX";
-  if (::mkdtemp(dir) == nullptr) {
-    throw std::runtime_error(std::string("mkdtemp /tmp/mwbench-grpc-XXXXXX: ") +
-                             std::strerror(errno));
-  }
-  path_ = dir;
-}
-
-SocketDir::~SocketDir() {
-  ::unlink(socket_path().c_str());
-  ::rmdir(path_.c_str());
-}
-
 }  // namespace grpc_driver

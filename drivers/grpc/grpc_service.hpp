@@ -12,6 +12,7 @@
 #include <string>
 
 #include "RoundTrip.grpc.pb.h"
+#include "common/private_dir.hpp"
 #include "mwbench/options.hpp"
 
 namespace grpc_driver {
@@ -58,19 +59,12 @@ class StopSignal {
   std::string failure_;
 };
 
-// A fresh mkdtemp() directory under /tmp holding the Unix socket `socket`;
-// removes both on destruction (after the server that listened on it).
-class SocketDir {
+// A private directory under /tmp (drivers/common) holding the Unix socket
+// `socket`; removes both on destruction (after the server that listened on it).
+class SocketDir : public mwbench::common::PrivateDir {
  public:
-  SocketDir();
-  ~SocketDir();
-  SocketDir(const SocketDir&) = delete;
-  SocketDir& operator=(const SocketDir&) = delete;
-
-  std::string socket_path() const { return path_ + "/socket"; }
-
- private:
-  std::string path_;
+  SocketDir() : PrivateDir("mwbench-grpc") {}
+  std::string socket_path() const { return path() + "/socket"; }
 };
 
 }  // namespace grpc_driver

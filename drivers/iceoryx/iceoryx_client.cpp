@@ -24,16 +24,14 @@ Client::Client(const Endpoint& endpoint, Wait wait, std::size_t payload_bytes, d
       subscriber_(service(endpoint, endpoint.pong), subscriber_options()) {
   if (wait == Wait::waitset) {
     waitset_.emplace();
-    waitset_->attachState(subscriber_, iox::popo::SubscriberState::HAS_DATA).or_else([](auto) {
-      throw std::runtime_error("WaitSet: cannot attach the pong subscriber");
-    });
+    attach(*waitset_, subscriber_, "pong subscriber");
   }
 }
 
 void Client::connect() {
   const auto deadline =
       std::chrono::steady_clock::now() + std::chrono::duration<double>(timeout_s_);
-  const std::string after = " after " + format_seconds(timeout_s_) + " s (is the server running?)";
+  const std::string after = " after " + seconds_text(timeout_s_) + " s (is the server running?)";
   while (!publisher_.hasSubscribers()) {
     if (std::chrono::steady_clock::now() > deadline) {
       throw std::runtime_error("no subscriber of " + endpoint_.ping_name() + after);
@@ -50,13 +48,7 @@ void Client::connect() {
 
 void Client::call() {
   const auto size = static_cast<std::uint32_t>(sizeof(Message) + payload_.size());
-  void* chunk = nullptr;
-  publisher_.loan(size, alignof(Message))
-      .and_then([&chunk](void* loaned) { chunk = loaned; })
-      .or_else([size](iox::popo::AllocationError error) {
-        throw std::runtime_error("loan of a " + std::to_string(size) +
-                                 "-byte chunk failed: " + iox::popo::asStringLiteral(error));
-      });
+  void* chunk = loan_chunk(publisher_, size, alignof(Message));
   auto* ping = static_cast<Message*>(chunk);
   ping->seq = ++seq_;
   ping->status = kIntact;
@@ -66,7 +58,7 @@ void Client::call() {
   publisher_.publish(chunk);
   if (!await_pong()) {
     throw std::runtime_error("no pong for ping " + std::to_string(seq_) + " on " +
-                             endpoint_.pong_name() + " within " + format_seconds(timeout_s_) +
+                             endpoint_.pong_name() + " within " + seconds_text(timeout_s_) +
                              " s (--timeout)");
   }
 }

@@ -68,10 +68,7 @@ Settings settings(const DriverOptions& o) {
 class IceoryxDriver final : public mwbench::Driver {
  public:
   mwbench::Description describe() const override {
-    mwbench::Description d;
-    d.driver = "iceoryx";
-    d.middleware = "Eclipse iceoryx";
-    d.middleware_version = ICEORYX_LATEST_RELEASE_VERSION;
+    mwbench::Description d("iceoryx", "Eclipse iceoryx", ICEORYX_LATEST_RELEASE_VERSION);
     d.operations = {{"roundtrip", false}, {"octets", true}, {mwbench::kFanoutOperation, true}};
     d.modes = {{"remote", {"shm"}}, {"collocated", {"inproc"}}};
     // Shared memory through the machine's RouDi: no socket, so --bind

@@ -7,18 +7,12 @@ namespace iceoryx {
 
 Echo::Echo(const Endpoint& endpoint, Wait wait, std::size_t payload_bytes, bool verify)
     : wait_(wait),
-      payload_bytes_(payload_bytes),
-      verify_(verify),
+      check_(payload_bytes, verify),
       subscriber_(service(endpoint, endpoint.ping), subscriber_options()),
       publisher_(service(endpoint, endpoint.pong), publisher_options()) {
   if (wait == Wait::waitset) {
     waitset_.emplace();
-    waitset_->attachState(subscriber_, iox::popo::SubscriberState::HAS_DATA).or_else([](auto) {
-      throw std::runtime_error("WaitSet: cannot attach the ping subscriber");
-    });
-    waitset_->attachEvent(stop_trigger_).or_else([](auto) {
-      throw std::runtime_error("WaitSet: cannot attach the stop trigger");
-    });
+    attach(*waitset_, subscriber_, "ping subscriber", &stop_trigger_);
   }
 }
 
@@ -56,17 +50,10 @@ void Echo::answer_all() noexcept {
 
 void Echo::answer(const Message& ping) noexcept {
   std::uint32_t status = kIntact;
-  if (verify_) {
-    const auto* payload = reinterpret_cast<const std::uint8_t*>(&ping + 1);
-    const std::size_t length = ping.payload_bytes;
-    std::size_t bad = 0;
-    while (bad < length && bad < payload_bytes_ && payload[bad] == pattern_byte(bad)) ++bad;
-    if (length != payload_bytes_ || bad != length) {
-      status = kMismatch;
-      record_failure("octets: payload mismatch at byte " + std::to_string(bad) + " of " +
-                     std::to_string(length) + " (expected " + std::to_string(payload_bytes_) +
-                     " bytes; verify=1)");
-    }
+  const auto* payload = reinterpret_cast<const std::uint8_t*>(&ping + 1);
+  if (!check_.intact(payload, ping.payload_bytes)) {
+    status = kMismatch;
+    record_failure("octets: " + check_.mismatch(payload, ping.payload_bytes));
   }
   publisher_.loan(sizeof(Message), alignof(Message))
       .and_then([&](void* chunk) {

@@ -42,8 +42,7 @@ class Echo {
   void record_failure(std::string message) noexcept;
 
   const Wait wait_;
-  const std::size_t payload_bytes_;
-  const bool verify_;
+  const mwbench::common::PayloadCheck check_;  // verify=1
   iox::popo::UntypedSubscriber subscriber_;
   iox::popo::UntypedPublisher publisher_;
   iox::popo::UserTrigger stop_trigger_;

@@ -67,7 +67,7 @@ Publisher::~Publisher() {
 void Publisher::connect() {
   using Clock = std::chrono::steady_clock;
   const auto deadline = Clock::now() + std::chrono::duration<double>(timeout_s_);
-  const std::string within = " within " + format_seconds(timeout_s_) + " s (--timeout)";
+  const std::string within = " within " + seconds_text(timeout_s_) + " s (--timeout)";
   while (!events_.hasSubscribers()) {
     if (Clock::now() > deadline) {
       throw std::runtime_error("no subscriber of " + endpoint_.event_name() + within +
@@ -126,13 +126,7 @@ int Publisher::take_hellos(std::vector<bool>& heard, int missing) {
 void Publisher::call() {
   if (failed_) return;
   const auto size = static_cast<std::uint32_t>(sizeof(FanoutEvent) + payload_.size());
-  void* chunk = nullptr;
-  events_.loan(size, alignof(FanoutEvent))
-      .and_then([&chunk](void* loaned) { chunk = loaned; })
-      .or_else([size](iox::popo::AllocationError error) {
-        throw std::runtime_error("loan of a " + std::to_string(size) +
-                                 "-byte chunk failed: " + iox::popo::asStringLiteral(error));
-      });
+  void* chunk = loan_chunk(events_, size, alignof(FanoutEvent));
   auto* event = static_cast<FanoutEvent*>(chunk);
   *event = FanoutEvent{++event_, kEvent, static_cast<std::uint32_t>(payload_.size())};
   if (!payload_.empty()) std::memcpy(event + 1, payload_.data(), payload_.size());
@@ -140,7 +134,7 @@ void Publisher::call() {
   events_.publish(chunk);
   if (!await_replies()) {
     lost_subscriber_ = true;
-    fail(tally_.describe_missing() + " within " + format_seconds(timeout_s_) + " s (--timeout)");
+    fail(tally_.describe_missing() + " within " + seconds_text(timeout_s_) + " s (--timeout)");
   }
 }
 

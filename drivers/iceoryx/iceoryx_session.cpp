@@ -15,6 +15,7 @@
 #include "iceoryx_hoofs/log/logmanager.hpp"
 #include "iceoryx_posh/runtime/posh_runtime.hpp"
 #include "iceoryx_versions.hpp"
+#include "mwbench/name_table.hpp"
 #include "mwbench/options.hpp"
 
 namespace iceoryx {
@@ -35,26 +36,21 @@ std::filesystem::path program_dir() {
 
 }  // namespace
 
-std::string format_seconds(double s) {
-  std::string text = std::to_string(s);
-  text.erase(text.find_last_not_of('0') + 1);
-  if (text.back() == '.') text.pop_back();
-  return text;
-}
-
 std::vector<std::uint8_t> payload_pattern(std::size_t bytes) {
   std::vector<std::uint8_t> p(bytes);
   for (std::size_t i = 0; i < bytes; ++i) p[i] = pattern_byte(i);
   return p;
 }
 
-Wait parse_wait(const std::string& value) {
-  if (value == "waitset") return Wait::waitset;
-  if (value == "spin") return Wait::spin;
-  throw mwbench::UsageError("--option wait=" + value + ": allowed values: waitset, spin");
-}
+namespace {
 
-const char* to_string(Wait wait) noexcept { return wait == Wait::waitset ? "waitset" : "spin"; }
+constexpr mwbench::NameTable<Wait, 2> kWaits{{{{Wait::waitset, "waitset"}, {Wait::spin, "spin"}}}};
+
+}  // namespace
+
+Wait parse_wait(const std::string& value) { return kWaits.parse(value, "--option wait="); }
+
+const char* to_string(Wait wait) noexcept { return kWaits.name(wait); }
 
 nlohmann::json roudi_daemon() {
   const std::string shm_user = "/dev/shm/" + user_name();
@@ -156,6 +152,18 @@ nlohmann::json middleware_config(const Endpoint& endpoint, Wait wait) {
       {"wait", to_string(wait)},
       {"iceoryx_version", ICEORYX_LATEST_RELEASE_VERSION},
   };
+}
+
+void* loan_chunk(iox::popo::UntypedPublisher& publisher, std::uint32_t size,
+                 std::uint32_t alignment) {
+  void* chunk = nullptr;
+  publisher.loan(size, alignment)
+      .and_then([&chunk](void* loaned) { chunk = loaned; })
+      .or_else([size](iox::popo::AllocationError error) {
+        throw std::runtime_error("loan of a " + std::to_string(size) +
+                                 "-byte chunk failed: " + iox::popo::asStringLiteral(error));
+      });
+  return chunk;
 }
 
 }  // namespace iceoryx

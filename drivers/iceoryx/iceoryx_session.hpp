@@ -10,14 +10,20 @@
 
 #include <cstdint>
 #include <nlohmann/json.hpp>
+#include <stdexcept>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "common/endpoint_field.hpp"
+#include "common/payload_pattern.hpp"
+#include "common/seconds_text.hpp"
 #include "iceoryx_posh/capro/service_description.hpp"
 #include "iceoryx_posh/popo/publisher_options.hpp"
 #include "iceoryx_posh/popo/subscriber_options.hpp"
+#include "iceoryx_posh/popo/untyped_publisher.hpp"
+#include "iceoryx_posh/popo/untyped_subscriber.hpp"
+#include "iceoryx_posh/popo/user_trigger.hpp"
 
 namespace iceoryx {
 
@@ -60,8 +66,8 @@ struct Endpoint {
 
 using mwbench::common::endpoint_field;  // "k1=v1;k2=v2" -> the value of one key
 
-// "10", "2.5": seconds as a message says them.
-std::string format_seconds(double s);
+// Seconds as messages print them (drivers/common).
+using mwbench::common::seconds_text;
 
 // The service of one event of the cell ("mwbench", "<pid>", `event`).
 iox::capro::ServiceDescription service(const Endpoint& endpoint, const std::string& event);
@@ -86,14 +92,29 @@ inline constexpr std::uint32_t kMismatch = 0;
 inline constexpr std::uint64_t kMaxPayloadBytes = (16u << 20) - 256;
 
 // The payload pattern of the `octets` ping: byte i is i mod 251 (as in rawtcp).
-inline std::uint8_t pattern_byte(std::size_t i) noexcept {
-  return static_cast<std::uint8_t>(i % 251);
-}
+using mwbench::common::pattern_byte;
 
 // `bytes` bytes of that pattern, written into every payload.
 std::vector<std::uint8_t> payload_pattern(std::size_t bytes);
 
 // How the middleware was configured, for the result header.
 nlohmann::json middleware_config(const Endpoint& endpoint, Wait wait);
+
+// A chunk of `size` bytes loaned from `publisher`; throws naming the error.
+void* loan_chunk(iox::popo::UntypedPublisher& publisher, std::uint32_t size,
+                 std::uint32_t alignment);
+
+// Attaches `subscriber`'s "has data" state to `waitset` (and `stop`, when
+// given, as an event that wakes it); throws naming `what` on failure.
+template <class WaitSet>
+void attach(WaitSet& waitset, iox::popo::UntypedSubscriber& subscriber, const char* what,
+            iox::popo::UserTrigger* stop = nullptr) {
+  waitset.attachState(subscriber, iox::popo::SubscriberState::HAS_DATA).or_else([what](auto) {
+    throw std::runtime_error(std::string("WaitSet: cannot attach the ") + what);
+  });
+  if (stop == nullptr) return;
+  waitset.attachEvent(*stop).or_else(
+      [](auto) { throw std::runtime_error("WaitSet: cannot attach the stop trigger"); });
+}
 
 }  // namespace iceoryx

@@ -22,18 +22,12 @@ class Subscribers::Subscriber {
       : group_(group),
         number_(static_cast<std::uint32_t>(number)),
         wait_(wait),
-        payload_bytes_(payload_bytes),
-        verify_(verify),
+        check_(payload_bytes, verify),
         events_(service(endpoint, endpoint.event), event_subscriber_options()),
         replies_(service(endpoint, endpoint.reply), reply_publisher_options()) {
     if (wait == Wait::waitset) {
       waitset_.emplace();
-      waitset_->attachState(events_, iox::popo::SubscriberState::HAS_DATA).or_else([](auto) {
-        throw std::runtime_error("WaitSet: cannot attach the event subscriber");
-      });
-      waitset_->attachEvent(stop_trigger_).or_else([](auto) {
-        throw std::runtime_error("WaitSet: cannot attach the stop trigger");
-      });
+      attach(*waitset_, events_, "event subscriber", &stop_trigger_);
     }
   }
 
@@ -67,7 +61,7 @@ class Subscribers::Subscriber {
       }
       const auto* chunk = static_cast<const FanoutEvent*>(taken.value());
       const FanoutEvent event = *chunk;
-      const bool intact = !verify_ || event.kind != kEvent || payload_intact(*chunk);
+      const bool intact = event.kind != kEvent || payload_intact(*chunk);
       // Released before the reply: when the publisher has every reply, no
       // subscriber holds the event's chunk any more.
       events_.release(taken.value());
@@ -82,13 +76,9 @@ class Subscribers::Subscriber {
   // `event` is the chunk: its payload follows it.
   bool payload_intact(const FanoutEvent& event) noexcept {
     const auto* payload = reinterpret_cast<const std::uint8_t*>(&event + 1);
-    const std::size_t length = event.payload_bytes;
-    std::size_t bad = 0;
-    while (bad < length && bad < payload_bytes_ && payload[bad] == pattern_byte(bad)) ++bad;
-    if (length == payload_bytes_ && bad == length) return true;
-    fail("payload mismatch at byte " + std::to_string(bad) + " of " + std::to_string(length) +
-         " in event " + std::to_string(event.number) + " (expected " +
-         std::to_string(payload_bytes_) + " bytes; verify=1)");
+    if (check_.intact(payload, event.payload_bytes)) return true;
+    fail("event " + std::to_string(event.number) + ": " +
+         check_.mismatch(payload, event.payload_bytes));
     return false;
   }
 
@@ -114,8 +104,7 @@ class Subscribers::Subscriber {
   Subscribers& group_;
   const std::uint32_t number_;
   const Wait wait_;
-  const std::size_t payload_bytes_;
-  const bool verify_;
+  const mwbench::common::PayloadCheck check_;  // verify=1
   iox::popo::UntypedSubscriber events_;
   iox::popo::UntypedPublisher replies_;
   iox::popo::UserTrigger stop_trigger_;
@@ -144,8 +133,8 @@ void Subscribers::await_subscribed(double timeout_s) {
   for (const auto& s : subscribers_) {
     while (!s->subscribed()) {
       if (std::chrono::steady_clock::now() > deadline) {
-        throw std::runtime_error("RouDi took no subscription in within " +
-                                 format_seconds(timeout_s) + " s (--timeout)");
+        throw std::runtime_error("RouDi took no subscription in within " + seconds_text(timeout_s) +
+                                 " s (--timeout)");
       }
       std::this_thread::sleep_for(std::chrono::milliseconds(1));
     }

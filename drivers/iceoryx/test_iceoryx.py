@@ -1,7 +1,6 @@
 """End-to-end tests of mwbench-driver-iceoryx: real RouDi, server and client processes.
 
-Needs a build: the driver is looked up in $MWBENCH_BUILD_DIR (default: the
-repository's build/). Only the standard library and pytest. Each test that
+Run as every driver's tests are (drivers/README.md). Each test that
 needs RouDi gets a private one (the `roudi` fixture): started with the
 driver's own configuration, stopped and its files removed whatever the test
 did. iceoryx 2.0 allows one RouDi per machine, so these tests refuse to run
@@ -10,7 +9,6 @@ beside one they did not start.
 
 import contextlib
 import glob
-import json
 import os
 import shutil
 import signal
@@ -42,8 +40,7 @@ ROUDI_SOCKET = "/tmp/roudi"
 
 
 def describe():
-    out = subprocess.run([DRIVER, "--describe"], capture_output=True, text=True, check=True)
-    return json.loads(out.stdout)
+    return ICEORYX.describe()
 
 
 def roudi_answers():

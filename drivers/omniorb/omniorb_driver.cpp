@@ -126,10 +126,7 @@ nlohmann::json orb_config(const OrbSession& session) {
 class OmniorbDriver final : public mwbench::Driver {
  public:
   mwbench::Description describe() const override {
-    mwbench::Description d;
-    d.driver = "omniorb";
-    d.middleware = "omniORB";
-    d.middleware_version = omniORB::versionString();
+    mwbench::Description d("omniorb", "omniORB", omniORB::versionString());
     d.operations = {{"roundtrip", false}, {"ping", false},        {"octets", true},
                     {"octets_out", true}, {"octets_inout", true}, {"records", true}};
     d.modes = {{"remote", {"tcp", "unix"}}, {"collocated", {"inproc"}}};

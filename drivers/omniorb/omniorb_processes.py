@@ -10,7 +10,8 @@ import os
 import subprocess
 from pathlib import Path
 
-from driver_processes import DriverServer, read_result, socket_inodes
+from driver_processes import DriverServer, read_result
+from proc_view import socket_inodes
 
 REPO = Path(__file__).resolve().parents[2]
 BUILD = Path(os.environ.get("MWBENCH_BUILD_DIR", REPO / "build"))

@@ -12,7 +12,7 @@ import subprocess
 import time
 
 import pytest
-from driver_processes import HANG_S, read_result
+from driver_processes import HANG_S, Driver, cell, read_result
 from omniorb_processes import (
     DRIVER,
     QUICK,
@@ -170,23 +170,13 @@ def test_octets_mismatch_fails_loudly(tmp_path):
     assert "octets payload of 4095 bytes, expected 4096" in err
 
 
-def test_unknown_option_is_a_usage_error():
-    done = subprocess.run(
-        [DRIVER, "--role", "collocated", "--operation", "ping", "--transport", "inproc",
-         "--option", "no_such_option=1"],
-        capture_output=True, text=True, timeout=HANG_S)
-    assert done.returncode == 2
-    assert done.stderr.startswith("mwbench-driver-omniorb: error:")
-    assert "no_such_option" in done.stderr and "threading" in done.stderr
-
-
-def test_bad_threading_value_is_a_usage_error():
-    done = subprocess.run(
-        [DRIVER, "--role", "collocated", "--operation", "ping", "--transport", "inproc",
-         "--option", "threading=fibers"],
-        capture_output=True, text=True, timeout=HANG_S)
-    assert done.returncode == 2
-    assert "threading=fibers" in done.stderr and "per-connection or pool" in done.stderr
+@pytest.mark.parametrize("option, message", [
+    ("no_such_option=1", "--option no_such_option: unknown key"),
+    ("threading=fibers", "per-connection or pool"),
+])
+def test_wrong_options_are_usage_errors(tmp_path, option, message):
+    Driver("omniorb").assert_usage_error(tmp_path, "collocated", *cell("ping", "inproc"),
+                                         "--option", option, message=message)
 
 
 @pytest.mark.parametrize("threading", ["per-connection", "pool"])

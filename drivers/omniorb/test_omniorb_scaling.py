@@ -10,7 +10,6 @@ import subprocess
 import pytest
 from driver_processes import (
     HANG_S,
-    established_connections,
     measuring,
     read_result,
     wait_until_measuring,
@@ -23,6 +22,7 @@ from omniorb_processes import (
     run_client,
     sanitized_build,
 )
+from proc_view import established_connections
 
 pytestmark = pytest.mark.skipif(not DRIVER.exists(), reason=f"{DRIVER} not built")
 

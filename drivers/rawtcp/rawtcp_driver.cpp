@@ -97,10 +97,7 @@ void check_reply(mwbench::Measurement& m, const std::string& operation,
 class RawTcpDriver final : public mwbench::Driver {
  public:
   mwbench::Description describe() const override {
-    mwbench::Description d;
-    d.driver = "rawtcp";
-    d.middleware = "Linux sockets";
-    d.middleware_version = kernel_release();
+    mwbench::Description d("rawtcp", "Linux sockets", kernel_release());
     d.operations = {{"roundtrip", false},   {"ping", false},
                     {"octets", true},       {"octets_out", true},
                     {"octets_inout", true}, {mwbench::kFanoutOperation, true}};

@@ -1,8 +1,4 @@
-"""End-to-end tests of mwbench-driver-rawtcp: real server and client processes.
-
-Needs a build: the driver is looked up in $MWBENCH_BUILD_DIR (default: the
-repository's build/). Only the standard library and pytest.
-"""
+"""End-to-end tests of mwbench-driver-rawtcp: real server and client processes."""
 
 import json
 import os
@@ -19,21 +15,17 @@ from driver_processes import (
     HANG_S,
     Driver,
     cell,
-    established_connections,
     fanout_subscribers,
     measuring,
     read_result,
     run_fanout,
     wait_until_measuring,
 )
+from proc_view import established_connections
 
-REPO = Path(__file__).resolve().parents[2]
-BUILD = Path(os.environ.get("MWBENCH_BUILD_DIR", REPO / "build"))
-DRIVER = BUILD / "drivers" / "rawtcp" / "mwbench-driver-rawtcp"
-
-pytestmark = pytest.mark.skipif(
-    not DRIVER.exists(), reason=f"{DRIVER} not built (set MWBENCH_BUILD_DIR)"
-)
+RAWTCP = Driver("rawtcp")
+DRIVER = RAWTCP.program
+pytestmark = RAWTCP.built_or_skipped()
 
 
 def cell_args(role, operation, transport, payload=0, *extra):

@@ -1,10 +1,5 @@
-"""End-to-end tests of mwbench-driver-zmq: real server, client and collocated processes.
+"""End-to-end tests of mwbench-driver-zmq: real server, client and collocated processes."""
 
-Needs a build: the driver is looked up in $MWBENCH_BUILD_DIR (default: the
-repository's build/). Only the standard library and pytest.
-"""
-
-import json
 import os
 import signal
 import subprocess
@@ -17,13 +12,14 @@ from driver_processes import (
     Driver,
     assert_every_event_delivered,
     cell,
-    established_connections,
     fanout_subscribers,
     measuring,
     read_result,
     run_fanout,
     wait_until_measuring,
+    wrong_option_cases,
 )
+from proc_view import established_connections
 
 ZMQ = Driver("zmq")
 DRIVER = ZMQ.program
@@ -34,8 +30,7 @@ run_client = ZMQ.client
 
 
 def test_describe():
-    out = subprocess.run([str(DRIVER), "--describe"], capture_output=True, text=True, check=True)
-    d = json.loads(out.stdout)
+    d = ZMQ.describe()
     assert d["driver"] == "zmq" and d["middleware"] == "ZeroMQ"
     assert d["modes"] == {"remote": ["tcp", "ipc"], "collocated": ["inproc"]}
     assert d["host_local"] == ["ipc"]
@@ -83,17 +78,9 @@ def test_collocated_round_trip(tmp_path, operation, wait):
 @pytest.mark.parametrize("transport", ["tcp", "ipc", "inproc"])
 @pytest.mark.parametrize("payload", [0, 1, 1000, 65536, 1 << 20])
 def test_octets_payload_arrives_intact(tmp_path, transport, payload):
-    args = cell("octets", transport, payload, "--option", "verify=1")
-    if transport == "inproc":
-        proc, output = run("collocated", tmp_path, *args, samples=50)
-    else:
-        server = start_server(tmp_path, *args)
-        proc, output = run_client(tmp_path, server, *args, samples=50)
-    assert proc.returncode == 0, proc.stderr
-    header, _ = read_result(output)
+    header, _ = ZMQ.run_cell(tmp_path, *cell("octets", transport, payload, "--option", "verify=1"),
+                            collocated=transport == "inproc", samples=50)
     assert header["payload_bytes"] == payload and header["sample_count"] == 50
-    if transport != "inproc":
-        assert server.stop()[0] == 0
 
 
 def test_verify_fails_loudly_on_a_wrong_payload(tmp_path):
@@ -110,17 +97,9 @@ def test_verify_fails_loudly_on_a_wrong_payload(tmp_path):
 def test_threads_write_one_series_each(tmp_path, mode):
     args = cell("octets", "tcp" if mode == "remote" else "inproc", 1000,
                 "--option", "verify=1", "--threads", "3")
-    if mode == "collocated":
-        proc, output = run("collocated", tmp_path, *args, samples=100)
-    else:
-        server = start_server(tmp_path, *args)
-        proc, output = run_client(tmp_path, server, *args, samples=100)
-    assert proc.returncode == 0, proc.stderr
-    header, samples = read_result(output)
+    header, samples = ZMQ.run_cell(tmp_path, *args, collocated=mode == "collocated", samples=100)
     assert len(samples) == 300 and [s["count"] for s in header["series"]] == [100] * 3
     assert len(header["middleware_config"]["endpoints"]) == 3
-    if mode == "remote":
-        assert server.stop()[0] == 0
 
 
 def test_one_connection_per_thread(tmp_path):
@@ -149,33 +128,18 @@ def test_more_client_threads_than_rep_sockets_is_an_error(tmp_path):
     assert server.stop()[0] == 0
 
 
-@pytest.mark.parametrize("option, message", [
-    ("wait=sleep", "--option wait=sleep: must be block or spin"),
-    ("verify=yes", "--option verify"),
-    ("colour=1", "--option colour"),
+@pytest.mark.parametrize("role, args, message", [
+    *wrong_option_cases("ping", "tcp", [
+        ("wait=sleep", "--option wait=sleep: allowed values: block, spin"),
+        ("verify=yes", "--option verify"),
+        ("colour=1", "--option colour"),
+    ]),
+    ("client", cell("ping", "uds"), "uds"),
+    ("collocated", cell("ping", "tcp"), "tcp"),
+    ("client", [*cell("ping", "tcp"), "--servants", "2"], "--servants 2"),
 ])
-@pytest.mark.parametrize("role", ["server", "client", "collocated"])
-def test_wrong_options_are_usage_errors(tmp_path, role, option, message):
-    transport = "inproc" if role == "collocated" else "tcp"
-    args = [str(DRIVER), "--role", role, *cell("ping", transport), "--option", option]
-    if role != "collocated":
-        args += ["--endpoint-file", str(tmp_path / "endpoint")]
-    proc = subprocess.run(args, capture_output=True, text=True, timeout=HANG_S)
-    assert proc.returncode == 2, proc.stderr
-    assert proc.stderr.startswith("mwbench-driver-zmq: error: ")
-    assert message in proc.stderr
-    assert not (tmp_path / "endpoint").exists()
-
-
-def test_wrong_transport_and_servants_are_usage_errors(tmp_path):
-    for args, message in [
-        (["--role", "client", *cell("ping", "uds")], "uds"),
-        (["--role", "collocated", *cell("ping", "tcp")], "tcp"),
-        (["--role", "client", *cell("ping", "tcp"), "--servants", "2"], "--servants 2"),
-    ]:
-        proc = subprocess.run([str(DRIVER), *args, "--endpoint-file", str(tmp_path / "e")],
-                              capture_output=True, text=True, timeout=HANG_S)
-        assert proc.returncode == 2 and message in proc.stderr, proc.stderr
+def test_wrong_options_transports_and_servants_are_usage_errors(tmp_path, role, args, message):
+    ZMQ.assert_usage_error(tmp_path, role, *args, message=message)
 
 
 @pytest.mark.parametrize("wait", ["block", "spin"])

@@ -123,10 +123,7 @@ void measure_fanout(const DriverOptions& o, mwbench::Measurement& m) {
 class ZmqDriver final : public mwbench::Driver {
  public:
   mwbench::Description describe() const override {
-    mwbench::Description d;
-    d.driver = "zmq";
-    d.middleware = "ZeroMQ";
-    d.middleware_version = libzmq_version();
+    mwbench::Description d("zmq", "ZeroMQ", libzmq_version());
     d.operations = {
         {"roundtrip", false}, {"ping", false}, {"octets", true}, {mwbench::kFanoutOperation, true}};
     d.modes = {{"remote", {"tcp", "ipc"}}, {"collocated", {"inproc"}}};

@@ -3,16 +3,21 @@
 
 #include <sstream>
 
+#include "mwbench/name_table.hpp"
+
 namespace zmq_driver {
 
+namespace {
+
+constexpr mwbench::NameTable<Wait, 2> kWaits{{{{Wait::block, "block"}, {Wait::spin, "spin"}}}};
+
+}  // namespace
+
 Wait wait_option(const mwbench::DriverOptions& options) {
-  const std::string wait = options.option("wait", "block");
-  if (wait == "block") return Wait::block;
-  if (wait == "spin") return Wait::spin;
-  throw mwbench::UsageError("--option wait=" + wait + ": must be block or spin");
+  return kWaits.parse(options.option("wait", "block"), "--option wait=");
 }
 
-const char* to_string(Wait wait) noexcept { return wait == Wait::block ? "block" : "spin"; }
+const char* to_string(Wait wait) noexcept { return kWaits.name(wait); }
 
 std::string join_endpoints(const std::vector<std::string>& endpoints) {
   std::string line;

@@ -1,7 +1,6 @@
 // The REP sockets and their serving threads (zmq_replier.hpp).
 #include "zmq_replier.hpp"
 
-#include <dirent.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -9,6 +8,7 @@
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
+#include <memory>
 
 namespace zmq_driver {
 
@@ -32,26 +32,37 @@ std::string bind_endpoint(const mwbench::DriverOptions& options, const std::stri
   throw std::logic_error("unknown transport " + transport);
 }
 
-PrivateDir::PrivateDir() {
-  char dir[] = "/tmp/mwbench-zmq-XXXXXX";
-  if (::mkdtemp(dir) == nullptr) {
-    throw std::runtime_error(std::string("mkdtemp /tmp/mwbench-zmq-XXXXXX: ") +
-                             std::strerror(errno));
-  }
-  path_ = dir;
+void ServingThreads::start(std::function<void()> serve, std::string what) {
+  threads_.emplace_back([this, serve = std::move(serve), what = std::move(what)] {
+    try {
+      serve();
+    } catch (const zmq::error_t& e) {
+      if (e.num() == ETERM) return;  // the context was shut down: stop
+      keep(std::current_exception());
+      on_fatal_(what + ": " + e.what());
+    } catch (const std::exception& e) {
+      keep(std::current_exception());
+      on_fatal_(e.what());
+    }
+  });
 }
 
-PrivateDir::~PrivateDir() {
-  // libzmq unlinks the socket files it created when it closes a listener;
-  // this removes whatever a crash of a previous step left behind.
-  if (DIR* d = ::opendir(path_.c_str())) {
-    while (const dirent* entry = ::readdir(d)) {
-      const std::string name = entry->d_name;
-      if (name != "." && name != "..") ::unlink((path_ + "/" + name).c_str());
-    }
-    ::closedir(d);
+void ServingThreads::keep(std::exception_ptr failure) noexcept {
+  std::lock_guard lock(mutex_);
+  if (!failure_) failure_ = std::move(failure);
+}
+
+void ServingThreads::wait() noexcept {
+  for (auto& thread : threads_) {
+    if (thread.joinable()) thread.join();
   }
-  ::rmdir(path_.c_str());
+  threads_.clear();
+}
+
+void ServingThreads::join() {
+  wait();
+  std::lock_guard lock(mutex_);
+  if (failure_) std::rethrow_exception(failure_);
 }
 
 Repliers::Repliers(zmq::context_t& context, const mwbench::DriverOptions& options, int count,
@@ -60,7 +71,7 @@ Repliers::Repliers(zmq::context_t& context, const mwbench::DriverOptions& option
       options_(options),
       wait_(wait_option(options)),
       verify_(options.option_flag("verify", false)),
-      on_fatal_(std::move(on_fatal)) {
+      threads_(std::move(on_fatal)) {
   for (int i = 0; i < count; ++i) {
     zmq::socket_t socket(context_, zmq::socket_type::rep);
     socket.set(zmq::sockopt::linger, 0);  // stopping never waits for a client
@@ -70,45 +81,20 @@ Repliers::Repliers(zmq::context_t& context, const mwbench::DriverOptions& option
   }
 }
 
-Repliers::~Repliers() {
-  context_.shutdown();
-  for (auto& thread : threads_) {
-    if (thread.joinable()) thread.join();
-  }
-}
+Repliers::~Repliers() { context_.shutdown(); }  // threads_ joins after
 
 void Repliers::start() {
   // Each socket moves to its thread; thread creation orders the memory, as
   // ZeroMQ asks of a socket that changes threads.
   for (auto& socket : sockets_) {
-    threads_.emplace_back([this, socket = std::move(socket)]() mutable {
-      try {
-        serve(socket);
-      } catch (const zmq::error_t& e) {
-        if (e.num() == ETERM) return;  // the context was shut down: stop
-        {
-          std::lock_guard lock(mutex_);
-          if (!failure_) failure_ = std::current_exception();
-        }
-        on_fatal_(std::string("REP socket: ") + e.what());
-      } catch (const std::exception& e) {
-        {
-          std::lock_guard lock(mutex_);
-          if (!failure_) failure_ = std::current_exception();
-        }
-        on_fatal_(e.what());
-      }
-    });
+    // std::function needs a copyable callable: the socket goes in a shared one.
+    auto own = std::make_shared<zmq::socket_t>(std::move(socket));
+    threads_.start([this, own] { serve(*own); }, "REP socket");
   }
   sockets_.clear();
 }
 
-void Repliers::join() {
-  for (auto& thread : threads_) thread.join();
-  threads_.clear();
-  std::lock_guard lock(mutex_);
-  if (failure_) std::rethrow_exception(failure_);
-}
+void Repliers::join() { threads_.join(); }
 
 void Repliers::serve(zmq::socket_t& socket) {
   // Room for the largest request plus one byte, so that a longer one shows

@@ -14,25 +14,43 @@
 #include <vector>
 #include <zmq.hpp>
 
+#include "common/private_dir.hpp"
 #include "mwbench/options.hpp"
 #include "zmq_messages.hpp"
 
 namespace zmq_driver {
 
-// A fresh mkdtemp() directory under /tmp for ipc socket files; removes the
-// files in it and itself on destruction. Destroy it after the context that
-// bound them, so that libzmq has closed every listener first.
-class PrivateDir {
+// A private directory under /tmp (drivers/common) for ipc socket files.
+// Destroy it after the context that bound them, so that libzmq has closed
+// every listener first.
+class PrivateDir : public mwbench::common::PrivateDir {
  public:
-  PrivateDir();
-  ~PrivateDir();
-  PrivateDir(const PrivateDir&) = delete;
-  PrivateDir& operator=(const PrivateDir&) = delete;
+  PrivateDir() : mwbench::common::PrivateDir("mwbench-zmq") {}
+};
 
-  const std::string& path() const noexcept { return path_; }
+// The threads that serve sockets (Repliers, Subscribers): each runs until the
+// context is shut down (ETERM); the first other failure is kept for join()
+// and reported to `on_fatal` at once, prefixed by the thread's `what`.
+class ServingThreads {
+ public:
+  explicit ServingThreads(std::function<void(const std::string&)> on_fatal)
+      : on_fatal_(std::move(on_fatal)) {}
+  ~ServingThreads() { wait(); }
+  ServingThreads(const ServingThreads&) = delete;
+  ServingThreads& operator=(const ServingThreads&) = delete;
+
+  void start(std::function<void()> serve, std::string what);
+  // Waits for the threads; rethrows the first failure.
+  void join();
 
  private:
-  std::string path_;
+  void wait() noexcept;
+  void keep(std::exception_ptr failure) noexcept;
+
+  std::function<void(const std::string&)> on_fatal_;
+  std::vector<std::thread> threads_;
+  std::mutex mutex_;  // guards failure_
+  std::exception_ptr failure_;
 };
 
 // Where a socket named `name` (unique in its process) binds: transport
@@ -71,12 +89,9 @@ class Repliers {
   const mwbench::DriverOptions& options_;
   const Wait wait_;
   const bool verify_;
-  std::function<void(const std::string&)> on_fatal_;
   std::vector<zmq::socket_t> sockets_;
   std::vector<std::string> endpoints_;
-  std::vector<std::thread> threads_;
-  std::mutex mutex_;  // guards failure_
-  std::exception_ptr failure_;
+  ServingThreads threads_;
 };
 
 }  // namespace zmq_driver

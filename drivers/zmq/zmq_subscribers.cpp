@@ -31,7 +31,7 @@ Subscribers::Subscribers(zmq::context_t& context, const mwbench::DriverOptions& 
       options_(options),
       wait_(wait_option(options)),
       verify_(options.option_flag("verify", false)),
-      on_fatal_(std::move(on_fatal)) {
+      threads_(std::move(on_fatal)) {
   subscribers_.reserve(static_cast<std::size_t>(count));
   for (int i = 0; i < count; ++i) {
     const std::string n = std::to_string(first + i);
@@ -44,43 +44,18 @@ Subscribers::Subscribers(zmq::context_t& context, const mwbench::DriverOptions& 
   }
 }
 
-Subscribers::~Subscribers() {
-  context_.shutdown();
-  for (auto& thread : threads_) {
-    if (thread.joinable()) thread.join();
-  }
-}
+Subscribers::~Subscribers() { context_.shutdown(); }  // threads_ joins after
 
 void Subscribers::start() {
   // Thread creation orders the memory, as ZeroMQ asks of a socket that
   // changes threads; join() orders it back.
   for (auto& s : subscribers_) {
-    threads_.emplace_back([this, &s] {
-      try {
-        serve(s);
-      } catch (const zmq::error_t& e) {
-        if (e.num() == ETERM) return;  // the context was shut down: stop
-        {
-          std::lock_guard lock(mutex_);
-          if (!failure_) failure_ = std::current_exception();
-        }
-        on_fatal_("subscriber " + std::to_string(s.number) + ": " + e.what());
-      } catch (const std::exception& e) {
-        {
-          std::lock_guard lock(mutex_);
-          if (!failure_) failure_ = std::current_exception();
-        }
-        on_fatal_(e.what());
-      }
-    });
+    threads_.start([this, &s] { serve(s); }, "subscriber " + std::to_string(s.number));
   }
 }
 
 std::vector<std::uint64_t> Subscribers::join() {
-  for (auto& thread : threads_) thread.join();
-  threads_.clear();
-  std::lock_guard lock(mutex_);
-  if (failure_) std::rethrow_exception(failure_);
+  threads_.join();
   std::vector<std::uint64_t> received;
   for (const auto& s : subscribers_) received.push_back(s.received);
   return received;

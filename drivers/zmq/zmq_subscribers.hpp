@@ -64,12 +64,9 @@ class Subscribers {
   const mwbench::DriverOptions& options_;
   const Wait wait_;
   const bool verify_;
-  std::function<void(const std::string&)> on_fatal_;
   std::vector<Subscriber> subscribers_;
   std::vector<std::string> endpoints_;
-  std::vector<std::thread> threads_;
-  std::mutex mutex_;  // guards failure_
-  std::exception_ptr failure_;
+  ServingThreads threads_;
 };
 
 }  // namespace zmq_driver

@@ -204,11 +204,9 @@ NamedSeries& Measurement::named_series(const std::string& name, const std::strin
 
 void Measurement::run_reported(
     const std::function<std::vector<std::uint64_t>(std::uint64_t)>& collect) {
-  if (options_.threads != 1) {
-    throw std::logic_error("--threads " + std::to_string(options_.threads) +
-                           ": samples a driver reports come from one application; it must "
-                           "declare max_threads 1");
-  }
+  require_one_thread(
+      "samples a driver reports come from one application; it must declare "
+      "max_threads 1");
   if (options_.batch && *options_.batch != 1) {
     throw UsageError("--batch " + std::to_string(*options_.batch) +
                      ": each sample the application timed is one; use --batch 1");
@@ -226,6 +224,12 @@ void Measurement::run_reported(
   std::copy_n(values.begin() + static_cast<std::ptrdiff_t>(dropped), kept, buffer_.begin());
   warmup_done_ = dropped;
   finish(kept);
+}
+
+void Measurement::require_one_thread(const char* why) const {
+  if (options_.threads != 1) {
+    throw std::logic_error("--threads " + std::to_string(options_.threads) + ": " + why);
+  }
 }
 
 void Measurement::refuse_named_series(const char* how) const {

@@ -1,18 +1,14 @@
 // Small accessors of DriverOptions.
 #include "mwbench/options.hpp"
 
+#include "mwbench/name_table.hpp"
+
 namespace mwbench {
 
 const char* to_string(Role role) noexcept {
-  switch (role) {
-    case Role::server:
-      return "server";
-    case Role::client:
-      return "client";
-    case Role::collocated:
-      return "collocated";
-  }
-  return "?";
+  constexpr NameTable<Role, 3> kRoles{
+      {{{Role::server, "server"}, {Role::client, "client"}, {Role::collocated, "collocated"}}}};
+  return kRoles.name(role);
 }
 
 std::string DriverOptions::option(const std::string& key, const std::string& fallback) const {

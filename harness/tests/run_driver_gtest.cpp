@@ -57,14 +57,20 @@ class RunDriver : public ::testing::Test {
   }
   void TearDown() override { fs::remove_all(dir_); }
   std::string path(const char* name) const { return (dir_ / name).string(); }
+  // A collocated cell of the fake driver's noop, writing path("out"), with
+  // `extra` arguments.
+  mwbench::testing::RunResult collocated(std::vector<std::string> extra) const {
+    std::vector<std::string> args = {"--role",      "collocated", "--operation", "noop",
+                                     "--transport", "inproc",     "--output",    path("out")};
+    args.insert(args.end(), extra.begin(), extra.end());
+    return run_fake(args);
+  }
 
   fs::path dir_;
 };
 
 TEST_F(RunDriver, CollocatedWritesAResultFile) {
-  const auto r =
-      run_fake({"--role", "collocated", "--operation", "noop", "--transport", "inproc", "--samples",
-                "50", "--warmup", "5", "--option", "color=red", "--output", path("out")});
+  const auto r = collocated({"--samples", "50", "--warmup", "5", "--option", "color=red"});
   ASSERT_EQ(r.status, 0) << r.err;
   const Parsed p = read_result(path("out"));
   EXPECT_EQ(p.magic, "mwbench-result 1");
@@ -87,9 +93,7 @@ TEST_F(RunDriver, CollocatedWritesAResultFile) {
 }
 
 TEST_F(RunDriver, AutoBatchAndPinningAreRecorded) {
-  const auto r =
-      run_fake({"--role", "collocated", "--operation", "noop", "--transport", "inproc", "--samples",
-                "10", "--batch", "auto", "--cpu", "0", "--output", path("out")});
+  const auto r = collocated({"--samples", "10", "--batch", "auto", "--cpu", "0"});
   ASSERT_EQ(r.status, 0) << r.err;
   const auto h = read_result(path("out")).header;
   EXPECT_TRUE(std::has_single_bit(h["batch_size"].get<std::uint64_t>()));
@@ -179,12 +183,8 @@ TEST_F(RunDriver, FaultCrashAbortsAfterPublishing) {
 }
 
 // A client whose calls take a millisecond, so a SIGTERM lands mid-loop.
-class SlowDriver final : public mwbench::Driver {
+class SlowDriver final : public mwbench::testing::ClientDriver {
  public:
-  mwbench::Description describe() const override {
-    return mwbench::testing::FakeDriver().describe();
-  }
-  void serve(const mwbench::DriverOptions&, mwbench::ServerContext&) override {}
   void measure(const mwbench::DriverOptions&, mwbench::Measurement& m) override {
     m.run_threads(
         [](int) { return [] { std::this_thread::sleep_for(std::chrono::milliseconds(1)); }; });
@@ -248,9 +248,7 @@ TEST_F(RunDriver, SigtermStopsEveryThreadAndKeepsTheirSeries) {
 }
 
 TEST_F(RunDriver, SeveralThreadsWriteOneSeriesEach) {
-  const auto r =
-      run_fake({"--role", "collocated", "--operation", "noop", "--transport", "inproc", "--samples",
-                "50", "--warmup", "5", "--threads", "3", "--output", path("out")});
+  const auto r = collocated({"--samples", "50", "--warmup", "5", "--threads", "3"});
   ASSERT_EQ(r.status, 0) << r.err;
   const Parsed p = read_result(path("out"));
   const auto& h = p.header;
@@ -281,13 +279,9 @@ TEST_F(RunDriver, MemoryLimitMakesAnOversizedBufferAClearError) {
 
 // A driver whose measure() runs out of memory without saying where: it
 // throws std::bad_alloc, or allocates all of --memory-limit-mb at once.
-class GreedyDriver final : public mwbench::Driver {
+class GreedyDriver final : public mwbench::testing::ClientDriver {
  public:
   explicit GreedyDriver(bool allocate) : allocate_(allocate) {}
-  mwbench::Description describe() const override {
-    return mwbench::testing::FakeDriver().describe();
-  }
-  void serve(const mwbench::DriverOptions&, mwbench::ServerContext&) override {}
   void measure(const mwbench::DriverOptions& o, mwbench::Measurement&) override {
     if (!allocate_) throw std::bad_alloc();
     std::vector<char> hoard(static_cast<std::size_t>(*o.memory_limit_mb) << 20);
@@ -299,12 +293,8 @@ class GreedyDriver final : public mwbench::Driver {
 };
 
 // A client of 1 ms calls that, once stopped, checks that its cap was lifted.
-class CapCheckingDriver final : public mwbench::Driver {
+class CapCheckingDriver final : public mwbench::testing::ClientDriver {
  public:
-  mwbench::Description describe() const override {
-    return mwbench::testing::FakeDriver().describe();
-  }
-  void serve(const mwbench::DriverOptions&, mwbench::ServerContext&) override {}
   void measure(const mwbench::DriverOptions&, mwbench::Measurement& m) override {
     m.run([] { std::this_thread::sleep_for(std::chrono::milliseconds(1)); });
     rlimit limit{};

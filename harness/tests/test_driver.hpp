@@ -14,10 +14,7 @@ class FakeDriver final : public Driver {
   explicit FakeDriver(bool collocated = true) : collocated_(collocated) {}
 
   Description describe() const override {
-    Description d;
-    d.driver = "fake";
-    d.middleware = "Nothing";
-    d.middleware_version = "0";
+    Description d("fake", "Nothing", "0");
     d.operations = {{"noop", false}, {"blob", true}, {"fanout", true}};
     d.modes = {{"remote", {"tcp", "unix"}}};
     d.host_local = {"unix"};
@@ -78,5 +75,13 @@ inline RunResult run_fake(std::vector<std::string> args, bool collocated = true,
   const int status = run_driver(static_cast<int>(argv.size()), argv.data(), driver);
   return {status, ::testing::internal::GetCapturedStderr()};
 }
+
+// A client-only driver for one test: describes itself as FakeDriver and
+// serves nothing; the test writes its measure().
+class ClientDriver : public Driver {
+ public:
+  Description describe() const override { return FakeDriver().describe(); }
+  void serve(const DriverOptions&, ServerContext&) override {}
+};
 
 }  // namespace mwbench::testing

@@ -16,6 +16,7 @@
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "mwbench/measurement.hpp"
@@ -24,6 +25,13 @@
 namespace mwbench {
 
 struct Description {
+  Description() = default;
+  // The three fields every driver names first; the rest it fills in after.
+  Description(std::string driver_name, std::string middleware_name, std::string version)
+      : driver(std::move(driver_name)),
+        middleware(std::move(middleware_name)),
+        middleware_version(std::move(version)) {}
+
   std::string driver;  // the <name> of mwbench-driver-<name>
   std::string middleware;
   std::string middleware_version;
