@@ -118,8 +118,8 @@ def main():
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--placements", nargs="+", choices=PLACEMENTS,
                    default=["same-cpu", "unpinned"])
-    p.add_argument("--transports", nargs="+", choices=["tcp", "ipc", "inproc"],
-                   default=["tcp", "ipc", "inproc"])
+    p.add_argument("--transports", nargs="+", choices=["tcp", "uds", "inproc"],
+                   default=["tcp", "uds", "inproc"])
     p.add_argument("--reps", type=int, default=3)
     p.add_argument("--samples", type=int, default=50000, help="round trips per run, both sides")
     p.add_argument("--warmup", type=int, default=5000, help="mwbench's warm-up")

@@ -37,8 +37,8 @@ def test_describe():
     out = subprocess.run([str(DRIVER), "--describe"], capture_output=True, text=True, check=True)
     d = json.loads(out.stdout)
     assert d["driver"] == "zmq" and d["middleware"] == "ZeroMQ"
-    assert d["modes"] == {"remote": ["tcp", "ipc"], "collocated": ["inproc"]}
-    assert d["host_local"] == ["ipc"]
+    assert d["modes"] == {"remote": ["tcp", "uds"], "collocated": ["inproc"]}
+    assert d["host_local"] == ["uds"]
     assert d["operations"] == {"roundtrip": {"payload": False}, "ping": {"payload": False},
                                "octets": {"payload": True}, "fanout": {"payload": True}}
     assert set(d["options"]) == {"wait", "verify"}
@@ -47,7 +47,7 @@ def test_describe():
 
 
 @pytest.mark.parametrize("wait", ["block", "spin"])
-@pytest.mark.parametrize("transport", ["tcp", "ipc"])
+@pytest.mark.parametrize("transport", ["tcp", "uds"])
 @pytest.mark.parametrize("operation", ["roundtrip", "ping"])
 def test_remote_round_trip(tmp_path, operation, transport, wait):
     server = start_server(tmp_path, *cell(operation, transport), "--option", f"wait={wait}")
@@ -65,7 +65,7 @@ def test_remote_round_trip(tmp_path, operation, transport, wait):
     server_header, server_samples = read_result(server.output)
     assert server_header["role"] == "server" and server_samples == []
     assert server_header["middleware_config"]["wait"] == wait
-    if transport == "ipc":  # the socket file and its private directory are gone
+    if transport == "uds":  # the socket file and its private directory are gone
         assert not Path(endpoint.removeprefix("ipc://")).parent.exists()
 
 
@@ -80,7 +80,7 @@ def test_collocated_round_trip(tmp_path, operation, wait):
     assert header["middleware_config"]["endpoints"] == ["inproc://mwbench-rep-1"]
 
 
-@pytest.mark.parametrize("transport", ["tcp", "ipc", "inproc"])
+@pytest.mark.parametrize("transport", ["tcp", "uds", "inproc"])
 @pytest.mark.parametrize("payload", [0, 1, 1000, 65536, 1 << 20])
 def test_octets_payload_arrives_intact(tmp_path, transport, payload):
     args = cell("octets", transport, payload, "--option", "verify=1")
@@ -169,7 +169,7 @@ def test_wrong_options_are_usage_errors(tmp_path, role, option, message):
 
 def test_wrong_transport_and_servants_are_usage_errors(tmp_path):
     for args, message in [
-        (["--role", "client", *cell("ping", "uds")], "uds"),
+        (["--role", "client", *cell("ping", "unix")], "unix"),
         (["--role", "collocated", *cell("ping", "tcp")], "tcp"),
         (["--role", "client", *cell("ping", "tcp"), "--servants", "2"], "--servants 2"),
     ]:
@@ -179,7 +179,7 @@ def test_wrong_transport_and_servants_are_usage_errors(tmp_path):
 
 
 @pytest.mark.parametrize("wait", ["block", "spin"])
-@pytest.mark.parametrize("transport", ["tcp", "ipc"])
+@pytest.mark.parametrize("transport", ["tcp", "uds"])
 def test_server_stops_on_sigterm_while_serving(tmp_path, transport, wait):
     # SIGTERM reaches a server whose REP socket is blocked (or spinning) in a
     # receive with a client connected and idle.
@@ -191,13 +191,13 @@ def test_server_stops_on_sigterm_while_serving(tmp_path, transport, wait):
     status, err = server.stop()
     assert status == 0, err
     assert read_result(server.output)[0]["rusage"]["user_us"] >= 0
-    if transport == "ipc":
+    if transport == "uds":
         assert not Path(endpoint.removeprefix("ipc://")).parent.exists()
 
 
 # ---- fanout (docs/driver-contract.md section 5) ----------------------------
 
-@pytest.mark.parametrize("transport", ["tcp", "ipc"])
+@pytest.mark.parametrize("transport", ["tcp", "uds"])
 @pytest.mark.parametrize("subscribers, processes", [(1, 1), (4, 1), (4, 4)])
 def test_fanout_reaches_every_subscriber(tmp_path, transport, subscribers, processes):
     header, samples, server_headers = run_fanout(
@@ -210,7 +210,7 @@ def test_fanout_reaches_every_subscriber(tmp_path, transport, subscribers, proce
     share = subscribers // processes
     assert [h["fanout"]["first_subscriber"] for h in server_headers] == \
         list(range(0, subscribers, share))
-    if transport == "ipc":  # every process's socket files and directory are gone
+    if transport == "uds":  # every process's socket files and directory are gone
         for endpoint in header["middleware_config"]["endpoints"]:
             assert not Path(endpoint.removeprefix("ipc://")).parent.exists()
 
@@ -305,8 +305,8 @@ def test_fanout_fails_without_a_subscriber(tmp_path, when):
 
 
 def test_fanout_wrong_payload_stops_the_subscriber(tmp_path):
-    (server,) = fanout_subscribers(ZMQ, tmp_path, cell("fanout", "ipc", 16), 1, 1)
-    proc, _ = run_client(tmp_path, server, *cell("fanout", "ipc", 8), "--timeout", "1")
+    (server,) = fanout_subscribers(ZMQ, tmp_path, cell("fanout", "uds", 16), 1, 1)
+    proc, _ = run_client(tmp_path, server, *cell("fanout", "uds", 8), "--timeout", "1")
     assert proc.returncode == 1 and "have not replied to event 1 (0)" in proc.stderr
     assert server.proc.wait(timeout=HANG_S) == 1
     assert "fanout: subscriber 0: event 1 of kind 1 carries 8 bytes, expected 16" in \

@@ -19,7 +19,7 @@
 
 namespace zmq_driver {
 
-// A fresh mkdtemp() directory under /tmp for ipc socket files; removes the
+// A fresh mkdtemp() directory under /tmp for the uds transport's socket files (ipc://); removes the
 // files in it and itself on destruction. Destroy it after the context that
 // bound them, so that libzmq has closed every listener first.
 class PrivateDir {
@@ -37,7 +37,7 @@ class PrivateDir {
 
 // Where a socket named `name` (unique in its process) binds: transport
 // "tcp" on --bind with a port the kernel picks (ZeroMQ's last_endpoint then
-// names the address and the port), "ipc" as the socket file `name` in `dir`,
+// names the address and the port), "uds" as the ipc:// socket file `name` in `dir`,
 // "inproc" by name.
 std::string bind_endpoint(const mwbench::DriverOptions& options, const std::string& name,
                           const PrivateDir* dir);
