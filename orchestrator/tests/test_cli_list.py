@@ -1,5 +1,7 @@
 """`mwbench list`: drivers with what they support, why one is missing, and the suites."""
 
+import json
+
 from click.testing import CliRunner
 
 from mwbench.cli import main
@@ -38,3 +40,21 @@ def test_a_driver_the_build_left_out_gives_the_builds_reason(monkeypatch, tmp_pa
     finally:
         describe.cache_clear()
     assert "rawtcp is not available: not built: Linux sockets missing (a test)" in result.output
+
+
+def test_json_says_what_the_tables_say_and_uds_is_every_drivers_unix_socket():
+    result = CliRunner().invoke(main, ["list", "--json"])
+    assert result.exit_code == 0, result.output
+    listing = json.loads(result.output)
+    drivers = {driver["name"]: driver for driver in listing["drivers"]}
+    assert drivers["rawtcp"]["available"] and drivers["rawtcp"]["modes"]["remote"] == \
+        ["tcp", "uds"]
+    assert "threading" in drivers["omniorb"]["options"]
+    for name in ("rawtcp", "omniorb", "grpc", "zmq"):
+        if drivers[name]["available"]:
+            assert drivers[name]["host_local"] == ["uds"], name
+    suites = {suite["file"]: suite for suite in listing["suites"]}
+    assert suites["suites/quick.yaml"]["error"] is None
+    assert suites["suites/quick.yaml"]["description"]
+    table = CliRunner().invoke(main, ["list"]).output
+    assert all(name in table for name in drivers)

@@ -25,7 +25,7 @@ experiments:
   - name: ping
     operation: roundtrip
     drivers: [rawtcp, omniorb]
-    transports: [tcp, uds, unix]
+    transports: [tcp, uds]
     modes: [remote, collocated]
     placement: [same-cpu, unpinned]
   - name: octets

@@ -30,7 +30,7 @@ experiments:
   - name: ping
     operation: roundtrip
     drivers: [rawtcp, omniorb]
-    transports: [tcp, uds, unix]
+    transports: [tcp, uds]
     modes: [remote, collocated]
 """
 
@@ -56,7 +56,7 @@ def test_tiny_spec_runs_every_driver_transport_and_mode(tmp_path):
     cells = export(db)
     assert {(c["driver"], c["mode"], c["transport"]) for c in cells} == {
         ("rawtcp", "remote", "tcp"), ("rawtcp", "remote", "uds"),
-        ("omniorb", "remote", "tcp"), ("omniorb", "remote", "unix"),
+        ("omniorb", "remote", "tcp"), ("omniorb", "remote", "uds"),
         ("omniorb", "collocated", "inproc"),
     }
     for cell in cells:
@@ -66,7 +66,31 @@ def test_tiny_spec_runs_every_driver_transport_and_mode(tmp_path):
         assert cell["throughput_per_s"] > 0
         assert cell["placement"] == "same-cpu" and cell["idle_hold"] is True
         assert cell["client_cpu"] == 0
-    assert "combinations skipped" in completed.stdout  # rawtcp has no unix, omniorb no uds
+    assert "combinations skipped" in completed.stdout  # rawtcp has no collocated mode
+    # Piped, not a terminal: plain progress lines, the last after the last launch.
+    assert "progress: 5/5 launches, " in completed.stdout
+
+
+def test_overrides_run_the_named_experiments_with_their_samples_and_launches(tmp_path):
+    completed, db = run(tmp_path, TINY.replace("modes: [remote, collocated]", "modes: remote")
+                        + "  - {name: other, operation: roundtrip, drivers: rawtcp}\n",
+                        "--filter", "ping", "--samples", "100", "--launches", "2")
+    assert completed.returncode == 0, completed.stdout + completed.stderr
+    cells = export(db)
+    assert {c["experiment"] for c in cells} == {"ping"}
+    assert {c["samples"] for c in cells} == {100} and len(cells) == 4 * 2
+    with sqlite3.connect(db) as connection:
+        (plan,) = connection.execute("SELECT launch_plan FROM runs").fetchone()
+    assert json.loads(plan) == {"overrides": {"experiments": ["ping"], "samples": 100,
+                                              "launches": 2}}
+
+
+def test_an_unknown_experiment_to_run_is_named_with_the_closest_one(tmp_path):
+    completed, db = run(tmp_path, TINY, "--filter", "pnig")
+    assert completed.returncode == 2
+    assert completed.stderr.startswith("mwbench run: --filter pnig: ") \
+        and "has no experiment 'pnig' (did you mean 'ping'?)" in completed.stderr
+    assert not db.exists()
 
 
 @pytest.mark.parametrize("fault, reason", [

@@ -13,7 +13,7 @@ experiments:
   - name: ping
     operation: roundtrip
     drivers: [rawtcp, omniorb]
-    transports: [tcp, uds, unix]
+    transports: [tcp, uds]
     modes: [remote, collocated]
     payload_bytes: [0]
 """

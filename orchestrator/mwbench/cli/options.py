@@ -14,8 +14,9 @@ from typing import IO
 
 import click
 
+from ..overrides import Overrides
 from ..paths import make_parent
-from .numbers import BUDGET, SEED
+from .numbers import BUDGET, LAUNCHES, SAMPLES, SEED
 
 
 def _file_path(ctx: click.Context, param: click.Parameter, value: str | None) -> Path | None:
@@ -35,6 +36,32 @@ def budget_option() -> Callable:
                         help="Time to spend (e.g. 90s, 2m): launches and samples per cell are "
                              "chosen from the variance measured on this machine; overrides "
                              "the spec's `budget:`.")
+
+
+def overrides_options(command: Callable) -> Callable:
+    """--filter, --samples and --launches: what a run measures, other than the spec says
+    (overrides.py); the callback gets them as one Overrides, `overrides`."""
+    options = [
+        click.option("--filter", "experiments", multiple=True, metavar="EXPERIMENT",
+                     help="Run only this experiment of the spec (repeat for several)."),
+        click.option("--samples", type=SAMPLES, default=None,
+                     help="Samples per launch in every experiment, instead of the spec's."),
+        click.option("--launches", type=LAUNCHES, default=None,
+                     help="Launches of every configuration, instead of the spec's."),
+    ]
+    for option in reversed(options):
+        command = option(command)
+    return command
+
+
+def overrides_of(experiments: tuple[str, ...], samples: int | None, launches: int | None,
+                 budget: float | None) -> Overrides:
+    """The overrides given; a usage error naming the flag when --budget would choose what
+    one of them sets."""
+    overrides = Overrides(tuple(dict.fromkeys(experiments)), samples, launches)
+    if budget is not None and (flag := overrides.fixes_the_plan()):
+        raise click.UsageError(f"{flag} sets what --budget chooses: give one of them")
+    return overrides
 
 
 def seed_option() -> Callable:
