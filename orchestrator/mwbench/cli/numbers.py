@@ -137,6 +137,6 @@ SERVANTS = factor_levels("servants")
 THREADS = factor_levels("threads")
 SAMPLES = run_setting("samples")
 LAUNCHES = run_setting("launches")
-# Test hosts take .1 onwards of a /24 whose .254 is this machine (namespaces.py).
+# Test hosts take .1 onwards of a /24 whose .254 is this machine (testsupport/namespaces.py).
 TEST_HOSTS = click.IntRange(1, 250)
 LINK_RATE = LinkRate()
