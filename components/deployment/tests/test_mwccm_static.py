@@ -12,19 +12,14 @@ import json
 import os
 import re
 import shutil
-import signal
 import subprocess
 from pathlib import Path
 
 import pytest
+from deployment_programs import ARTIFACTS, BUILD, PLANS, PROGRAMS, REPO, start, stop
 from process_sockets import udp_sockets, wildcard
 
-REPO = Path(__file__).resolve().parents[3]
-BUILD = Path(os.environ.get("MWBENCH_BUILD_DIR", REPO / "build")).resolve()
-PROGRAMS = BUILD / "components" / "server"
-ARTIFACTS = BUILD / "components" / "basic_sp"
 BASIC_SP = REPO / "components" / "basic_sp"
-PLANS = BASIC_SP / "plans"
 INSTANCES = ("rate_gen", "gps", "airframe", "hud")
 
 
@@ -79,23 +74,6 @@ def inspect(directory):
     )
     assert result.returncode == 0, result.stderr
     return json.loads(result.stdout)
-
-
-def start(command, cwd, ready):
-    """The program, returned once its first line of output holds `ready`."""
-    process = subprocess.Popen(
-        command, cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
-    )
-    line = process.stdout.readline()
-    if ready not in line:
-        process.wait(timeout=60)
-        raise AssertionError(f"{command[0]} did not start: {line}{process.stderr.read()}")
-    return process
-
-
-def stop(process):
-    process.send_signal(signal.SIGTERM)
-    assert process.wait(timeout=60) == 0, process.stderr.read()
 
 
 def mapped_files(pid):
