@@ -8,12 +8,10 @@ a run. They check what a user would see: exit status, stored cells, reasons.
 
 import json
 import sqlite3
-import subprocess
-import textwrap
 
 import pytest
 
-from conftest import driver_built, mwbench_exe
+from conftest import driver_built, exported_cells, run_spec
 
 
 @pytest.fixture(autouse=True)
@@ -35,19 +33,8 @@ experiments:
 """
 
 
-def run(tmp_path, spec_text, *extra, timeout=300):
-    spec = tmp_path / "spec.yaml"
-    spec.write_text(textwrap.dedent(spec_text))
-    db = tmp_path / "results" / "m.db"
-    completed = subprocess.run([mwbench_exe(), "run", str(spec), "--db", str(db), *extra],
-                               capture_output=True, text=True, timeout=timeout, check=False)
-    return completed, db
-
-
-def export(db):
-    out = subprocess.run([mwbench_exe(), "export", "--db", str(db), "--format", "json"],
-                         capture_output=True, text=True, check=True)
-    return json.loads(out.stdout)
+run = run_spec
+export = exported_cells
 
 
 def test_tiny_spec_runs_every_driver_transport_and_mode(tmp_path):

@@ -1,26 +1,16 @@
 """What a spec's reader says beyond "invalid": the closest known key or value (did you
 mean), with file and line, and the old names of the Unix-domain socket read as `uds`."""
 
-import textwrap
 
 import pytest
 from click.testing import CliRunner
 
-from conftest import driver_built
+from conftest import driver_built, spec_refusal, write_spec
 from mwbench.cli import main
-from mwbench.spec import SpecError, load_spec
+from mwbench.spec import load_spec
 
-
-def write(tmp_path, text):
-    path = tmp_path / "spec.yaml"
-    path.write_text(textwrap.dedent(text))
-    return path
-
-
-def refusal(path) -> str:
-    with pytest.raises(SpecError) as error:
-        load_spec(path)
-    return str(error.value)
+write = write_spec
+refusal = spec_refusal
 
 
 def test_an_unknown_key_names_the_closest_known_one(tmp_path):
