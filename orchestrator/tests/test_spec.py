@@ -69,6 +69,7 @@ def test_bad_value_names_file_line_and_key_and_lists_what_is_allowed(tmp_path):
     message = spec_refusal(path)
     assert f"{path}:6: experiments[0].placement[1]:" in message
     assert "'same-cpu', 'cross-cpu' or 'unpinned'" in message
+    assert "(did you mean 'cross-cpu'?)" in message  # the closest (spec_text.py)
 
 
 def test_unknown_key_lists_the_allowed_keys(tmp_path):

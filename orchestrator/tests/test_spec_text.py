@@ -24,20 +24,7 @@ def test_an_unknown_key_names_the_closest_known_one(tmp_path):
         in refusal(path)
 
 
-def test_an_unknown_word_names_the_closest_allowed_one(tmp_path):
-    path = write(tmp_path, """\
-        suite: s
-        experiments:
-          - name: e
-            operation: ping
-            drivers: rawtcp
-            modes: [remote, colocated]
-        """)
-    message = refusal(path)
-    assert f"{path}:6: experiments[0].modes[1]:" in message
-    assert "(did you mean 'collocated'?)" in message
-
-
+# An unknown word (placement: cross) is named with the closest too: test_spec.py.
 def test_nothing_close_suggests_nothing(tmp_path):
     path = write(tmp_path, """\
         suite: s

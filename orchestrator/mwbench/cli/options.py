@@ -16,7 +16,22 @@ import click
 
 from ..overrides import Overrides
 from ..paths import make_parent
+from ..spec_text import did_you_mean
 from .numbers import BUDGET, LAUNCHES, SAMPLES, SEED
+
+
+class Choice(click.Choice):
+    """click's Choice, naming the closest choice when a value is none of them (click
+    suggests for verbs and options, not for their values)."""
+
+    def convert(self, value, param, ctx):
+        try:
+            return super().convert(value, param, ctx)
+        except click.BadParameter as error:
+            hint = did_you_mean(value, self.choices)
+            if not hint:
+                raise
+            self.fail(f"{error.message.rstrip('.')}{hint}", param, ctx)
 
 
 def _file_path(ctx: click.Context, param: click.Parameter, value: str | None) -> Path | None:
