@@ -23,6 +23,12 @@ DEPLOYED = "mwccm-deploy: deployed"
 HANG_S = 120  # how long a test waits for what must happen: only a hang exceeds it
 
 
+# The phases both assembly modes time (static and dynamic), as --timings names them.
+PHASES_OF_BOTH = ("server_creation", "container_creation", "home_creation",
+                  "component_creation", "configuration", "registration",
+                  "registration_stringify", "registration_publish", "connection", "activation",
+                  "total", "teardown")
+
 # The node and component server processes, by their command names (15 characters at most).
 MWCCM_PROCESSES = ("mwccm-node", "mwccm-component")
 

@@ -21,6 +21,7 @@ from deployment_programs import (
     HANG_S,
     INSPECT,
     MWCCM_PROCESSES,
+    PHASES_OF_BOTH,
     PLANS,
     TEST_PLANS,
     children_of,
@@ -80,24 +81,8 @@ def test_basic_sp_deploys_ticks_and_tears_down(tmp_path, no_processes_left, plan
     assert not (tmp_path / "hud.ior").exists(), "the registration was not undone"
     timings = json.loads((tmp_path / "timings.json").read_text())
     per_step = timings["total_ns_per_step"]
-    for step in (
-        "plan_parsing",
-        "node_start",
-        "server_creation",
-        "container_creation",
-        "home_creation",
-        "library_load",
-        "component_creation",
-        "configuration",
-        "registration",
-        "registration_reference",
-        "registration_stringify",
-        "registration_publish",
-        "connection",
-        "activation",
-        "total",
-        "teardown",
-    ):
+    for step in (*PHASES_OF_BOTH, "plan_parsing", "node_start", "library_load",
+                 "registration_reference"):
         assert step in per_step, step
     processes = {s["process"] for s in timings["steps"]}
     assert len(processes - {"launcher"} - {"Avionics", "Sensors", "Display"}) == servers

@@ -53,10 +53,17 @@ def budget_option() -> Callable:
                              "the spec's `budget:`.")
 
 
-def overrides_options(command: Callable) -> Callable:
-    """--filter, --samples and --launches: what a run measures, other than the spec says
-    (overrides.py); the callback gets them as one Overrides, `overrides`."""
+def spec_options(command: Callable) -> Callable:
+    """What `mwbench run` and `mwbench plan` read beside SPEC: --inventory, --seed, --budget,
+    and the overrides --filter, --samples and --launches (overrides.py; `overrides_of`
+    makes them one Overrides)."""
     options = [
+        click.option("--inventory", type=click.Path(path_type=Path), default=None,
+                     envvar="MWBENCH_INVENTORY", show_envvar=True,
+                     help="Host inventory (YAML) naming the hosts of the factor `hosts`; "
+                          "overrides the spec's `inventory:`."),
+        seed_option(),
+        budget_option(),
         click.option("--filter", "experiments", multiple=True, metavar="EXPERIMENT",
                      help="Run only this experiment of the spec (repeat for several)."),
         click.option("--samples", type=SAMPLES, default=None,

@@ -17,7 +17,7 @@ from ..runner import launch_plan, plan
 from ..spec import SpecError, line_of_key
 from ..store import Store, StoreError
 from .console import make_console
-from .options import budget_option, db_option, overrides_of, overrides_options, seed_option
+from .options import db_option, overrides_of, spec_options
 
 EXIT_BAD_INPUT = 2
 NOT_LABELLED = ("experiment", "launch")  # a column of its own; not yet chosen
@@ -26,12 +26,7 @@ NOT_LABELLED = ("experiment", "launch")  # a column of its own; not yet chosen
 @click.command("plan")
 @click.argument("spec", type=click.Path(path_type=Path))
 @db_option("SQLite database whose calibrations to use (default results/mwbench.db).")
-@click.option("--inventory", type=click.Path(path_type=Path), default=None,
-              envvar="MWBENCH_INVENTORY", show_envvar=True,
-              help="Host inventory (YAML); overrides the spec's `inventory:`.")
-@seed_option()
-@budget_option()
-@overrides_options
+@spec_options
 def command(spec: Path, db: Path | None, inventory: Path | None, seed: int | None,
             budget: float | None, experiments: tuple[str, ...], samples: int | None,
             launches: int | None) -> None:

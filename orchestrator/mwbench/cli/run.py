@@ -16,7 +16,7 @@ from ..spec import SpecError
 from ..store import StoreError
 from ..summary import print_summary
 from .console import make_console
-from .options import budget_option, db_option, overrides_of, overrides_options, seed_option
+from .options import db_option, overrides_of, spec_options
 
 EXIT_FAILED_CELLS = 1
 EXIT_BAD_INPUT = 2
@@ -25,13 +25,7 @@ EXIT_BAD_INPUT = 2
 @click.command("run")
 @click.argument("spec", type=click.Path(path_type=Path))
 @db_option("SQLite database to add the run to (default results/mwbench.db).")
-@click.option("--inventory", type=click.Path(path_type=Path), default=None,
-              envvar="MWBENCH_INVENTORY", show_envvar=True,
-              help="Host inventory (YAML) naming the hosts of the factor `hosts`; "
-                   "overrides the spec's `inventory:`.")
-@seed_option()
-@budget_option()
-@overrides_options
+@spec_options
 def command(spec: Path, db: Path | None, inventory: Path | None, seed: int | None,
             budget: float | None, experiments: tuple[str, ...], samples: int | None,
             launches: int | None) -> None:
