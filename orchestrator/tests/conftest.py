@@ -21,6 +21,17 @@ CHROMIUM_FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic
                   "--disable-component-update", "--disable-sync"]
 
 
+# The experiment most specs of the tests start with: a round trip of both baseline drivers,
+# every transport and mode (a spec's text, indented as an item of `experiments:`).
+PING_EXPERIMENT = """\
+  - name: ping
+    operation: roundtrip
+    drivers: [rawtcp, omniorb]
+    transports: [tcp, uds]
+    modes: [remote, collocated]
+"""
+
+
 def driver_built(name: str) -> bool:
     return program_path(name).is_file()
 

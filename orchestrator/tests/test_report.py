@@ -14,18 +14,14 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from conftest import CHROMIUM_FLAGS, REPO, run_spec
+from conftest import CHROMIUM_FLAGS, PING_EXPERIMENT, REPO, run_spec
 from mwbench.cli import main
 
 SPEC = """\
 suite: report-test
 defaults: {warmup: 50, samples: 400, launches: 2}
 experiments:
-  - name: ping
-    operation: roundtrip
-    drivers: [rawtcp, omniorb]
-    transports: [tcp, uds]
-    modes: [remote, collocated]
+""" + PING_EXPERIMENT + """\
     placement: [same-cpu, unpinned]
   - name: octets
     operation: octets

@@ -11,7 +11,7 @@ import sqlite3
 
 import pytest
 
-from conftest import driver_built, exported_cells, run_spec
+from conftest import PING_EXPERIMENT, driver_built, exported_cells, run_spec
 
 
 @pytest.fixture(autouse=True)
@@ -25,12 +25,7 @@ TINY = """\
 suite: tiny
 defaults: {launches: 1, warmup: 50, samples: 300, placement: same-cpu, idle_hold: true}
 experiments:
-  - name: ping
-    operation: roundtrip
-    drivers: [rawtcp, omniorb]
-    transports: [tcp, uds]
-    modes: [remote, collocated]
-"""
+""" + PING_EXPERIMENT
 
 
 run = run_spec

@@ -3,20 +3,14 @@
 
 import pytest
 
-from conftest import spec_refusal, write_spec
+from conftest import PING_EXPERIMENT, spec_refusal, write_spec
 from mwbench.spec import SpecError, effective_settings, load_spec
 
 VALID = """\
 suite: quick
 defaults: {warmup: 1000, samples: 20000, launches: 1, placement: same-cpu, idle_hold: true}
 experiments:
-  - name: ping
-    operation: roundtrip
-    drivers: [rawtcp, omniorb]
-    transports: [tcp, uds]
-    modes: [remote, collocated]
-    payload_bytes: [0]
-"""
+""" + PING_EXPERIMENT + "    payload_bytes: [0]\n"
 
 
 write = write_spec
