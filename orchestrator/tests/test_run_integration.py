@@ -8,10 +8,11 @@ a run. They check what a user would see: exit status, stored cells, reasons.
 
 import json
 import sqlite3
+import subprocess
 
 import pytest
 
-from conftest import PING_EXPERIMENT, driver_built, exported_cells, run_spec
+from conftest import PING_EXPERIMENT, driver_built, exported_cells, mwbench_exe, run_spec
 
 
 @pytest.fixture(autouse=True)
@@ -65,6 +66,11 @@ def test_overrides_run_the_named_experiments_with_their_samples_and_launches(tmp
         (plan,) = connection.execute("SELECT launch_plan FROM runs").fetchone()
     assert json.loads(plan) == {"overrides": {"experiments": ["ping"], "samples": 100,
                                               "launches": 2}}
+    report = subprocess.run([mwbench_exe(), "report", "--db", str(db), "-o",
+                             str(tmp_path / "report.html")], capture_output=True, text=True)
+    assert report.returncode == 0, report.stderr
+    assert ("the spec overridden on the command line: --filter ping, --samples 100, "
+            "--launches 2") in (tmp_path / "report.html").read_text()
 
 
 def test_an_unknown_experiment_to_run_is_named_with_the_closest_one(tmp_path):
