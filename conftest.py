@@ -15,7 +15,7 @@ whichever worker (or whichever other test run on the machine) runs them:
   its own leftover, and which a test that starts Fast DDS makes.
 
 (The subnets of test hosts, also picked machine-wide, are claimed under a
-lock of mwbench's own: namespaces.py.)
+lock of their own: testsupport/namespaces.py.)
 
 A check of such machine-wide state (no Fast DDS file left in /dev/shm) cannot
 tell another user's files from a test's: it judges only while no other

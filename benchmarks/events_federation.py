@@ -2,7 +2,7 @@
 federated by UDP unicast (one datagram per host and event) against UDP multicast
 (one datagram per event for every host), with direct IIOP delivery beside them.
 
-Hosts are network namespaces on this machine (mwbench.namespaces: 198.18.0.0/24 on
+Hosts are network namespaces on this machine (testsupport/namespaces.py: 198.18.0.0/24 on
 one bridge, made and removed here; needs root), until mwbench drives several
 machines. Host 1 runs the publisher, hosts 2 .. N + 1 one subscriber process each,
 with one subscriber component. Every configuration is repeated as new processes;
@@ -21,8 +21,9 @@ import tempfile
 import time
 from pathlib import Path
 
-from mwbench import namespaces, paths
+from mwbench import paths
 from mwbench.resultfile import read_result_file
+from testsupport import namespaces
 
 BUILD = paths.repo_root() / "build" / "drivers"
 CCMEVENTS = BUILD / "ccmevents" / "mwbench-driver-ccmevents"

@@ -10,7 +10,7 @@ processes. A new driver gets these tests by existing; its own test file holds
 what only it does (its transports, options and middleware).
 
 A driver whose middleware needs a daemon (iceoryx's RouDi) gets one for each
-test, started and cleaned by the orchestrator's own code (mwbench.daemon).
+test, started and cleaned as its --describe says (testsupport/daemons.py).
 """
 
 import json
@@ -40,8 +40,7 @@ from proc_view import (
     process_tree,
 )
 
-from mwbench.daemon import Daemon
-from mwbench.processes import ChildFailure
+from testsupport import daemons
 
 
 def _driver_folders():
@@ -72,18 +71,12 @@ def describe(driver):
 
 @contextmanager
 def daemon_of(driver, tmp_path):
-    """The daemon the driver declares, run as the orchestrator runs it for a cell."""
-    daemon = Daemon(describe(driver).get("daemon"), tmp_path)
+    """The daemon the driver declares, run as its --describe says (testsupport/daemons.py)."""
     try:
-        daemon.start()
-    except ChildFailure as failure:
-        if "did not start is running" in str(failure):
-            pytest.skip(str(failure))  # only one RouDi per machine: another test's
-        raise
-    try:
-        yield
-    finally:
-        daemon.stop()
+        with daemons.running(describe(driver).get("daemon"), tmp_path):
+            yield
+    except daemons.DaemonBusy as busy:
+        pytest.skip(str(busy))  # only one RouDi per machine: another test's
 
 
 def remote_cell(driver):

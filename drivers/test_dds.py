@@ -23,7 +23,7 @@ from driver_processes import (
     wait_for_file,
 )
 
-from mwbench import namespaces
+from testsupport import namespaces
 
 WAITS = ["waitset", "listener", "poll"]
 REMOTE_WAITS = [*WAITS, "chain"]  # chain: remote only

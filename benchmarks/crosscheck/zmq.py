@@ -115,8 +115,8 @@ def mwbench_rtt_us(driver, transport, placement, samples, warmup):
 
 def main():
     p = crosscheck_arguments(__doc__, 50000, 5000, "round trips per run, both sides")
-    p.add_argument("--transports", nargs="+", choices=["tcp", "ipc", "inproc"],
-                   default=["tcp", "ipc", "inproc"])
+    p.add_argument("--transports", nargs="+", choices=["tcp", "uds", "inproc"],
+                   default=["tcp", "uds", "inproc"])
     args = p.parse_args()
 
     driver = driver_and_tool(args.build_dir, "zmq", "g++", "")

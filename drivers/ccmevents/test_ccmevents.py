@@ -22,7 +22,7 @@ from driver_processes import (
     wait_for_file,
 )
 
-from mwbench import namespaces
+from testsupport import namespaces
 
 CCMEVENTS = Driver("ccmevents")
 pytestmark = CCMEVENTS.built_or_skipped()

@@ -12,7 +12,6 @@ import glob
 import os
 import shutil
 import signal
-import socket
 import subprocess
 import time
 
@@ -30,6 +29,8 @@ from driver_processes import (
     wait_until_measuring,
 )
 
+from testsupport import daemons
+
 ICEORYX = Driver("iceoryx")
 DRIVER = ICEORYX.program
 # RouDi: one per machine (conftest.py)
@@ -44,12 +45,7 @@ def describe():
 
 
 def roudi_answers():
-    with socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM) as probe:
-        try:
-            probe.connect(ROUDI_SOCKET)
-        except OSError:
-            return False
-    return True
+    return daemons.answers(ROUDI_SOCKET)
 
 
 def leftovers(daemon):

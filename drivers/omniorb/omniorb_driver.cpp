@@ -1,4 +1,4 @@
-// mwbench-driver-omniorb: Test::RoundTrip over omniORB, remote (tcp, unix)
+// mwbench-driver-omniorb: Test::RoundTrip over omniORB, remote (tcp, uds: a Unix-domain socket)
 // and collocated (one process, one ORB, the call through the object reference
 // and the POA).
 //
@@ -129,8 +129,8 @@ class OmniorbDriver final : public mwbench::Driver {
     mwbench::Description d("omniorb", "omniORB", omniORB::versionString());
     d.operations = {{"roundtrip", false}, {"ping", false},        {"octets", true},
                     {"octets_out", true}, {"octets_inout", true}, {"records", true}};
-    d.modes = {{"remote", {"tcp", "unix"}}, {"collocated", {"inproc"}}};
-    d.host_local = {"unix"};
+    d.modes = {{"remote", {"tcp", "uds"}}, {"collocated", {"inproc"}}};
+    d.host_local = {"uds"};
     d.options = {
         {"threading",
          "per-connection|pool: how the server dispatches calls: a thread per connection "

@@ -54,8 +54,8 @@ OrbSession::OptionList build_options(const OrbSettings& settings, const std::str
   const std::string tcp_endpoint = "giop:tcp:" + settings.address + ":";
   switch (settings.role) {
     case mwbench::Role::server:
-      options.emplace_back(
-          "endPoint", settings.transport == "unix" ? "giop:unix:" + socket_path : tcp_endpoint);
+      options.emplace_back("endPoint",
+                           settings.transport == "uds" ? "giop:unix:" + socket_path : tcp_endpoint);
       break;
     case mwbench::Role::collocated:
       options.emplace_back("endPoint", tcp_endpoint);
@@ -66,8 +66,10 @@ OrbSession::OptionList build_options(const OrbSettings& settings, const std::str
       break;
     case mwbench::Role::client:
       options.emplace_back("endPoint", tcp_endpoint);
-      // Only the transport under test, so a fallback cannot go unnoticed.
-      options.emplace_back("clientTransportRule", "* " + settings.transport);
+      // Only the transport under test, so a fallback cannot go unnoticed
+      // (omniORB's own word for a Unix-domain socket is "unix").
+      options.emplace_back("clientTransportRule",
+                           settings.transport == "uds" ? "* unix" : "* " + settings.transport);
       // A corbaloc reference has no type; by default omniORB would send a
       // LocateRequest before the first call on each one, so with random
       // targets many measured calls would be two round trips.
@@ -103,7 +105,7 @@ std::string describe(const CORBA::Exception& e) {
 }
 
 OrbSession::OrbSession(const OrbSettings& settings) {
-  if (settings.role == mwbench::Role::server && settings.transport == "unix") {
+  if (settings.role == mwbench::Role::server && settings.transport == "uds") {
     socket_dir_ = make_socket_dir();
     socket_path_ = socket_dir_ + "/orb.sock";
   }

@@ -35,7 +35,7 @@ std::string describe(const CORBA::Exception& e);
 
 struct OrbSettings {
   mwbench::Role role = mwbench::Role::client;
-  std::string transport;              // "tcp", "unix" or "inproc"
+  std::string transport;              // "tcp", "uds" or "inproc"
   std::string address = "127.0.0.1";  // --bind: the IPv4 address of every TCP endpoint
   bool thread_per_connection = true;  // false: omniORB's thread pool
   unsigned pool_size = 0;             // pool mode: maxServerThreadPoolSize; 0 = omniORB's default

@@ -31,7 +31,7 @@ def test_describe_reports_omniorb_version():
     d = json.loads(done.stdout)
     assert d["middleware"] == "omniORB"
     assert d["middleware_version"].startswith("4.")
-    assert d["modes"] == {"remote": ["tcp", "unix"], "collocated": ["inproc"]}
+    assert d["modes"] == {"remote": ["tcp", "uds"], "collocated": ["inproc"]}
     assert set(d["options"]) >= {"threading", "pool_size", "verify", "connections", "target"}
     assert d["operations"] == {
         "roundtrip": {"payload": False}, "ping": {"payload": False},
@@ -40,7 +40,7 @@ def test_describe_reports_omniorb_version():
     assert "max_threads" not in d and "max_servants" not in d
 
 
-@pytest.mark.parametrize("transport", ["tcp", "unix"])
+@pytest.mark.parametrize("transport", ["tcp", "uds"])
 @pytest.mark.parametrize("threading", ["per-connection", "pool"])
 def test_remote_roundtrip(tmp_path, transport, threading):
     header, samples = run_pair(tmp_path, [
@@ -93,7 +93,7 @@ def test_collocated_listens_on_loopback_only(tmp_path):
 
 
 @pytest.mark.parametrize("size", [0, 1, 4096, 65536])
-@pytest.mark.parametrize("transport", ["tcp", "unix"])
+@pytest.mark.parametrize("transport", ["tcp", "uds"])
 def test_remote_octets_verified(tmp_path, transport, size):
     header, _ = run_pair(tmp_path, [
         "--operation", "octets", "--transport", transport,
@@ -118,7 +118,7 @@ def test_endpoint_is_a_corbaloc_base(tmp_path):
 
 
 @pytest.mark.parametrize("size", [0, 1, 4096, 65536])
-@pytest.mark.parametrize("transport", ["tcp", "unix"])
+@pytest.mark.parametrize("transport", ["tcp", "uds"])
 @pytest.mark.parametrize("operation", ["octets_out", "octets_inout", "records"])
 def test_remote_payload_operations_verified(tmp_path, operation, transport, size):
     # verify=1: the servant checks what arrives, the client what comes back.
@@ -185,11 +185,11 @@ def test_unix_server_sigterm_exits_cleanly(tmp_path, threading):
     socket_tmp = tmp_path / "t"
     socket_tmp.mkdir()
     env = dict(os.environ, TMPDIR=str(socket_tmp))
-    server = Server(tmp_path, ["--operation", "roundtrip", "--transport", "unix",
+    server = Server(tmp_path, ["--operation", "roundtrip", "--transport", "uds",
                                "--option", f"threading={threading}"], env=env)
     assert [p.name[:16] for p in socket_tmp.iterdir()] == ["mwbench-omniorb-"]
     client, _ = run_client(tmp_path, server, [
-        "--operation", "roundtrip", "--transport", "unix", *QUICK])
+        "--operation", "roundtrip", "--transport", "uds", *QUICK])
     assert client.returncode == 0, client.stderr
     status, err = server.stop()
     assert status == 0, err
@@ -217,7 +217,7 @@ def test_client_of_hung_server_fails_within_timeout(tmp_path):
 def test_client_with_wrong_transport_fails(tmp_path):
     # A unix client must not quietly reach a TCP server.
     server = Server(tmp_path, ["--operation", "ping", "--transport", "tcp"])
-    client, _ = run_client(tmp_path, server, ["--operation", "ping", "--transport", "unix", *QUICK])
+    client, _ = run_client(tmp_path, server, ["--operation", "ping", "--transport", "uds", *QUICK])
     server.stop()
     assert client.returncode == 1
     assert "TRANSIENT" in client.stderr

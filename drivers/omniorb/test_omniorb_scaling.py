@@ -56,7 +56,7 @@ def test_random_target_reaches_every_servant(tmp_path, servants, samples):
 
 
 def test_same_target_calls_servant_zero_only(tmp_path):
-    args = ["--operation", "ping", "--transport", "unix", "--servants", "10",
+    args = ["--operation", "ping", "--transport", "uds", "--servants", "10",
             "--option", "verify=1"]
     server = Server(tmp_path, args)
     client, _ = run_client(tmp_path, server, [*args, *QUICK])

@@ -32,8 +32,8 @@ run_client = ZMQ.client
 def test_describe():
     d = ZMQ.describe()
     assert d["driver"] == "zmq" and d["middleware"] == "ZeroMQ"
-    assert d["modes"] == {"remote": ["tcp", "ipc"], "collocated": ["inproc"]}
-    assert d["host_local"] == ["ipc"]
+    assert d["modes"] == {"remote": ["tcp", "uds"], "collocated": ["inproc"]}
+    assert d["host_local"] == ["uds"]
     assert d["operations"] == {"roundtrip": {"payload": False}, "ping": {"payload": False},
                                "octets": {"payload": True}, "fanout": {"payload": True}}
     assert set(d["options"]) == {"wait", "verify"}
@@ -42,7 +42,7 @@ def test_describe():
 
 
 @pytest.mark.parametrize("wait", ["block", "spin"])
-@pytest.mark.parametrize("transport", ["tcp", "ipc"])
+@pytest.mark.parametrize("transport", ["tcp", "uds"])
 @pytest.mark.parametrize("operation", ["roundtrip", "ping"])
 def test_remote_round_trip(tmp_path, operation, transport, wait):
     server = start_server(tmp_path, *cell(operation, transport), "--option", f"wait={wait}")
@@ -60,7 +60,7 @@ def test_remote_round_trip(tmp_path, operation, transport, wait):
     server_header, server_samples = read_result(server.output)
     assert server_header["role"] == "server" and server_samples == []
     assert server_header["middleware_config"]["wait"] == wait
-    if transport == "ipc":  # the socket file and its private directory are gone
+    if transport == "uds":  # the socket file and its private directory are gone
         assert not Path(endpoint.removeprefix("ipc://")).parent.exists()
 
 
@@ -75,7 +75,7 @@ def test_collocated_round_trip(tmp_path, operation, wait):
     assert header["middleware_config"]["endpoints"] == ["inproc://mwbench-rep-1"]
 
 
-@pytest.mark.parametrize("transport", ["tcp", "ipc", "inproc"])
+@pytest.mark.parametrize("transport", ["tcp", "uds", "inproc"])
 @pytest.mark.parametrize("payload", [0, 1, 1000, 65536, 1 << 20])
 def test_octets_payload_arrives_intact(tmp_path, transport, payload):
     header, _ = ZMQ.run_cell(tmp_path, *cell("octets", transport, payload, "--option", "verify=1"),
@@ -134,7 +134,7 @@ def test_more_client_threads_than_rep_sockets_is_an_error(tmp_path):
         ("verify=yes", "--option verify"),
         ("colour=1", "--option colour"),
     ]),
-    ("client", cell("ping", "uds"), "uds"),
+    ("client", cell("ping", "unix"), "unix"),
     ("collocated", cell("ping", "tcp"), "tcp"),
     ("client", [*cell("ping", "tcp"), "--servants", "2"], "--servants 2"),
 ])
@@ -143,7 +143,7 @@ def test_wrong_options_transports_and_servants_are_usage_errors(tmp_path, role, 
 
 
 @pytest.mark.parametrize("wait", ["block", "spin"])
-@pytest.mark.parametrize("transport", ["tcp", "ipc"])
+@pytest.mark.parametrize("transport", ["tcp", "uds"])
 def test_server_stops_on_sigterm_while_serving(tmp_path, transport, wait):
     # SIGTERM reaches a server whose REP socket is blocked (or spinning) in a
     # receive with a client connected and idle.
@@ -155,13 +155,13 @@ def test_server_stops_on_sigterm_while_serving(tmp_path, transport, wait):
     status, err = server.stop()
     assert status == 0, err
     assert read_result(server.output)[0]["rusage"]["user_us"] >= 0
-    if transport == "ipc":
+    if transport == "uds":
         assert not Path(endpoint.removeprefix("ipc://")).parent.exists()
 
 
 # ---- fanout (docs/driver-contract.md section 5) ----------------------------
 
-@pytest.mark.parametrize("transport", ["tcp", "ipc"])
+@pytest.mark.parametrize("transport", ["tcp", "uds"])
 @pytest.mark.parametrize("subscribers, processes", [(1, 1), (4, 1), (4, 4)])
 def test_fanout_reaches_every_subscriber(tmp_path, transport, subscribers, processes):
     header, samples, server_headers = run_fanout(
@@ -174,7 +174,7 @@ def test_fanout_reaches_every_subscriber(tmp_path, transport, subscribers, proce
     share = subscribers // processes
     assert [h["fanout"]["first_subscriber"] for h in server_headers] == \
         list(range(0, subscribers, share))
-    if transport == "ipc":  # every process's socket files and directory are gone
+    if transport == "uds":  # every process's socket files and directory are gone
         for endpoint in header["middleware_config"]["endpoints"]:
             assert not Path(endpoint.removeprefix("ipc://")).parent.exists()
 
@@ -269,8 +269,8 @@ def test_fanout_fails_without_a_subscriber(tmp_path, when):
 
 
 def test_fanout_wrong_payload_stops_the_subscriber(tmp_path):
-    (server,) = fanout_subscribers(ZMQ, tmp_path, cell("fanout", "ipc", 16), 1, 1)
-    proc, _ = run_client(tmp_path, server, *cell("fanout", "ipc", 8), "--timeout", "1")
+    (server,) = fanout_subscribers(ZMQ, tmp_path, cell("fanout", "uds", 16), 1, 1)
+    proc, _ = run_client(tmp_path, server, *cell("fanout", "uds", 8), "--timeout", "1")
     assert proc.returncode == 1 and "have not replied to event 1 (0)" in proc.stderr
     assert server.proc.wait(timeout=HANG_S) == 1
     assert "fanout: subscriber 0: event 1 of kind 1 carries 8 bytes, expected 16" in \

@@ -1,5 +1,5 @@
 // mwbench-driver-zmq: REQ/REP over ZeroMQ (libzmq through cppzmq), remote
-// over tcp and ipc, collocated over inproc (REQ and REP in one process and
+// over tcp and uds (ipc://), collocated over inproc (REQ and REP in one process and
 // one context, the REP side on a thread of its own).
 //
 // With --threads N each client thread has a REQ socket of its own, connected
@@ -81,7 +81,7 @@ std::vector<std::string> subscriber_endpoints(const std::vector<std::string>& li
 void serve_fanout(const DriverOptions& o, mwbench::ServerContext& context) {
   check_fanout(o, wait_option(o));
   std::optional<PrivateDir> dir;  // destroyed after the context: libzmq unlinks first
-  if (o.transport == "ipc") dir.emplace();
+  if (o.transport == "uds") dir.emplace();
   zmq::context_t zmq_context;
   Subscribers subscribers(zmq_context, o, o.subscribers, o.first_subscriber, dir ? &*dir : nullptr,
                           [&context](const std::string&) { context.request_stop(); });
@@ -126,8 +126,8 @@ class ZmqDriver final : public mwbench::Driver {
     mwbench::Description d("zmq", "ZeroMQ", libzmq_version());
     d.operations = {
         {"roundtrip", false}, {"ping", false}, {"octets", true}, {mwbench::kFanoutOperation, true}};
-    d.modes = {{"remote", {"tcp", "ipc"}}, {"collocated", {"inproc"}}};
-    d.host_local = {"ipc"};
+    d.modes = {{"remote", {"tcp", "uds"}}, {"collocated", {"inproc"}}};
+    d.host_local = {"uds"};
     d.options = {
         {"wait",
          "how a receive waits: block (default, a blocking zmq_recv) or spin (zmq_recv with "
@@ -147,7 +147,7 @@ class ZmqDriver final : public mwbench::Driver {
   void serve(const DriverOptions& o, mwbench::ServerContext& context) override {
     if (o.operation == mwbench::kFanoutOperation) return serve_fanout(o, context);
     std::optional<PrivateDir> dir;  // destroyed after the context: libzmq unlinks first
-    if (o.transport == "ipc") dir.emplace();
+    if (o.transport == "uds") dir.emplace();
     zmq::context_t zmq_context;
     Repliers repliers(zmq_context, o, o.threads, dir ? &*dir : nullptr,
                       [&context](const std::string&) { context.request_stop(); });

@@ -27,7 +27,7 @@ std::string bind_endpoint(const mwbench::DriverOptions& options, const std::stri
                           const PrivateDir* dir) {
   const std::string& transport = options.transport;
   if (transport == "tcp") return "tcp://" + options.bind_address + ":*";  // the kernel's port
-  if (transport == "ipc") return "ipc://" + dir->path() + "/" + name;
+  if (transport == "uds") return "ipc://" + dir->path() + "/" + name;
   if (transport == "inproc") return "inproc://mwbench-" + name;
   throw std::logic_error("unknown transport " + transport);
 }

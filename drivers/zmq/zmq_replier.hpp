@@ -20,7 +20,8 @@
 
 namespace zmq_driver {
 
-// A private directory under /tmp (drivers/common) for ipc socket files.
+// A private directory under /tmp (drivers/common) for the uds transport's
+// socket files (ipc://).
 // Destroy it after the context that bound them, so that libzmq has closed
 // every listener first.
 class PrivateDir : public mwbench::common::PrivateDir {
@@ -55,7 +56,7 @@ class ServingThreads {
 
 // Where a socket named `name` (unique in its process) binds: transport
 // "tcp" on --bind with a port the kernel picks (ZeroMQ's last_endpoint then
-// names the address and the port), "ipc" as the socket file `name` in `dir`,
+// names the address and the port), "uds" as the ipc:// socket file `name` in `dir`,
 // "inproc" by name.
 std::string bind_endpoint(const mwbench::DriverOptions& options, const std::string& name,
                           const PrivateDir* dir);

@@ -2,7 +2,7 @@
 
 A middleware cell's baseline is the `rawtcp` cell of the same run with the
 same reach (loopback IP: TCP, and UDP, against raw TCP; local IPC: Unix-domain
-sockets, ZeroMQ's ipc and shared memory, against a raw Unix-domain socket),
+sockets and shared memory, against a raw Unix-domain socket),
 the same operation and payload, the same client threads and background load,
 and the same placement, idle hold and priority: the nearest thing to the
 physical limit under the same conditions. UDP and shared memory have no raw
@@ -26,6 +26,8 @@ from .factors import FACTORS
 from .launches.estimate import Estimate, configuration_key, paired_ratio
 
 BASELINE_DRIVER = "rawtcp"
+# `unix` (omniORB) and `ipc` (ZeroMQ) are the Unix-domain socket's old names (spec_text.py),
+# which runs stored before every driver said `uds` still carry.
 TRANSPORT_FAMILY = {"tcp": "loopback IP", "udp": "loopback IP", "uds": "local IPC",
                     "unix": "local IPC", "ipc": "local IPC", "shm": "local IPC"}
 # The rawtcp transport of each family, as the report names the baseline.

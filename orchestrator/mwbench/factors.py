@@ -143,10 +143,12 @@ FACTORS: tuple[Factor, ...] = (
            in_defaults=False, column="driver", values_doc="driver names (`mwbench list`)",
            doc="which middleware"),
     Factor("transport", "transports", str, (), "TEXT", str, argument="--transport",
-           echoed="transport", column="transport", values_doc="`tcp`, `uds`, `unix`, …",
+           echoed="transport", column="transport", values_doc="`tcp`, `uds`, `udp`, `shm`, … (`mwbench list`)",
            default_doc="every transport the driver has",
            doc="remote transports; each driver runs those it supports. Collocated cells "
-               "always use `inproc`."),
+               "always use `inproc`. `uds` is a Unix-domain socket in every driver; its old "
+               "names `unix` (omniORB) and `ipc` (ZeroMQ) are read as `uds`, with a note naming "
+               "the line, so that the stored cell, its label and `compare` see one name"),
     Factor("mode", "modes", Literal["remote", "collocated"], ("remote",), "TEXT", str,
            column="mode", doc="two processes, or client and servant in one"),
     Factor("operation", "operation", str, (), "TEXT NOT NULL", str, argument="--operation",

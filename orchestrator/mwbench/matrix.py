@@ -24,6 +24,7 @@ from .hosts.inventory import LOCAL, Host, local_host
 from .hosts.topology import Topology
 from .launches.schedule import new_seed, randomised_blocks
 from .spec import Spec, effective_settings
+from .spec_text import did_you_mean
 
 COLLOCATED_TRANSPORT = "inproc"
 HARNESS_OPTIONS = {"fault"}  # reserved by the harness for every driver (contract, section 2)
@@ -46,7 +47,12 @@ AS_DRIVER_OPTION = tuple(factor for factor in FACTORS if factor.driver_option)
 
 
 class MatrixError(Exception):
-    """A name in the spec that no driver knows; the message lists the known ones."""
+    """A name in the spec that no driver knows; the message lists the known ones.
+    `location`: where in the spec the name is (experiment index, key, value), if known."""
+
+    def __init__(self, message: str, location: tuple = ()):
+        super().__init__(message)
+        self.location = location
 
 
 @dataclass(frozen=True)
@@ -116,8 +122,8 @@ def expand(spec: Spec, drivers: dict[str, DriverInfo],
     """
     matrix = Matrix()
     inventory = inventory or {LOCAL: local_host()}
-    for experiment in spec.experiments:
-        _check_names(experiment, effective_settings(spec, experiment), drivers)
+    for index, experiment in enumerate(spec.experiments):
+        _check_names(index, experiment, effective_settings(spec, experiment), drivers)
         _check_hosts(experiment, effective_settings(spec, experiment), inventory)
     _check_size(spec, drivers)
     for experiment in spec.experiments:
@@ -201,30 +207,34 @@ def _available_memory_bytes() -> int | None:
     return None
 
 
-def _check_names(experiment, settings: dict, drivers: dict[str, DriverInfo]) -> None:
+def _check_names(index: int, experiment, settings: dict,
+                 drivers: dict[str, DriverInfo]) -> None:
     where = f"experiment '{experiment.name}'"
+
+    def unknown(what: str, key: str, name: str, known: list[str], offered: str) -> MatrixError:
+        return MatrixError(f"{where}: unknown {what} '{name}'{did_you_mean(name, known)}; "
+                           f"{offered}: {', '.join(known)}", (index, key, name))
+
     for name in experiment.drivers:
         if name not in drivers:
-            raise MatrixError(f"{where}: unknown driver '{name}'; known drivers: "
-                              f"{', '.join(sorted(drivers))}")
+            raise unknown("driver", "drivers", name, sorted(drivers), "known drivers")
     chosen = [drivers[name] for name in experiment.drivers if drivers[name].available]
     if not chosen:
         return  # every driver is unavailable: each is skipped with its reason
+    offer = "the drivers of this experiment offer"
     operations = sorted({op for d in chosen for op in d.operations})
     for operation in experiment.operation:
         if operation not in operations:
-            raise MatrixError(f"{where}: unknown operation '{operation}'; the drivers of this "
-                              f"experiment offer: {', '.join(operations)}")
+            raise unknown("operation", "operation", operation, operations, offer)
     transports = sorted({t for d in chosen for ts in d.modes.values() for t in ts})
     for transport in settings["transports"] or []:
         if transport not in transports:
-            raise MatrixError(f"{where}: unknown transport '{transport}'; the drivers of this "
-                              f"experiment offer: {', '.join(transports)}")
+            raise unknown("transport", "transports", transport, transports, offer)
     option_keys = sorted({k for d in chosen for k in d.options} | HARNESS_OPTIONS)
     for key in settings["options"]:
         if key not in option_keys:
-            raise MatrixError(f"{where}: unknown option '{key}'; the drivers of this "
-                              f"experiment accept: {', '.join(option_keys)}")
+            raise unknown("option", "options", key, option_keys,
+                          "the drivers of this experiment accept")
 
 
 def _check_hosts(experiment, settings: dict, inventory: dict[str, Host]) -> None:

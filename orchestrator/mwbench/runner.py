@@ -16,7 +16,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.markup import escape
+from ruamel.yaml import YAML
 
 from . import __version__, environment, ledger
 from .cell import run_cell
@@ -30,8 +31,11 @@ from .launches import calibration
 from .launches.chooser import BudgetError
 from .ledger import Ledger
 from .leftovers import clean_dead_runs, end_what_remains
-from .matrix import Matrix, expand, scheduled
+from .matrix import Matrix, MatrixError, expand, scheduled
+from .overrides import NONE, Overrides, overridden
+from .progress import launches_progress
 from .spec import line_of_key, load_spec
+from .spec_text import line_of_name
 from .store import CellRecord, Store
 
 
@@ -47,16 +51,25 @@ class RunOutcome:
         return sum(1 for record in self.records if record.status != "ok")
 
 
-def plan(spec_path: Path, inventory_path: Path | None = None, seed: int | None = None):
+def plan(spec_path: Path, inventory_path: Path | None = None, seed: int | None = None,
+         overrides: Overrides = NONE):
     """Validate the spec and its inventory (`inventory_path`, else the spec's own) and
-    expand it, its launches ordered by `seed` (else the spec's, else a new one); raises
-    SpecError, InventoryError or MatrixError before anything runs."""
+    expand it with the command line's `overrides`, its launches ordered by `seed` (else
+    the spec's, else a new one); raises SpecError, InventoryError or MatrixError before
+    anything runs."""
     spec, text = load_spec(spec_path)
+    spec = overridden(spec, overrides, spec_path)
     if inventory_path is None and spec.inventory is not None:
         inventory_path = Path(spec_path).parent / spec.inventory
     inventory = load_inventory(inventory_path) if inventory_path else {LOCAL: local_host()}
     drivers = {name: describe(name) for name in known_driver_names()}
-    return spec, text, drivers, expand(spec, drivers, inventory, seed), inventory
+    try:
+        matrix = expand(spec, drivers, inventory, seed)
+    except MatrixError as error:  # named where the spec says it, as the spec's own errors
+        line = line_of_name(YAML(typ="rt").load(text), *error.location) \
+            if error.location else None
+        raise MatrixError(f"{spec_path}{f':{line}' if line else ''}: {error}") from None
+    return spec, text, drivers, matrix, inventory
 
 
 def this_machine() -> str:
@@ -90,16 +103,25 @@ def hosts_used(matrix: Matrix) -> list[str]:
 
 def run_suite(spec_path: Path, db_path: Path, console: Console,
               inventory_path: Path | None = None, seed: int | None = None,
-              budget_s: float | None = None) -> RunOutcome:
+              budget_s: float | None = None, overrides: Overrides = NONE
+              ) -> RunOutcome:
     """Plan, then run and store every cell. With a budget (`budget_s`, else the spec's),
     the configurations whose variance is not known here are calibrated first, and the
     chooser spends the rest (launches/). A stop signal (interruption.py) ends the run
     `interrupted` once the current cell's processes are stopped; the caller installs the
-    handlers. What a run killed earlier left behind is removed first (leftovers.py)."""
-    spec, text, drivers, matrix, inventory = plan(spec_path, inventory_path, seed)
+    handlers. What a run killed earlier left behind is removed first (leftovers.py).
+    `--samples` or `--launches` among the overrides set what the spec's budget would
+    choose: that budget is then left aside, with a note."""
+    spec, text, drivers, matrix, inventory = plan(spec_path, inventory_path, seed, overrides)
     budget_source = "--budget" if budget_s is not None else \
         f"{spec_path}:{line_of_key(text, ['budget'])}: budget:"
-    budget_s = budget_s if budget_s is not None else spec.budget
+    notes = list(spec.notes)
+    if budget_s is None and spec.budget is not None and (flag := overrides.fixes_the_plan()):
+        notes.append(f"{budget_source} left aside: {flag} sets what it would choose")
+    elif budget_s is None:
+        budget_s = spec.budget
+    for note in notes:
+        console.print(escape(note), style="yellow", highlight=False)
     check()  # stopped while planning: no run is begun
     store = Store.create_or_open(db_path)
     try:
@@ -125,6 +147,8 @@ def run_suite(spec_path: Path, db_path: Path, console: Console,
             matrix = following(matrix, planned)
             chosen = {**planned.record(), "budget_s": budget_s,
                       "calibration_s": round(calibrating_s, 3)}
+        if overrides:
+            chosen = {**(chosen or {}), "overrides": overrides.record()}
         outcome = run.cells(matrix, chosen)
         calibration.record_run(store, this_machine(), outcome.run_id)
         return outcome
@@ -174,21 +198,18 @@ class _Run:
             f"{matrix.seed}), database {self.store.path}")
         records: list[CellRecord] = []
         interrupted: Interrupted | None = None
-        columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
-                   TimeElapsedColumn())
         try:
-            with Progress(*columns, console=self.console, transient=True) as progress:
-                task = progress.add_task("", total=len(matrix.cells))
+            with launches_progress(self.console, len(matrix.cells)) as progress:
                 for cell in matrix.cells:
                     check()
-                    progress.update(task, description=cell.label())
+                    progress.start(cell.label())
                     record = run_cell(cell, self.drivers[cell["driver"]], self.launchers)
                     self.store.add_cell(run_id, record)
                     records.append(record)
                     if record.status != "ok":
                         self.console.print(f"[red]failed[/] {cell.label()}: "
                                            f"{(record.error or '').splitlines()[0]}")
-                    progress.advance(task)
+                    progress.advance(cell.label())
         except Interrupted as signal_taken:
             interrupted = signal_taken
         finally:

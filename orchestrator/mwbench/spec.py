@@ -7,6 +7,7 @@ and every error names the file, the line and the key, and says what is allowed.
 The format is documented in docs/spec.md.
 """
 
+import re
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
@@ -15,17 +16,19 @@ from pydantic import (
     BeforeValidator,
     ConfigDict,
     Field,
+    PrivateAttr,
     ValidationError,
     create_model,
     model_validator,
 )
 from ruamel.yaml import YAML
-from ruamel.yaml.comments import CommentedMap, CommentedSeq
+from ruamel.yaml.comments import CommentedMap
 from ruamel.yaml.error import YAMLError
 
 from .bounded_input import InputError, check_yaml, read_text
 from .durations import parse_duration
 from .factors import FACTORS, FANOUT_OPERATION, Factor
+from .spec_text import did_you_mean, dotted, line_of, plain, translate_transport_aliases
 
 # What an experiment contributes to the combined-factor estimate (estimate.py).
 Role = Literal["simple", "size", "servants", "threads", "mixture"]
@@ -111,6 +114,12 @@ class Spec(BaseModel):
                       Field(gt=0, le=MAX_BUDGET_S)] | None = None
     defaults: Settings = Settings()
     experiments: list[Experiment] = Field(min_length=1)
+    # What the reader changed and says so (an old transport name): "file:line: note: ..."
+    _notes: list[str] = PrivateAttr(default_factory=list)
+
+    @property
+    def notes(self) -> list[str]:
+        return self._notes
 
 
 # What a cell gets when neither the experiment nor `defaults` says: the run
@@ -169,10 +178,13 @@ def parse_spec(text: str, path: Path | str) -> Spec:
         raise SpecError(f"{path}: not valid YAML: {error}") from None
     if not isinstance(document, dict):
         raise SpecError(f"{path}: a spec is a mapping with keys suite, defaults, experiments")
+    data = plain(document)
+    notes = translate_transport_aliases(path, document, data)
     try:
-        spec = Spec.model_validate(_plain(document))
+        spec = Spec.model_validate(data)
     except ValidationError as error:
         raise SpecError(_describe_errors(path, document, error)) from None
+    spec._notes = notes
     _check_roles(path, document, spec)
     _check_fanout(path, document, spec)
     _check_driver_option_factors(path, document, spec)
@@ -192,7 +204,7 @@ def _check_fanout(path: Path, document: CommentedMap, spec: Spec) -> None:
                 problems.append((index, key))
     if problems:
         raise SpecError("\n".join(
-            f"{path}:{_line_of(document, ['experiments', index, key])}: "
+            f"{path}:{line_of(document, ['experiments', index, key])}: "
             f"experiments[{index}].{key}: only the operation {FANOUT_OPERATION} has "
             f"subscribers; this experiment measures {', '.join(spec.experiments[index].operation)}"
             for index, key in problems))
@@ -210,7 +222,7 @@ def _check_driver_option_factors(path: Path, document: CommentedMap, spec: Spec)
                 continue
             if all(level is None for level in settings[factor.spec_key]):
                 continue
-            line = _line_of(document, ["experiments", index, "options", factor.driver_option])
+            line = line_of(document, ["experiments", index, "options", factor.driver_option])
             problems.append(
                 f"{path}:{line}: experiments[{index}] ('{experiment.name}'): "
                 f"{factor.spec_key} is set both as `{factor.spec_key}:` and as `options: "
@@ -256,7 +268,7 @@ def _check_roles(path: Path, document: CommentedMap, spec: Spec) -> None:
                                         f"{values[name]}"))
     if problems:
         raise SpecError("\n".join(
-            f"{path}:{_line_of(document, ['experiments', index, 'role'])}: "
+            f"{path}:{line_of(document, ['experiments', index, 'role'])}: "
             f"experiments[{index}].role: {text}" for index, text in problems))
 
 
@@ -302,7 +314,7 @@ def _check_factorial(path: Path, document: CommentedMap, spec: Spec) -> None:
                 problems.append(([*where, position], problem))
     if problems:
         raise SpecError("\n".join(
-            f"{path}:{_line_of(document, where)}: {_dotted(where)}: {text}"
+            f"{path}:{line_of(document, where)}: {dotted(where)}: {text}"
             for where, text in problems))
 
 
@@ -319,7 +331,7 @@ def _factorial_problem(spec: Spec, experiment: Experiment, name: str,
         return None
     if name == "transport" and not levels:
         return ("transports are not listed in this experiment (each driver then runs all of "
-                "its own); list exactly two, e.g. transports: [tcp, unix]")
+                "its own); list exactly two, e.g. transports: [tcp, uds]")
     if name.startswith(OPTION_PREFIX):
         where = f"options, e.g. options: {{{name.removeprefix(OPTION_PREFIX)}: [a, b]}}"
     else:
@@ -334,16 +346,7 @@ def _factorial_problem(spec: Spec, experiment: Experiment, name: str,
 def line_of_key(text: str, location: list) -> int | None:
     """The line of a key of a spec's text that parse_spec has accepted (for an error found
     later, such as a budget too short for the cells)."""
-    return _line_of(YAML(typ="rt").load(text), location)
-
-
-def _plain(node: Any) -> Any:
-    """ruamel's round-trip types as plain dicts and lists (they keep line numbers)."""
-    if isinstance(node, dict):
-        return {key: _plain(value) for key, value in node.items()}
-    if isinstance(node, list):
-        return [_plain(value) for value in node]
-    return node
+    return line_of(YAML(typ="rt").load(text), location)
 
 
 def _describe_errors(path: Path, document: CommentedMap, error: ValidationError) -> str:
@@ -351,9 +354,9 @@ def _describe_errors(path: Path, document: CommentedMap, error: ValidationError)
     messages: dict[str, list[str]] = {}
     for item in error.errors():
         location = [part for part in item["loc"] if not _is_validator_tag(part)]
-        line = _line_of(document, location)
+        line = line_of(document, location)
         where = f"{path}:{line}" if line else str(path)
-        key = _dotted(location) or "(top level)"
+        key = dotted(location) or "(top level)"
         messages.setdefault(f"{where}: {key}", []).append(_message(item, location))
     return "\n".join(f"{where}: {'; or: '.join(texts)}" for where, texts in messages.items())
 
@@ -370,33 +373,15 @@ def _message(item: dict, location: list) -> str:
         if location[:1] == ["defaults"]:
             model = Settings
         allowed = ", ".join(model.model_fields)
-        return f"unknown key; allowed keys here: {allowed}"
+        return (f"unknown key{did_you_mean(location[-1], model.model_fields)}; allowed keys "
+                f"here: {allowed}")
     if item["type"] == "missing":
         return "required key is missing"
+    if item["type"] == "literal_error":  # one of a few words: name the closest
+        return item["msg"] + did_you_mean(item["input"], re.findall(r"'([^']*)'",
+                                                                  item["ctx"]["expected"]))
     if item["type"] == "value_error":
         return str(item["ctx"]["error"])  # our own message, without pydantic's prefix
     return item["msg"]
 
 
-def _dotted(location: list) -> str:
-    text = ""
-    for part in location:
-        text += f"[{part}]" if isinstance(part, int) else (f".{part}" if text else str(part))
-    return text
-
-
-def _line_of(document: Any, location: list) -> int | None:
-    """1-based line of the deepest node of `location` that exists in the YAML."""
-    node, line = document, None
-    for part in location:
-        if isinstance(node, CommentedMap) and part in node:
-            line = node.lc.key(part)[0] + 1
-            node = node[part]
-        elif isinstance(node, CommentedSeq) and isinstance(part, int) and part < len(node):
-            line = node.lc.item(part)[0] + 1
-            node = node[part]
-        else:
-            break
-    if line is None and isinstance(node, (CommentedMap, CommentedSeq)):
-        line = node.lc.line + 1
-    return line

@@ -1,8 +1,11 @@
 """Shared helpers of the orchestrator's tests."""
 
+import json
 import os
 import shutil
+import subprocess
 import sys
+import textwrap
 from pathlib import Path
 
 import pytest
@@ -16,6 +19,17 @@ VECTORS = REPO / "contract" / "vectors"
 CHROMIUM_FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic",
                   "--no-first-run", "--disable-background-networking",
                   "--disable-component-update", "--disable-sync"]
+
+
+# The experiment most specs of the tests start with: a round trip of both baseline drivers,
+# every transport and mode (a spec's text, indented as an item of `experiments:`).
+PING_EXPERIMENT = """\
+  - name: ping
+    operation: roundtrip
+    drivers: [rawtcp, omniorb]
+    transports: [tcp, uds]
+    modes: [remote, collocated]
+"""
 
 
 def driver_built(name: str) -> bool:
@@ -66,6 +80,42 @@ def seed_in_spec_order(configurations: int) -> int:
 def mwbench_exe() -> str:
     exe = Path(os.sys.executable).parent / "mwbench"
     return str(exe) if exe.exists() else shutil.which("mwbench")
+
+
+def run_spec(directory: Path, spec_text: str, *extra: str, env: dict | None = None,
+             timeout: float = 300) -> tuple[subprocess.CompletedProcess, Path]:
+    """`mwbench run` as a user runs it: `spec_text` (dedented) in DIRECTORY/spec.yaml, the
+    run into DIRECTORY/m.db, `extra` arguments after; the finished process and the db."""
+    spec = directory / "spec.yaml"
+    spec.write_text(textwrap.dedent(spec_text))
+    db = directory / "m.db"
+    completed = subprocess.run([mwbench_exe(), "run", str(spec), "--db", str(db), *extra],
+                               capture_output=True, text=True, timeout=timeout, env=env,
+                               check=False)
+    return completed, db
+
+
+def write_spec(directory: Path, text: str) -> Path:
+    """`text` (dedented) as DIRECTORY/spec.yaml."""
+    path = directory / "spec.yaml"
+    path.write_text(textwrap.dedent(text))
+    return path
+
+
+def spec_refusal(path: Path) -> str:
+    """What the spec reader says when it refuses the spec at `path` (it must)."""
+    from mwbench.spec import SpecError, load_spec
+
+    with pytest.raises(SpecError) as error:
+        load_spec(path)
+    return str(error.value)
+
+
+def exported_cells(db: Path) -> list[dict]:
+    """`mwbench export --format json` of the database's latest run."""
+    out = subprocess.run([mwbench_exe(), "export", "--db", str(db), "--format", "json"],
+                         capture_output=True, text=True, check=True)
+    return json.loads(out.stdout)
 
 
 # Factors of a stored cell that a test does not care about.

@@ -10,13 +10,12 @@ ping-pong preempts it, and the median does not move.
 import json
 import os
 import subprocess
-import textwrap
 
 import numpy as np
 import pytest
 from click.testing import CliRunner
 
-from conftest import driver_built, mwbench_exe
+from conftest import driver_built, mwbench_exe, run_spec
 from mwbench.cli import main
 from mwbench.store import CellRecord, Store
 
@@ -155,15 +154,10 @@ def runs(tmp_path_factory):
     if not driver_built("rawtcp"):
         pytest.fail("driver rawtcp is not built: run `make test`, which builds it first")
     folder = tmp_path_factory.mktemp("compare")
-    spec = folder / "spec.yaml"
-    spec.write_text(textwrap.dedent(SPEC))
-    db = folder / "m.db"
     environment = {k: v for k, v in os.environ.items() if k != "MWBENCH_INJECT_DELAY_NS"}
     for delay in (None, None, DELAY_NS):
         extra = {"MWBENCH_INJECT_DELAY_NS": str(delay)} if delay else {}
-        done = subprocess.run([mwbench_exe(), "run", str(spec), "--db", str(db)],
-                              capture_output=True, text=True, timeout=120,
-                              env={**environment, **extra}, check=False)
+        done, db = run_spec(folder, SPEC, env={**environment, **extra}, timeout=120)
         assert done.returncode == 0, done.stdout + done.stderr
     return db
 

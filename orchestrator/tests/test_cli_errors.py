@@ -149,3 +149,12 @@ def test_two_runs_creating_one_database_at_once_both_succeed(tmp_path):
         store = Store.open_existing(path)
         assert len(store.runs()) == 3
         store.close()
+
+
+def test_a_value_close_to_a_choice_names_it_and_a_verb_or_option_too():
+    for args, hint in ((["export", "--format", "jsno"], "(did you mean 'json'?)"),
+                       (["rnu"], "Did you mean 'run'?"),  # click's own, for verbs
+                       (["run", "--sed", "1", "x.yaml"], "'--seed'")):  # and options
+        proc = mwbench(*args)
+        assert proc.returncode == 2 and hint in proc.stderr, proc.stderr
+        assert len(proc.stderr.splitlines()) == 1, proc.stderr

@@ -16,9 +16,9 @@ import pytest
 from click.testing import CliRunner
 
 from conftest import mwbench_exe, store_cells
-from mwbench import testhosts
 from mwbench.cli import main
 from mwbench.cli.numbers import LINK_RATE, FiniteRange, Quantity, rate_bits
+from testsupport import testhosts
 
 VALUES = ("nan", "inf", "-inf", "-1", "0", "1e400", "1" * 30)
 NEVER_TAKEN = {"nan", "inf", "-inf", "1e400", "1" * 30}

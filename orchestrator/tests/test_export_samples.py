@@ -83,16 +83,23 @@ def test_failed_cells_give_no_rows_and_are_said(tmp_path):
     assert "skipped 1 failed cell(s), no rows: cell 1" in result.stderr
 
 
+def written_whole_and_in_chunks(store, monkeypatch, chunk: int) -> io.StringIO:
+    """The samples of run 1 written at once, after checking that in chunks of `chunk` cells
+    they are the same bytes; the store is closed."""
+    whole, chunked = io.StringIO(), io.StringIO()
+    samples_csv.write(store, [1], whole)
+    monkeypatch.setattr(samples_csv, "CHUNK", chunk)
+    samples_csv.write(store, [1], chunked)
+    store.close()
+    assert chunked.getvalue() == whole.getvalue()
+    return whole
+
+
 def test_chunked_streaming_writes_the_same_bytes(tmp_path, monkeypatch):
     db = tmp_path / "m.db"
     make_store(db, [({}, latency_samples(1000), 1), ({}, latency_samples(999, seed=4), 3)])
     store = Store.open_existing(db)
-    whole, chunked = io.StringIO(), io.StringIO()
-    samples_csv.write(store, [1], whole)
-    monkeypatch.setattr(samples_csv, "CHUNK", 7)
-    samples_csv.write(store, [1], chunked)
-    store.close()
-    assert chunked.getvalue() == whole.getvalue()
+    whole = written_whole_and_in_chunks(store, monkeypatch, 7)
     assert whole.getvalue().count("\n") == 1 + 1000 + 999
 
 
@@ -118,12 +125,7 @@ def test_named_series_are_one_column_each_empty_where_a_cell_has_none(tmp_path, 
     store.add_cell(1, CellRecord(factors={**FACTORS, "assembly": "static"}, status="ok",
                                  samples_ns=np.arange(100, 105), batch_size=1,
                                  named_series=phases))
-    whole, chunked = io.StringIO(), io.StringIO()
-    samples_csv.write(store, [1], whole)
-    monkeypatch.setattr(samples_csv, "CHUNK", 2)
-    samples_csv.write(store, [1], chunked)
-    store.close()
-    assert chunked.getvalue() == whole.getvalue()
+    whole = written_whole_and_in_chunks(store, monkeypatch, 2)
     rows = list(csv.DictReader(io.StringIO(whole.getvalue())))
     assert list(rows[0]) == [*COLUMNS, "series_total_ns", "series_library_load_ns"]
     assert [(row["series_total_ns"], row["series_library_load_ns"]) for row in rows[:5]] == \

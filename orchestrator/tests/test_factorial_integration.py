@@ -9,12 +9,11 @@ exist and that each has an interval, never how large a measured time is.
 import re
 import shutil
 import subprocess
-import textwrap
 
 import pytest
 from click.testing import CliRunner
 
-from conftest import CHROMIUM_FLAGS, driver_built, mwbench_exe
+from conftest import CHROMIUM_FLAGS, driver_built, run_spec
 from mwbench.cli import main
 from mwbench.report.data import load_run
 from mwbench.report.factors.factorial import designs
@@ -39,11 +38,7 @@ def measured(tmp_path_factory):
     if not driver_built("omniorb"):
         pytest.fail("driver omniorb is not built: run `make test`, which builds it first")
     directory = tmp_path_factory.mktemp("factorial")
-    spec = directory / "spec.yaml"
-    spec.write_text(textwrap.dedent(SPEC))
-    db = directory / "m.db"
-    completed = subprocess.run([mwbench_exe(), "run", str(spec), "--db", str(db)],
-                               capture_output=True, text=True, timeout=300, check=False)
+    completed, db = run_spec(directory, SPEC)
     assert completed.returncode == 0, completed.stdout + completed.stderr
     return directory, db
 

@@ -12,8 +12,8 @@ import json
 import pytest
 from test_hosts_ssh import assert_nothing_left, run_mwbench, stored
 
-from mwbench import testhosts
 from mwbench.drivers import program_path
+from testsupport import testhosts
 
 pytestmark = [
     pytest.mark.skipif(testhosts.unavailable() is not None,

@@ -1,4 +1,4 @@
-"""Cells across hosts, over real SSH into test hosts (mwbench.testhosts: network
+"""Cells across hosts, over real SSH into test hosts (testsupport/testhosts.py: network
 namespaces with an OpenSSH server each): a round trip across two hosts, a fan-out
 across three, a host killed during a cell, hosts that cannot be reached, used or
 found, and a run stopped or killed outright. After every test, each host runs its
@@ -21,11 +21,12 @@ from pathlib import Path
 import pytest
 
 from conftest import mwbench_exe
-from mwbench import namespaces, paths, testhosts
+from mwbench import paths
 from mwbench.drivers import program_path
 from mwbench.hosts.inventory import load_inventory
 from mwbench.hosts.launcher import HostFailure
 from mwbench.hosts.ssh import SshLauncher
+from testsupport import namespaces, testhosts
 
 WAIT_S = 120  # for what must happen: only a hang exceeds it
 POLL_S = 0.02
@@ -113,7 +114,7 @@ def test_arguments_reach_the_host_unchanged_and_nothing_else_runs(hosts, tmp_pat
             child = place.start("printf", ["printf", "%s|", *hostile], tmp_path)
             assert child.wait(WAIT_S) == 0, child.stderr_tail()
             assert child.stdout_path.read_text() == "|".join(hostile) + "|"
-            # In host-1's TMPDIR, which the test hosts' SSH servers set (testhosts.py).
+            # In host-1's TMPDIR, which the test hosts' SSH servers set (testsupport/testhosts.py).
             assert str(place.scratch).startswith(
                 f"{hosts.directory}/host-1.tmp/mwbench-host-cell-")
             place.write(place.scratch / "x y", b"endpoint\n")

@@ -10,12 +10,11 @@ import json
 import signal
 import sqlite3
 import subprocess
-import textwrap
 import time
 
 import pytest
 
-from conftest import driver_built, mwbench_exe
+from conftest import driver_built, exported_cells, mwbench_exe, run_spec
 from mwbench.drivers import describe
 
 
@@ -37,19 +36,8 @@ def needs(what: str) -> None:
         pytest.fail(f"the built omniorb driver does not offer {what} yet: rebuild it")
 
 
-def run(tmp_path, spec_text):
-    spec = tmp_path / "spec.yaml"
-    spec.write_text(textwrap.dedent(spec_text))
-    db = tmp_path / "m.db"
-    completed = subprocess.run([mwbench_exe(), "run", str(spec), "--db", str(db)],
-                               capture_output=True, text=True, timeout=300, check=False)
-    return completed, db
-
-
-def export(db):
-    out = subprocess.run([mwbench_exe(), "export", "--db", str(db), "--format", "json"],
-                         capture_output=True, text=True, check=True)
-    return json.loads(out.stdout)["cells"]
+run = run_spec
+export = exported_cells
 
 
 def test_background_load_runs_with_the_cell_and_is_recorded(tmp_path):

@@ -11,14 +11,12 @@ table, the stacked figure of `total`'s parts and the footprint.
 import csv
 import io
 import re
-import subprocess
-import textwrap
 
 import pytest
 import standin_driver
 from click.testing import CliRunner
 
-from conftest import mwbench_exe, standin_environment
+from conftest import run_spec, standin_environment
 from mwbench.cli import main
 from mwbench.store import Store
 
@@ -38,12 +36,8 @@ experiments:
 
 
 def run(standin_root, tmp_path, kind: str = "phases"):
-    spec = tmp_path / "phases.yaml"
-    spec.write_text(textwrap.dedent(SPEC.replace("{kind}", kind)))
-    db = tmp_path / "m.db"
-    proc = subprocess.run([mwbench_exe(), "run", str(spec), "--db", str(db)],
-                          capture_output=True, text=True, timeout=300,
-                          env=standin_environment(standin_root, tmp_path))
+    proc, db = run_spec(tmp_path, SPEC.replace("{kind}", kind),
+                        env=standin_environment(standin_root, tmp_path))
     assert proc.returncode == 0, proc.stdout + proc.stderr
     return db
 

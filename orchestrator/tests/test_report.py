@@ -9,24 +9,19 @@ to look at.
 import re
 import shutil
 import subprocess
-import textwrap
 from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
 
-from conftest import CHROMIUM_FLAGS, REPO, mwbench_exe
+from conftest import CHROMIUM_FLAGS, PING_EXPERIMENT, REPO, run_spec
 from mwbench.cli import main
 
 SPEC = """\
 suite: report-test
 defaults: {warmup: 50, samples: 400, launches: 2}
 experiments:
-  - name: ping
-    operation: roundtrip
-    drivers: [rawtcp, omniorb]
-    transports: [tcp, uds, unix]
-    modes: [remote, collocated]
+""" + PING_EXPERIMENT + """\
     placement: [same-cpu, unpinned]
   - name: octets
     operation: octets
@@ -42,19 +37,10 @@ experiments:
 """
 
 
-def run_spec(directory: Path, text: str) -> Path:
-    spec = directory / "spec.yaml"
-    spec.write_text(textwrap.dedent(text))
-    db = directory / "m.db"
-    subprocess.run([mwbench_exe(), "run", str(spec), "--db", str(db)],
-                   capture_output=True, text=True, timeout=300, check=False)
-    return db
-
-
 @pytest.fixture(scope="module")
 def report(tmp_path_factory) -> Path:
     directory = tmp_path_factory.mktemp("report")
-    db = run_spec(directory, SPEC)
+    _, db = run_spec(directory, SPEC)
     output = directory / "report.html"
     result = CliRunner().invoke(main, ["report", "--db", str(db), "-o", str(output)])
     assert result.exit_code == 0, result.output
@@ -90,7 +76,7 @@ def test_expected_figures_are_present(report):
 
 
 def test_a_run_whose_cells_all_failed_still_gets_a_report(tmp_path):
-    db = run_spec(tmp_path, """\
+    _, db = run_spec(tmp_path, """\
         suite: all-broken
         defaults: {launches: 1, warmup: 10, samples: 100}
         experiments:

@@ -15,7 +15,7 @@ the other factors). Each launch of a cell has three calls m - d, m, m + d
              shares 507, 147, 27 and error 8 of 689
     jitter:  threading +1.0 (100%), connections and interaction 0
 
-On transport unix, the pool/shared cell failed: that design is incomplete.
+On transport uds, the pool/shared cell failed: that design is incomplete.
 Experiment `single` is the tcp design with one launch; `unbalanced` the
 tcp design whose third launch failed in the pool/own cell.
 """
@@ -38,7 +38,7 @@ experiments:
   - name: design
     operation: ping
     drivers: omniorb
-    transports: [tcp, unix]
+    transports: [tcp, uds]
     threads: 2
     launches: 3
     options: {threading: [per-connection, pool], connections: [own, shared]}
@@ -69,12 +69,12 @@ def known_cells() -> list[dict]:
     cells = []
     for (threading, connections), (medians, spread) in CELLS.items():
         options = {"threading": threading, "connections": connections}
-        for transport in ("tcp", "unix"):
+        for transport in ("tcp", "uds"):
             for launch, median in enumerate(medians, start=1):
                 cell = {"experiment": "design", "transport": transport, "threads": 2,
                         "options": options, "launch": launch,
                         "samples_ns": calls(median, spread)}
-                if transport == "unix" and threading == "pool" and connections == "shared":
+                if transport == "uds" and threading == "pool" and connections == "shared":
                     cell = {**cell, "error": "server exited with status 1"}
                     del cell["samples_ns"]
                 cells.append(cell)
@@ -112,7 +112,7 @@ def by_name(design: dict) -> dict:
 
 def test_one_design_per_configuration_of_the_other_factors(section):
     found = [(d["experiment"], d["configuration"]) for d in section["designs"]]
-    assert found == [("design", "tcp"), ("design", "unix"), ("single", "all"),
+    assert found == [("design", "tcp"), ("design", "uds"), ("single", "all"),
                      ("unbalanced", "all")]
     assert section["notes"] == []
 
@@ -181,9 +181,9 @@ def test_a_launch_failed_in_one_cell_is_left_out_of_every_cell(section):
 
 
 def test_an_incomplete_design_names_its_missing_cell(section):
-    unix = section["designs"][1]
-    assert unix["missing"] == ["options.threading=pool, options.connections=shared"]
-    assert unix["effects"] == []
+    uds = section["designs"][1]
+    assert uds["missing"] == ["options.threading=pool, options.connections=shared"]
+    assert uds["effects"] == []
 
 
 @pytest.fixture(scope="module")

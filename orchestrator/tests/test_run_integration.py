@@ -9,11 +9,10 @@ a run. They check what a user would see: exit status, stored cells, reasons.
 import json
 import sqlite3
 import subprocess
-import textwrap
 
 import pytest
 
-from conftest import driver_built, mwbench_exe
+from conftest import PING_EXPERIMENT, driver_built, exported_cells, mwbench_exe, run_spec
 
 
 @pytest.fixture(autouse=True)
@@ -27,27 +26,11 @@ TINY = """\
 suite: tiny
 defaults: {launches: 1, warmup: 50, samples: 300, placement: same-cpu, idle_hold: true}
 experiments:
-  - name: ping
-    operation: roundtrip
-    drivers: [rawtcp, omniorb]
-    transports: [tcp, uds, unix]
-    modes: [remote, collocated]
-"""
+""" + PING_EXPERIMENT
 
 
-def run(tmp_path, spec_text, *extra, timeout=300):
-    spec = tmp_path / "spec.yaml"
-    spec.write_text(textwrap.dedent(spec_text))
-    db = tmp_path / "results" / "m.db"
-    completed = subprocess.run([mwbench_exe(), "run", str(spec), "--db", str(db), *extra],
-                               capture_output=True, text=True, timeout=timeout, check=False)
-    return completed, db
-
-
-def export(db):
-    out = subprocess.run([mwbench_exe(), "export", "--db", str(db), "--format", "json"],
-                         capture_output=True, text=True, check=True)
-    return json.loads(out.stdout)["cells"]
+run = run_spec
+export = exported_cells
 
 
 def test_tiny_spec_runs_every_driver_transport_and_mode(tmp_path):
@@ -56,7 +39,7 @@ def test_tiny_spec_runs_every_driver_transport_and_mode(tmp_path):
     cells = export(db)
     assert {(c["driver"], c["mode"], c["transport"]) for c in cells} == {
         ("rawtcp", "remote", "tcp"), ("rawtcp", "remote", "uds"),
-        ("omniorb", "remote", "tcp"), ("omniorb", "remote", "unix"),
+        ("omniorb", "remote", "tcp"), ("omniorb", "remote", "uds"),
         ("omniorb", "collocated", "inproc"),
     }
     for cell in cells:
@@ -66,7 +49,36 @@ def test_tiny_spec_runs_every_driver_transport_and_mode(tmp_path):
         assert cell["throughput_per_s"] > 0
         assert cell["placement"] == "same-cpu" and cell["idle_hold"] is True
         assert cell["client_cpu"] == 0
-    assert "combinations skipped" in completed.stdout  # rawtcp has no unix, omniorb no uds
+    assert "combinations skipped" in completed.stdout  # rawtcp has no collocated mode
+    # Piped, not a terminal: plain progress lines, the last after the last launch.
+    assert "progress: 5/5 launches, " in completed.stdout
+
+
+def test_overrides_run_the_named_experiments_with_their_samples_and_launches(tmp_path):
+    completed, db = run(tmp_path, TINY.replace("modes: [remote, collocated]", "modes: remote")
+                        + "  - {name: other, operation: roundtrip, drivers: rawtcp}\n",
+                        "--filter", "ping", "--samples", "100", "--launches", "2")
+    assert completed.returncode == 0, completed.stdout + completed.stderr
+    cells = export(db)
+    assert {c["experiment"] for c in cells} == {"ping"}
+    assert {c["samples"] for c in cells} == {100} and len(cells) == 4 * 2
+    with sqlite3.connect(db) as connection:
+        (plan,) = connection.execute("SELECT launch_plan FROM runs").fetchone()
+    assert json.loads(plan) == {"overrides": {"experiments": ["ping"], "samples": 100,
+                                              "launches": 2}}
+    report = subprocess.run([mwbench_exe(), "report", "--db", str(db), "-o",
+                             str(tmp_path / "report.html")], capture_output=True, text=True)
+    assert report.returncode == 0, report.stderr
+    assert ("the spec overridden on the command line: --filter ping, --samples 100, "
+            "--launches 2") in (tmp_path / "report.html").read_text()
+
+
+def test_an_unknown_experiment_to_run_is_named_with_the_closest_one(tmp_path):
+    completed, db = run(tmp_path, TINY, "--filter", "pnig")
+    assert completed.returncode == 2
+    assert completed.stderr.startswith("mwbench run: --filter pnig: ") \
+        and "has no experiment 'pnig' (did you mean 'ping'?)" in completed.stderr
+    assert not db.exists()
 
 
 @pytest.mark.parametrize("fault, reason", [

@@ -1,4 +1,4 @@
-"""Test hosts (mwbench.testhosts, `mwbench testhosts`): network namespaces that this
+"""Test hosts (testsupport/testhosts.py, `mwbench testhosts`): network namespaces that this
 machine reaches over real SSH, shaped with tc tbf, and removed, even after their
 maker is killed outright (`mwbench clean`). netem is asked for, and its absence
 said. Needs root and Debian's openssh-server."""
@@ -16,8 +16,8 @@ from pathlib import Path
 import pytest
 
 from conftest import mwbench_exe
-from mwbench import namespaces, testhosts
 from mwbench.drivers import program_path
+from testsupport import namespaces, testhosts
 
 WAIT_S = 120
 
@@ -62,7 +62,7 @@ def test_mwbench_testhosts_runs_a_command_with_their_inventory_and_passes_its_st
 
 def test_a_killed_maker_leaves_hosts_that_mwbench_clean_removes(tmp_path):
     maker = subprocess.Popen(
-        [sys.executable, "-c", "import sys, time\nfrom mwbench import testhosts\n"
+        [sys.executable, "-c", "import sys, time\nfrom testsupport import testhosts\n"
          "with testhosts.ssh_hosts(2):\n    print('up', flush=True)\n    time.sleep(3600)\n"],
         stdout=subprocess.PIPE, text=True)
     assert maker.stdout.readline() == "up\n"

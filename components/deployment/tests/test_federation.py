@@ -1,5 +1,5 @@
 """Event channels federated between hosts: Basic SP deployed over two nodes, each
-in a network namespace of its own (mwbench.namespaces), the GPS's events crossing
+in a network namespace of its own (testsupport/namespaces.py), the GPS's events crossing
 the link through the channels' gateways (docs/events.md section 4); and a
 multicast interface a host cannot use refused, naming it, with nothing left.
 
@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from mwbench import namespaces
+from testsupport import namespaces
 
 REPO = Path(__file__).resolve().parents[3]
 BUILD = Path(os.environ.get("MWBENCH_BUILD_DIR", REPO / "build")).resolve()

@@ -12,19 +12,23 @@ import json
 import os
 import re
 import shutil
-import signal
 import subprocess
 from pathlib import Path
 
 import pytest
+from deployment_programs import (
+    ARTIFACTS,
+    BUILD,
+    PHASES_OF_BOTH,
+    PLANS,
+    PROGRAMS,
+    REPO,
+    start,
+    stop,
+)
 from process_sockets import udp_sockets, wildcard
 
-REPO = Path(__file__).resolve().parents[3]
-BUILD = Path(os.environ.get("MWBENCH_BUILD_DIR", REPO / "build")).resolve()
-PROGRAMS = BUILD / "components" / "server"
-ARTIFACTS = BUILD / "components" / "basic_sp"
 BASIC_SP = REPO / "components" / "basic_sp"
-PLANS = BASIC_SP / "plans"
 INSTANCES = ("rate_gen", "gps", "airframe", "hud")
 
 
@@ -81,23 +85,6 @@ def inspect(directory):
     return json.loads(result.stdout)
 
 
-def start(command, cwd, ready):
-    """The program, returned once its first line of output holds `ready`."""
-    process = subprocess.Popen(
-        command, cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
-    )
-    line = process.stdout.readline()
-    if ready not in line:
-        process.wait(timeout=60)
-        raise AssertionError(f"{command[0]} did not start: {line}{process.stderr.read()}")
-    return process
-
-
-def stop(process):
-    process.send_signal(signal.SIGTERM)
-    assert process.wait(timeout=60) == 0, process.stderr.read()
-
-
 def mapped_files(pid):
     return {
         line.split()[-1]
@@ -106,22 +93,17 @@ def mapped_files(pid):
     }
 
 
+def plan_compile(plan, out, *extra):
+    """mwccm-plan-compile PLAN -o OUT, finished."""
+    return subprocess.run([PROGRAMS.parent / "deployment" / "mwccm-plan-compile", plan, "-o",
+                           out, "--artifacts", ARTIFACTS, *extra], capture_output=True, text=True)
+
+
 def test_a_compiled_plan_assembles_as_the_dynamic_path_does(tmp_path, installed):
     plan = plan_registering_every_instance(tmp_path)
     project = tmp_path / "project"
-    subprocess.run(
-        [
-            PROGRAMS.parent / "deployment" / "mwccm-plan-compile",
-            plan,
-            "-o",
-            project,
-            "--artifacts",
-            ARTIFACTS,
-            "--name",
-            "basic_sp",
-        ],
-        check=True,
-    )
+    compiled = plan_compile(plan, project, "--name", "basic_sp")
+    assert compiled.returncode == 0, compiled.stderr
     program = configure_and_build(project, installed) / "basic_sp"
 
     static_dir, dynamic_dir = tmp_path / "static", tmp_path / "dynamic"
@@ -160,22 +142,7 @@ def test_a_compiled_plan_assembles_as_the_dynamic_path_does(tmp_path, installed)
     assert static_assembly["airframe"]["ports"]["gps"]["connected"] == ["gps.position"]
 
     per_step = json.loads((static_dir / "timings.json").read_text())["total_ns_per_step"]
-    for step in (
-        "orb_initialization",
-        "server_creation",
-        "plan_loading",
-        "container_creation",
-        "home_creation",
-        "component_creation",
-        "configuration",
-        "registration",
-        "registration_stringify",
-        "registration_publish",
-        "connection",
-        "activation",
-        "total",
-        "teardown",
-    ):
+    for step in (*PHASES_OF_BOTH, "orb_initialization", "plan_loading"):
         assert step in per_step, step
     assert "library_load" not in per_step and "plan_parsing" not in per_step
 
@@ -196,18 +163,7 @@ def test_the_in_tree_static_plan_runs_once_and_exits(tmp_path):
 
 
 def test_a_plan_of_several_processes_needs_one_process(tmp_path):
-    result = subprocess.run(
-        [
-            PROGRAMS.parent / "deployment" / "mwccm-plan-compile",
-            PLANS / "two_processes.cdp",
-            "-o",
-            tmp_path / "out",
-            "--artifacts",
-            ARTIFACTS,
-        ],
-        capture_output=True,
-        text=True,
-    )
+    result = plan_compile(PLANS / "two_processes.cdp", tmp_path / "out")
     assert result.returncode == 2
     assert "2 processes" in result.stderr and "--one-process" in result.stderr
     assert not (tmp_path / "out").exists()
@@ -218,18 +174,7 @@ def test_a_bad_plan_is_refused_naming_the_line(tmp_path):
     plan.write_text(
         (PLANS / "one_process.config").read_text().replace("tick => tick", "tick => tock")
     )
-    result = subprocess.run(
-        [
-            PROGRAMS.parent / "deployment" / "mwccm-plan-compile",
-            plan,
-            "-o",
-            tmp_path / "out",
-            "--artifacts",
-            ARTIFACTS,
-        ],
-        capture_output=True,
-        text=True,
-    )
+    result = plan_compile(plan, tmp_path / "out")
     assert result.returncode == 2
     assert re.search(r"bad\.config:\d+: .*tock", result.stderr), result.stderr
 

@@ -5,7 +5,8 @@ from pathlib import Path
 
 import click
 
-from .. import testhosts
+from testsupport import testhosts
+
 from ..hosts.inventory import InventoryError, load_inventory
 from ..hosts.launcher import HostFailure
 from ..hosts.ssh import sweep_cells

@@ -15,14 +15,14 @@ from .. import paths
 from ..export import FORMATS
 from ..store import Store, StoreError
 from .numbers import RUN_ID
-from .options import OutputError, db_option, output_file, output_option
+from .options import Choice, OutputError, db_option, output_file, output_option
 
 
 @click.command("export")
 @db_option("SQLite database (default results/mwbench.db).")
 @click.option("--run", "run_ids", type=RUN_ID, multiple=True,
               help="Run id to export; may repeat. Default: the latest run.")
-@click.option("--format", "fmt", type=click.Choice(list(FORMATS)), default="json",
+@click.option("--format", "fmt", type=Choice(list(FORMATS)), default="json",
               show_default=True,
               help="json, csv: one summary record per cell (a launch). configurations, "
                    "configurations-csv: one record per configuration, its figures over its "

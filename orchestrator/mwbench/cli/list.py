@@ -1,5 +1,8 @@
 """`mwbench list`: the drivers this machine can run, what each supports, and the suites."""
 
+import dataclasses
+import json
+
 import click
 from rich.table import Table
 
@@ -10,13 +13,19 @@ from .console import make_console
 
 
 @click.command("list")
-def command() -> None:
+@click.option("--json", "as_json", is_flag=True,
+              help="Print the same as one JSON object, for scripts (README, `mwbench list`).")
+def command(as_json: bool) -> None:
     """List drivers (with their operations, modes and transports) and built-in suites.
 
     \b
-    Example:
+    Examples:
       mwbench list
+      mwbench list --json | jq '.drivers[] | select(.available) | .name'
     """
+    if as_json:
+        click.echo(json.dumps(_listing(), indent=2))
+        return
     console = make_console()
     table = Table(title="Drivers")
     for heading in ("driver", "available", "middleware", "operations", "modes: transports",
@@ -50,10 +59,28 @@ def command() -> None:
     suites = Table(title="Built-in suites")
     suites.add_column("file")
     suites.add_column("description")
+    for suite in _suites():
+        suites.add_row(suite["file"], suite["description"] if suite["error"] is None
+                       else f"[red]invalid[/]: {suite['error']}")
+    console.print(suites)
+
+
+def _suites() -> list[dict]:
+    """Each built-in suite: its file, its description, and why it is invalid (or None)."""
+    found = []
     for path in sorted(paths.suites_dir().glob("*.yaml")):
         try:
             spec, _ = load_spec(path)
-            suites.add_row(str(path.relative_to(paths.repo_root())), spec.description or "")
+            found.append({"file": str(path.relative_to(paths.repo_root())),
+                          "description": spec.description or "", "error": None})
         except SpecError as error:
-            suites.add_row(str(path), f"[red]invalid[/]: {error}")
-    console.print(suites)
+            found.append({"file": str(path), "description": "", "error": str(error)})
+    return found
+
+
+def _listing() -> dict:
+    """What the tables say, as data: every driver's description (drivers.py's DriverInfo,
+    its program as a path) and the suites."""
+    drivers = [{**dataclasses.asdict(driver), "program": str(driver.program),
+                "host_local": list(driver.host_local)} for driver in all_drivers()]
+    return {"drivers": drivers, "suites": _suites()}

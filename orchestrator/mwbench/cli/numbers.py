@@ -19,7 +19,7 @@ import click
 from ..durations import parse_duration
 from ..factors import BY_NAME
 from ..launches.bootstrap import REPLICATES
-from ..spec import MAX_BUDGET_S, SEED_LIMIT
+from ..spec import MAX_BUDGET_S, SEED_LIMIT, RunSettings
 
 
 class FiniteRange(click.FloatRange):
@@ -107,7 +107,15 @@ class LinkRate(Quantity):
 def factor_levels(name: str) -> click.IntRange:
     """The levels the spec allows for the integer factor `name` (factors.py), for a verb
     that takes one on its command line."""
-    metadata = get_args(BY_NAME[name].level)[1].metadata
+    return _bounded(get_args(BY_NAME[name].level)[1].metadata)
+
+
+def run_setting(name: str) -> click.IntRange:
+    """The values the spec allows for the run setting `name` (spec.py's RunSettings)."""
+    return _bounded(RunSettings.model_fields[name].metadata)
+
+
+def _bounded(metadata: list) -> click.IntRange:
     low = next(bound.ge for bound in metadata if hasattr(bound, "ge"))
     high = next(bound.le for bound in metadata if hasattr(bound, "le"))
     return click.IntRange(low, high)
@@ -127,6 +135,8 @@ CONFIDENCE = FiniteRange(0.5, 1 - 2 / REPLICATES)
 PAYLOAD_BYTES = factor_levels("payload_bytes")
 SERVANTS = factor_levels("servants")
 THREADS = factor_levels("threads")
-# Test hosts take .1 onwards of a /24 whose .254 is this machine (namespaces.py).
+SAMPLES = run_setting("samples")
+LAUNCHES = run_setting("launches")
+# Test hosts take .1 onwards of a /24 whose .254 is this machine (testsupport/namespaces.py).
 TEST_HOSTS = click.IntRange(1, 250)
 LINK_RATE = LinkRate()

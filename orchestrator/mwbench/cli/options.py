@@ -14,8 +14,24 @@ from typing import IO
 
 import click
 
+from ..overrides import Overrides
 from ..paths import make_parent
-from .numbers import BUDGET, SEED
+from ..spec_text import did_you_mean
+from .numbers import BUDGET, LAUNCHES, SAMPLES, SEED
+
+
+class Choice(click.Choice):
+    """click's Choice, naming the closest choice when a value is none of them (click
+    suggests for verbs and options, not for their values)."""
+
+    def convert(self, value, param, ctx):
+        try:
+            return super().convert(value, param, ctx)
+        except click.BadParameter as error:
+            hint = did_you_mean(value, self.choices)
+            if not hint:
+                raise
+            self.fail(f"{error.message.rstrip('.')}{hint}", param, ctx)
 
 
 def _file_path(ctx: click.Context, param: click.Parameter, value: str | None) -> Path | None:
@@ -35,6 +51,39 @@ def budget_option() -> Callable:
                         help="Time to spend (e.g. 90s, 2m): launches and samples per cell are "
                              "chosen from the variance measured on this machine; overrides "
                              "the spec's `budget:`.")
+
+
+def spec_options(command: Callable) -> Callable:
+    """What `mwbench run` and `mwbench plan` read beside SPEC: --inventory, --seed, --budget,
+    and the overrides --filter, --samples and --launches (overrides.py; `overrides_of`
+    makes them one Overrides)."""
+    options = [
+        click.option("--inventory", type=click.Path(path_type=Path), default=None,
+                     envvar="MWBENCH_INVENTORY", show_envvar=True,
+                     help="Host inventory (YAML) naming the hosts of the factor `hosts`; "
+                          "overrides the spec's `inventory:`."),
+        seed_option(),
+        budget_option(),
+        click.option("--filter", "experiments", multiple=True, metavar="EXPERIMENT",
+                     help="Run only this experiment of the spec (repeat for several)."),
+        click.option("--samples", type=SAMPLES, default=None,
+                     help="Samples per launch in every experiment, instead of the spec's."),
+        click.option("--launches", type=LAUNCHES, default=None,
+                     help="Launches of every configuration, instead of the spec's."),
+    ]
+    for option in reversed(options):
+        command = option(command)
+    return command
+
+
+def overrides_of(experiments: tuple[str, ...], samples: int | None, launches: int | None,
+                 budget: float | None) -> Overrides:
+    """The overrides given; a usage error naming the flag when --budget would choose what
+    one of them sets."""
+    overrides = Overrides(tuple(dict.fromkeys(experiments)), samples, launches)
+    if budget is not None and (flag := overrides.fixes_the_plan()):
+        raise click.UsageError(f"{flag} sets what --budget chooses: give one of them")
+    return overrides
 
 
 def seed_option() -> Callable:

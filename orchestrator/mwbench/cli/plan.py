@@ -17,7 +17,7 @@ from ..runner import launch_plan, plan
 from ..spec import SpecError, line_of_key
 from ..store import Store, StoreError
 from .console import make_console
-from .options import budget_option, db_option, seed_option
+from .options import db_option, overrides_of, spec_options
 
 EXIT_BAD_INPUT = 2
 NOT_LABELLED = ("experiment", "launch")  # a column of its own; not yet chosen
@@ -26,13 +26,10 @@ NOT_LABELLED = ("experiment", "launch")  # a column of its own; not yet chosen
 @click.command("plan")
 @click.argument("spec", type=click.Path(path_type=Path))
 @db_option("SQLite database whose calibrations to use (default results/mwbench.db).")
-@click.option("--inventory", type=click.Path(path_type=Path), default=None,
-              envvar="MWBENCH_INVENTORY", show_envvar=True,
-              help="Host inventory (YAML); overrides the spec's `inventory:`.")
-@seed_option()
-@budget_option()
+@spec_options
 def command(spec: Path, db: Path | None, inventory: Path | None, seed: int | None,
-            budget: float | None) -> None:
+            budget: float | None, experiments: tuple[str, ...], samples: int | None,
+            launches: int | None) -> None:
     """Print each configuration SPEC would measure, with its launches, samples per launch,
     expected duration and expected width of its p50's interval, and the run's total; run
     nothing (a dry run).
@@ -42,6 +39,7 @@ def command(spec: Path, db: Path | None, inventory: Path | None, seed: int | Non
     database (every run with two launches or more of a configuration measures them).
     With --budget, the launches and samples are the ones the run would choose; what is
     not yet measured here is marked, and the run would calibrate it first.
+    --filter, --samples and --launches are `mwbench run`'s overrides.
 
     Exits 0, or 2 for a spec, inventory or budget that cannot run.
 
@@ -50,13 +48,17 @@ def command(spec: Path, db: Path | None, inventory: Path | None, seed: int | Non
       mwbench plan suites/main.yaml
       mwbench plan suites/drivers.yaml --budget 2m
     """
+    overrides = overrides_of(experiments, samples, launches, budget)
     console = make_console()
     db = db or paths.default_db()
     try:
-        loaded, text, _, matrix, _ = plan(spec, inventory, seed)
+        loaded, text, _, matrix, _ = plan(spec, inventory, seed, overrides)
         budget_source = "--budget" if budget is not None else \
             f"{spec}:{line_of_key(text, ['budget'])}: budget:"
-        budget = budget if budget is not None else loaded.budget
+        if budget is None and not overrides.fixes_the_plan():
+            budget = loaded.budget
+        for note in loaded.notes:
+            console.print(escape(note), style="yellow", highlight=False)
         store = Store.open_existing(db) if Path(db).is_file() else None
         try:
             planned = launch_plan(matrix, store, budget, budget_source)
@@ -64,8 +66,7 @@ def command(spec: Path, db: Path | None, inventory: Path | None, seed: int | Non
             if store is not None:
                 store.close()
     except (SpecError, InventoryError, MatrixError, StoreError, BudgetError) as error:
-        where = f"{spec}: " if isinstance(error, MatrixError) else ""
-        click.echo(f"mwbench plan: {where}{error}", err=True)
+        click.echo(f"mwbench plan: {error}", err=True)
         sys.exit(EXIT_BAD_INPUT)
     _print(console, planned, matrix.seed)
 

@@ -16,7 +16,7 @@ from ..spec import SpecError
 from ..store import StoreError
 from ..summary import print_summary
 from .console import make_console
-from .options import budget_option, db_option, seed_option
+from .options import db_option, overrides_of, spec_options
 
 EXIT_FAILED_CELLS = 1
 EXIT_BAD_INPUT = 2
@@ -25,14 +25,10 @@ EXIT_BAD_INPUT = 2
 @click.command("run")
 @click.argument("spec", type=click.Path(path_type=Path))
 @db_option("SQLite database to add the run to (default results/mwbench.db).")
-@click.option("--inventory", type=click.Path(path_type=Path), default=None,
-              envvar="MWBENCH_INVENTORY", show_envvar=True,
-              help="Host inventory (YAML) naming the hosts of the factor `hosts`; "
-                   "overrides the spec's `inventory:`.")
-@seed_option()
-@budget_option()
+@spec_options
 def command(spec: Path, db: Path | None, inventory: Path | None, seed: int | None,
-            budget: float | None) -> None:
+            budget: float | None, experiments: tuple[str, ...], samples: int | None,
+            launches: int | None) -> None:
     """Run the experiments of SPEC (a YAML file) and store every cell.
 
     Each configuration is measured by several launches (`launches:` in the
@@ -42,6 +38,12 @@ def command(spec: Path, db: Path | None, inventory: Path | None, seed: int | Non
     samples of each cell are chosen from the variance measured on this
     machine; what is not yet measured is calibrated first. `mwbench plan
     SPEC` shows what a run will do without running it.
+
+    --filter, --samples and --launches run less, or otherwise, than the spec
+    says, without editing it: the run records them and the report's
+    disclosure names them. --samples and --launches set what a budget would
+    choose, so they do not go with --budget (and a spec's `budget:` is then
+    left aside, with a note).
 
     Exits 0 when every cell succeeded, 1 when a cell failed (the others still
     ran and are stored), 2 for an invalid spec or database (nothing runs), and
@@ -60,16 +62,17 @@ def command(spec: Path, db: Path | None, inventory: Path | None, seed: int | Non
       mwbench run suites/hosts.yaml --inventory lab.yaml
       mwbench run suites/drivers.yaml --budget 2m
       mwbench run suites/quick.yaml --seed 1234   # the order of an earlier run
+      mwbench run suites/main.yaml --filter roundtrip --samples 500 --launches 2
     """
+    overrides = overrides_of(experiments, samples, launches, budget)
     console = make_console()
     with stop_on_signals():
         try:
             outcome = run_suite(spec, db or paths.default_db(), console, inventory, seed,
-                                budget)
+                                budget, overrides)
         except (SpecError, InventoryError, MatrixError, StoreError, LeftoverError,
                 BudgetError) as error:
-            where = f"{spec}: " if isinstance(error, MatrixError) else ""
-            click.echo(f"mwbench run: {where}{error}", err=True)
+            click.echo(f"mwbench run: {error}", err=True)
             sys.exit(EXIT_BAD_INPUT)
         except Interrupted as interrupted:  # before the run began: nothing was stored
             click.echo(f"mwbench run: stopped by {interrupted} before any cell ran", err=True)

@@ -1,4 +1,8 @@
-"""`mwbench testhosts N -- COMMAND`: a command run with N test hosts up, then removed."""
+"""`mwbench testhosts N -- COMMAND`: a command run with N test hosts up, then removed.
+
+The hosts are testsupport's (testsupport/testhosts.py), the package the tests make
+hosts with: this verb offers them to a user without a lab, so the test hosts a run
+meets are the ones the tests check."""
 
 import ctypes
 import functools
@@ -9,7 +13,8 @@ import sys
 
 import click
 
-from .. import testhosts
+from testsupport import testhosts
+
 from .numbers import LINK_RATE, TEST_HOSTS
 
 EXIT_UNAVAILABLE = 1

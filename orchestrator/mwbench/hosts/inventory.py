@@ -4,7 +4,8 @@
       lab-a:
         reach: ssh bench@lab-a.example:2222   # or: local, or: netns NAME
         checkout: /opt/mwbench                # mwbench there (`make setup` run in it)
-        build: /opt/mwbench/build             # default: CHECKOUT/build
+        build: /opt/mwbench/build             # default: CHECKOUT/build (no checkout:
+                                              # this machine's, as its build)
         bind: 10.0.0.1                        # the address its drivers bind (--bind), never
                                               # the wildcard (0.0.0.0, ::)
         ssh_config: lab_ssh_config            # ssh -F, relative to this file
@@ -212,7 +213,10 @@ def load_inventory(path: Path) -> dict[str, Host]:
 def _host(name: str, entry: _Entry, directory: Path) -> Host:
     kind, target, port = _parse_reach(entry.reach)
     checkout = Path(entry.checkout) if entry.checkout else paths.repo_root()
-    build = Path(entry.build) if entry.build else checkout / "build"
+    # A host given no checkout shares this machine's files (test hosts, a namespace): its
+    # build is this machine's too, MWBENCH_BUILD_DIR included (paths.py).
+    build = Path(entry.build) if entry.build else \
+        checkout / "build" if entry.checkout else paths.build_dir().resolve()
     config = (directory / entry.ssh_config) if entry.ssh_config else None
     return Host(name, kind, target, port, checkout, build, entry.bind, config)
 

@@ -151,6 +151,12 @@ def _launches(run: Run) -> str:
         text += (f"; launches and samples chosen for a budget of "
                  f"{run.launch_plan['budget_s']:g} s from the variance measured on this "
                  "machine")
+    overrides = (run.launch_plan or {}).get("overrides") or {}
+    given = [f"--filter {' '.join(overrides['experiments'])}"] if "experiments" in overrides \
+        else []
+    given += [f"--{key} {overrides[key]}" for key in ("samples", "launches") if key in overrides]
+    if given:
+        text += f"; the spec overridden on the command line: {', '.join(given)}"
     return text
 
 

@@ -1,5 +1,5 @@
 """Basic SP on two mwccm nodes started over real SSH, each on a test host of its own
-(mwbench.testhosts: a network namespace running an OpenSSH server), as a lab would
+(testsupport/testhosts.py: a network namespace running an OpenSSH server), as a lab would
 run them: every process (the nodes, mwccm-deploy, mwccm-inspect) is started through
 mwbench's SSH launcher, every file (IORs, the node map, the plan, the HUD's log)
 goes through it, and both hosts run their SSH server alone afterwards.
@@ -9,7 +9,7 @@ RateGen and GPS run on node Sensors (host-1), Airframe and HUD on node Display
 (plans/two_namespaces.config, its addresses replaced by the hosts').
 
 Run as root after building:
-    MWBENCH_BUILD_DIR=build .venv/bin/pytest components/deployment/tests/test_nodes_over_ssh.py
+    MWBENCH_BUILD_DIR=build .venv/bin/pytest orchestrator/tests/test_hosts_basic_sp_nodes.py
 """
 
 import json
@@ -19,13 +19,13 @@ from pathlib import Path
 
 import pytest
 
-from mwbench import testhosts
 from mwbench.hosts.inventory import load_inventory
 from mwbench.hosts.ssh import SshLauncher
+from testsupport import testhosts
 
-REPO = Path(__file__).resolve().parents[3]
+REPO = Path(__file__).resolve().parents[2]
 BUILD = Path(os.environ.get("MWBENCH_BUILD_DIR", REPO / "build")).resolve()
-PLAN = Path(__file__).resolve().parent / "plans" / "two_namespaces.config"
+PLAN = REPO / "components" / "deployment" / "tests" / "plans" / "two_namespaces.config"
 ARTIFACTS = Path("components") / "basic_sp"  # in each host's build
 NODE = Path("components") / "server" / "mwccm-node"
 DEPLOY = Path("components") / "server" / "mwccm-deploy"

@@ -14,7 +14,9 @@ for this machine's user, and nothing else: no passwords, no PAM. Leaving the
 `with` stops the servers with the namespaces and removes the directory.
 
 `mwbench testhosts N -- COMMAND` runs a command with N test hosts up and its
-inventory in MWBENCH_INVENTORY (cli/testhosts.py).
+inventory in MWBENCH_INVENTORY (mwbench/cli/testhosts.py). The inventory names
+no checkout or build: the hosts share this machine's files, so mwbench uses its
+own on every one of them (hosts/inventory.py).
 """
 
 import getpass
@@ -28,7 +30,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
-from . import interruption, namespaces, paths
+from . import namespaces
 
 DIRECTORY_PREFIX = "mwbench-testhosts-"  # then the maker's pid: see remove_dead
 SSHD = "/usr/sbin/sshd"  # Debian's openssh-server; sshd insists on an absolute path
@@ -164,14 +166,12 @@ def _write_keys(directory: Path, names: list[str], addresses: list[str]) -> None
 
 
 def _inventory(names: list[str], addresses: list[str], directory: Path) -> str:
-    """The hosts as an inventory: this checkout and build on each (they share this
-    machine's files), the drivers bound to the host's address."""
+    """The hosts as an inventory, the drivers bound to each host's address; no checkout
+    or build: the hosts share this machine's files, and mwbench uses its own."""
     lines = ["# Test hosts (mwbench testhosts): removed with this file.", "hosts:"]
     for name, address in zip(names, addresses, strict=True):
         lines += [f"  {name}:", f"    reach: ssh {name}",
                   f"    ssh_config: {directory / 'ssh_config'}",
-                  f"    checkout: {paths.repo_root().resolve()}",
-                  f"    build: {paths.build_dir().resolve()}",
                   f"    bind: {address}"]
     return "\n".join(lines) + "\n"
 
@@ -205,4 +205,4 @@ def _wait_until_listening(test_host: TestHost) -> None:
                 raise RuntimeError(f"sshd of {test_host.name} did not listen on "
                                    f"{test_host.address}:22 within {READY_TIMEOUT_S:g} s"
                                    ) from None
-        interruption.pause(POLL_INTERVAL_S)
+        time.sleep(POLL_INTERVAL_S)  # polling a socket: nothing to be told by
