@@ -143,7 +143,8 @@ FACTORS: tuple[Factor, ...] = (
            in_defaults=False, column="driver", values_doc="driver names (`mwbench list`)",
            doc="which middleware"),
     Factor("transport", "transports", str, (), "TEXT", str, argument="--transport",
-           echoed="transport", column="transport", values_doc="`tcp`, `uds`, `udp`, `shm`, … (`mwbench list`)",
+           echoed="transport", column="transport",
+           values_doc="`tcp`, `uds`, `udp`, `shm`, … (`mwbench list`)",
            default_doc="every transport the driver has",
            doc="remote transports; each driver runs those it supports. Collocated cells "
                "always use `inproc`. `uds` is a Unix-domain socket in every driver; its old "

@@ -12,7 +12,6 @@ is run, and carries a note saying so (crowding.py has the rule).
 
 import dataclasses
 import itertools
-import math
 import os
 from dataclasses import dataclass, field
 from typing import Any
@@ -23,21 +22,12 @@ from .factors import BACKGROUND_NONE, FACTORS, FANOUT_OPERATION, NAMES, describe
 from .hosts.inventory import LOCAL, Host, local_host
 from .hosts.topology import Topology
 from .launches.schedule import new_seed, randomised_blocks
+from .matrix_size import size_problem
 from .spec import Spec, effective_settings
 from .spec_text import did_you_mean
 
 COLLOCATED_TRANSPORT = "inproc"
 HARNESS_OPTIONS = {"fault"}  # reserved by the harness for every driver (contract, section 2)
-
-# What one run may ask for (checked before the matrix is built, so that a typo cannot
-# exhaust the machine just expanding it): about a day at one second a cell; samples
-# whose buffers, result files and parsed copies fit in half the available memory
-# (about 64 bytes a sample, all told); calls that fit in a day at 50 ns each, faster
-# than any call measured here (a collocated call takes about 70 ns).
-MAX_CELLS = 100_000
-BYTES_PER_SAMPLE = 64
-MIN_CALL_NS = 50
-DAY_S = 24 * 3600
 
 
 # The factors crossed as they stand (factors.py); the others have rules of their own here.
@@ -125,7 +115,9 @@ def expand(spec: Spec, drivers: dict[str, DriverInfo],
     for index, experiment in enumerate(spec.experiments):
         _check_names(index, experiment, effective_settings(spec, experiment), drivers)
         _check_hosts(experiment, effective_settings(spec, experiment), inventory)
-    _check_size(spec, drivers)
+    problem = size_problem(spec, drivers)
+    if problem:
+        raise MatrixError(problem)
     for experiment in spec.experiments:
         settings = effective_settings(spec, experiment)
         for driver_name in experiment.drivers:
@@ -148,63 +140,6 @@ def scheduled(configurations: list["Cell"], seed: int) -> list["Cell"]:
     they run: randomised blocks drawn from `seed` (launches/schedule.py)."""
     return [dataclasses.replace(cell, levels={**cell.levels, "launch": launch})
             for launch, cell in randomised_blocks(configurations, lambda c: c.launches, seed)]
-
-
-def _check_size(spec: Spec, drivers: dict[str, DriverInfo]) -> None:
-    """Refuse a spec whose cells, samples or calls cannot fit the machine or a day, from
-    an upper bound of each (combinations a driver skips are counted too)."""
-    cells = calls = 0
-    per_experiment = []
-    for experiment in spec.experiments:
-        settings = effective_settings(spec, experiment)
-        count = _most_cells(experiment, settings, drivers)
-        per_experiment.append((count, experiment.name))
-        cells += count
-        batch = settings["batch"] if isinstance(settings["batch"], int) else 1
-        calls += count * (settings["warmup"] + settings["samples"] * batch)
-        threads = max(t or 1 for t in settings["threads"])
-        kept = settings["samples"] * threads
-        available = _available_memory_bytes()
-        if available and kept * BYTES_PER_SAMPLE > available // 2:
-            raise MatrixError(
-                f"experiment '{experiment.name}': {kept:,} samples a cell (samples "
-                f"{settings['samples']:,} x threads {threads}) need about "
-                f"{kept * BYTES_PER_SAMPLE / 2**30:,.1f} GiB; this machine has "
-                f"{available / 2**30:,.1f} GiB available: lower samples")
-    largest = max(per_experiment)
-    if cells > MAX_CELLS:
-        raise MatrixError(f"the spec asks for up to {cells:,} cells (experiment "
-                          f"'{largest[1]}': {largest[0]:,}); one run has at most "
-                          f"{MAX_CELLS:,}, about a day: fewer values or launches")
-    if calls * MIN_CALL_NS / 1e9 > DAY_S:
-        raise MatrixError(f"the spec asks for {calls:,} calls (warm-up and samples of up to "
-                          f"{cells:,} cells): more than a day even at {MIN_CALL_NS} ns a "
-                          "call: fewer samples, warm-up calls or launches")
-
-
-def _most_cells(experiment, settings: dict, drivers: dict[str, DriverInfo]) -> int:
-    """The cells the experiment can have at most: the product of its lists."""
-    transports = max((len(settings["transports"] or drivers[name].transports(mode))
-                      for name in experiment.drivers for mode in settings["modes"]),
-                     default=1)
-    fanouts = len(settings["subscribers"]) * len(settings["subscriber_processes"])
-    lists = [experiment.drivers, settings["modes"], experiment.operation,
-             *(settings[factor.spec_key] for factor in CROSSED),
-             *settings["options"].values()]
-    return math.prod(len(values) for values in lists) * max(transports, 1) * fanouts \
-        * settings["launches"]
-
-
-def _available_memory_bytes() -> int | None:
-    """MemAvailable of /proc/meminfo, or None where it cannot be read."""
-    try:
-        with open("/proc/meminfo") as meminfo:
-            for line in meminfo:
-                if line.startswith("MemAvailable:"):
-                    return int(line.split()[1]) * 1024
-    except (OSError, ValueError, IndexError):
-        pass
-    return None
 
 
 def _check_names(index: int, experiment, settings: dict,

@@ -115,7 +115,7 @@ def exported_cells(db: Path) -> list[dict]:
     """`mwbench export --format json` of the database's latest run."""
     out = subprocess.run([mwbench_exe(), "export", "--db", str(db), "--format", "json"],
                          capture_output=True, text=True, check=True)
-    return json.loads(out.stdout)
+    return json.loads(out.stdout)["cells"]
 
 
 # Factors of a stored cell that a test does not care about.
