@@ -45,6 +45,11 @@ function(mwccm_static_plan program)
     VERBATIM)
   add_executable(${program} "${out}/plan_tables.cpp")
   target_link_libraries(${program} PRIVATE mwccm::static)
+  # What the program was compiled from, for whoever runs it by name (the
+  # deploy driver): the plan, and the components whose modules deploy it
+  # dynamically.
+  set_target_properties(${program} PROPERTIES MWCCM_PLAN "${plan}"
+    MWCCM_COMPONENTS "${arg_COMPONENTS}")
   foreach(component IN LISTS arg_COMPONENTS)
     target_link_libraries(${program} PRIVATE ${component}_component ${component})
   endforeach()
