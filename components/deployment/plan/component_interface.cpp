@@ -5,6 +5,7 @@
 #include <mwccm/deployment/component_interface.hpp>
 #include <mwccm/deployment/input_files.hpp>
 #include <mwccm/deployment/plan_error.hpp>
+#include <mwccm/deployment/plan_properties.hpp>
 
 #include "dnc_elements.hpp"
 
@@ -17,8 +18,9 @@ using detail::read_property;
 using detail::Required;
 using detail::XmlElement;
 
-// The infoProperty that names a home of the component, once per home.
-constexpr const char* kHomeEntrypoint = "mwccm.HomeEntrypoint";
+// The infoProperty that names a home of the component, once per home: the
+// name an implementation's execParameter has in a plan.
+constexpr const char* kHomeEntrypoint = properties::kHomeEntrypoint;
 
 PortDescription read_port(const XmlElement& element) {
   PortDescription port;
@@ -137,6 +139,15 @@ const ComponentInterface* InterfaceCatalog::find_by_entrypoint(
     const std::string& entrypoint) const {
   auto found = by_entrypoint_.find(entrypoint);
   return found == by_entrypoint_.end() ? nullptr : &components_[found->second];
+}
+
+const ComponentInterface* InterfaceCatalog::find_for(const PlanIndex& plan,
+                                                     const Instance& instance) const {
+  const Implementation* implementation = plan.implementation(instance.implementation_id);
+  if (implementation == nullptr) return nullptr;
+  const Property* entrypoint =
+      find_property(implementation->exec_parameters, properties::kHomeEntrypoint);
+  return entrypoint == nullptr ? nullptr : find_by_entrypoint(entrypoint->value.text);
 }
 
 }  // namespace mwccm::deployment
