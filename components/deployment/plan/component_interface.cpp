@@ -12,6 +12,7 @@
 namespace mwccm::deployment {
 namespace {
 
+using detail::append_to;
 using detail::read_boolean;
 using detail::read_children;
 using detail::read_property;
@@ -97,9 +98,8 @@ ComponentInterface read_component_interface(const std::string& file) {
   read_children(document,
                 {{"label", [&](const XmlElement& e) { component.label = e.text(); }},
                  {"specificType", specific_type.reader()},
-                 {"port", [&](const XmlElement& e) { component.ports.push_back(read_port(e)); }},
-                 {"property",
-                  [&](const XmlElement& e) { component.attributes.push_back(read_attribute(e)); }},
+                 {"port", append_to(component.ports, read_port)},
+                 {"property", append_to(component.attributes, read_attribute)},
                  {"infoProperty",
                   [&](const XmlElement& e) {
                     Property property = read_property(e);
