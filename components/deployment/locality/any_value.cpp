@@ -3,8 +3,10 @@
 #include <omniORB4/dynAny.h>
 
 #include <mwccm/deployment/detail/any_value.hpp>
+#include <mwccm/deployment/typed_value.hpp>
 #include <stdexcept>
 #include <string>
+#include <type_traits>
 
 namespace mwccm::deployment {
 namespace {
@@ -28,44 +30,55 @@ CORBA::Any enum_any(CORBA::ORB_ptr orb, const TypedValue& value) {
   return any.in();
 }
 
+// A number's canonical text (make_value wrote it) as its C++ type.
+template <class Number>
+Number parsed(const std::string& text) {
+  if constexpr (std::is_floating_point_v<Number>) {
+    return static_cast<Number>(std::stod(text));
+  } else if constexpr (std::is_signed_v<Number>) {
+    return static_cast<Number>(std::stoll(text));
+  } else {
+    return static_cast<Number>(std::stoull(text));
+  }
+}
+
+// The CORBA type of the same size and sign, which the Any's operators take.
+template <class Number>
+auto corba_number(Number number) {
+  if constexpr (std::is_floating_point_v<Number>) {
+    return number;
+  } else if constexpr (sizeof(Number) == 2) {
+    return static_cast<std::conditional_t<std::is_signed_v<Number>, CORBA::Short, CORBA::UShort>>(
+        number);
+  } else if constexpr (sizeof(Number) == 4) {
+    return static_cast<std::conditional_t<std::is_signed_v<Number>, CORBA::Long, CORBA::ULong>>(
+        number);
+  } else {
+    return static_cast<
+        std::conditional_t<std::is_signed_v<Number>, CORBA::LongLong, CORBA::ULongLong>>(number);
+  }
+}
+
 }  // namespace
 
 CORBA::Any to_any(CORBA::ORB_ptr orb, const TypedValue& value) {
   CORBA::Any any;
-  const std::string& text = value.text;
+  const std::string& text = value.text;  // checked and canonical (make_value)
+  const bool number = visit_number_type(value.kind, [&](auto type) {
+    using Number = decltype(type);
+    if constexpr (std::is_same_v<Number, std::uint8_t>) {
+      any <<= CORBA::Any::from_octet(static_cast<CORBA::Octet>(std::stoul(text)));
+    } else {
+      any <<= corba_number(parsed<Number>(text));
+    }
+  });
+  if (number) return any;
   switch (value.kind) {
     case ValueKind::Boolean:
       any <<= CORBA::Any::from_boolean(text == "true");
       break;
     case ValueKind::Char:
       any <<= CORBA::Any::from_char(text.at(0));
-      break;
-    case ValueKind::Octet:
-      any <<= CORBA::Any::from_octet(static_cast<CORBA::Octet>(std::stoul(text)));
-      break;
-    case ValueKind::Short:
-      any <<= static_cast<CORBA::Short>(std::stol(text));
-      break;
-    case ValueKind::UShort:
-      any <<= static_cast<CORBA::UShort>(std::stoul(text));
-      break;
-    case ValueKind::Long:
-      any <<= static_cast<CORBA::Long>(std::stol(text));
-      break;
-    case ValueKind::ULong:
-      any <<= static_cast<CORBA::ULong>(std::stoul(text));
-      break;
-    case ValueKind::LongLong:
-      any <<= static_cast<CORBA::LongLong>(std::stoll(text));
-      break;
-    case ValueKind::ULongLong:
-      any <<= static_cast<CORBA::ULongLong>(std::stoull(text));
-      break;
-    case ValueKind::Float:
-      any <<= std::stof(text);
-      break;
-    case ValueKind::Double:
-      any <<= std::stod(text);
       break;
     case ValueKind::String:
       any <<= text.c_str();
@@ -75,6 +88,8 @@ CORBA::Any to_any(CORBA::ORB_ptr orb, const TypedValue& value) {
         throw std::invalid_argument("the enum value '" + text + "' has no type (complete_plan)");
       }
       return enum_any(orb, value);
+    default:  // the numbers, above
+      break;
   }
   return any;
 }

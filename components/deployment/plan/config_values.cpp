@@ -7,46 +7,32 @@
 #include <cstdint>
 #include <mwccm/user_input.hpp>
 #include <stdexcept>
-#include <utility>
 #include <vector>
 
 namespace mwccm::deployment::detail {
 namespace {
 
-constexpr std::array<std::pair<const char*, ValueKind>, 13> kTypeNames{{
-    {"char", ValueKind::Char},
-    {"octet", ValueKind::Octet},
-    {"bool", ValueKind::Boolean},
-    {"int16", ValueKind::Short},
-    {"int32", ValueKind::Long},
-    {"int64", ValueKind::LongLong},
-    {"uint16", ValueKind::UShort},
-    {"uint32", ValueKind::ULong},
-    {"uint64", ValueKind::ULongLong},
-    {"float", ValueKind::Float},
-    {"double", ValueKind::Double},
-    {"string", ValueKind::String},
-    {"enum", ValueKind::Enum},
-}};
+// The type name of each ValueKind, in the enum's order (plan.hpp).
+constexpr std::array<const char*, 13> kTypeNames{"bool",   "char",   "octet", "int16",  "uint16",
+                                                 "int32",  "uint32", "int64", "uint64", "float",
+                                                 "double", "string", "enum"};
+static_assert(static_cast<std::size_t>(ValueKind::Enum) + 1 == kTypeNames.size());
 
 }  // namespace
 
 std::optional<ValueKind> config_value_kind(const std::string& type_name) {
-  for (const auto& [name, kind] : kTypeNames)
-    if (type_name == name) return kind;
+  for (std::size_t i = 0; i < kTypeNames.size(); ++i)
+    if (type_name == kTypeNames[i]) return static_cast<ValueKind>(i);
   return std::nullopt;
 }
 
 const char* config_type_name(ValueKind kind) {
-  for (const auto& [name, each] : kTypeNames)
-    if (each == kind) return name;
-  return "";
+  return kTypeNames.at(static_cast<std::size_t>(kind));
 }
 
 std::string config_type_names() {
   std::string names;
-  for (const auto& [name, kind] : kTypeNames)
-    names += (names.empty() ? "" : ", ") + std::string(name);
+  for (const char* name : kTypeNames) names += (names.empty() ? "" : ", ") + std::string(name);
   return names;
 }
 
