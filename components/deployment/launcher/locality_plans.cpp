@@ -1,6 +1,6 @@
 // Splitting a checked plan into locality plans (locality_plans.hpp).
 #include <map>
-#include <mwccm/deployment/detail/any_value.hpp>
+#include <mwccm/deployment/any_value.hpp>
 #include <mwccm/deployment/detail/connection_settings.hpp>
 #include <mwccm/deployment/localities.hpp>
 #include <mwccm/deployment/locality_assembly.hpp>

@@ -2,26 +2,33 @@
 #include <omniORB4/CORBA.h>
 #include <omniORB4/dynAny.h>
 
-#include <mwccm/deployment/detail/any_value.hpp>
+#include <mwccm/deployment/any_value.hpp>
 #include <mwccm/deployment/typed_value.hpp>
 #include <stdexcept>
 #include <string>
 #include <type_traits>
+#include <vector>
 
 namespace mwccm::deployment {
 namespace {
 
-CORBA::Any enum_any(CORBA::ORB_ptr orb, const TypedValue& value) {
+CORBA::TypeCode_ptr enum_type_code(CORBA::ORB_ptr orb, const std::string& id,
+                                   const std::vector<std::string>& member_names) {
   CORBA::EnumMemberSeq members;
-  members.length(static_cast<CORBA::ULong>(value.enum_members.size()));
-  for (CORBA::ULong i = 0; i < members.length(); ++i) {
-    members[i] = value.enum_members[i].c_str();
-  }
-  const std::string& id = value.enum_type_id;
+  members.length(static_cast<CORBA::ULong>(member_names.size()));
+  for (CORBA::ULong i = 0; i < members.length(); ++i) members[i] = member_names[i].c_str();
   const std::string name = id.substr(id.rfind('/') + 1, id.rfind(':') - id.rfind('/') - 1);
-  CORBA::TypeCode_var type = orb->create_enum_tc(id.c_str(), name.c_str(), members);
+  return orb->create_enum_tc(id.c_str(), name.c_str(), members);
+}
+
+DynamicAny::DynAnyFactory_ptr dyn_any_factory(CORBA::ORB_ptr orb) {
   CORBA::Object_var object = orb->resolve_initial_references("DynAnyFactory");
-  DynamicAny::DynAnyFactory_var factory = DynamicAny::DynAnyFactory::_narrow(object.in());
+  return DynamicAny::DynAnyFactory::_narrow(object.in());
+}
+
+CORBA::Any enum_any(CORBA::ORB_ptr orb, const TypedValue& value) {
+  CORBA::TypeCode_var type = enum_type_code(orb, value.enum_type_id, value.enum_members);
+  DynamicAny::DynAnyFactory_var factory = dyn_any_factory(orb);
   DynamicAny::DynAny_var dynamic = factory->create_dyn_any_from_type_code(type.in());
   DynamicAny::DynEnum_var enumeration = DynamicAny::DynEnum::_narrow(dynamic.in());
   enumeration->set_as_string(value.text.c_str());
@@ -92,6 +99,56 @@ CORBA::Any to_any(CORBA::ORB_ptr orb, const TypedValue& value) {
       break;
   }
   return any;
+}
+
+CORBA::TypeCode_ptr type_code_of(CORBA::ORB_ptr orb, ValueKind kind,
+                                 const std::string& enum_type_id,
+                                 const std::vector<std::string>& enum_members) {
+  if (kind == ValueKind::Enum) return enum_type_code(orb, enum_type_id, enum_members);
+  return to_any(orb, make_value(kind, "0")).type();  // "0" is a value of every other kind
+}
+
+std::string text_of(CORBA::ORB_ptr orb, ValueKind kind, const CORBA::Any& any) {
+  std::string text;
+  const bool number = visit_number_type(kind, [&](auto type) {
+    if constexpr (std::is_same_v<decltype(type), std::uint8_t>) {
+      CORBA::Octet value = 0;
+      any >>= CORBA::Any::to_octet(value);
+      text = std::to_string(value);
+    } else {
+      auto value = corba_number(type);
+      any >>= value;
+      text = std::to_string(value);
+    }
+  });
+  if (number) return text;
+  switch (kind) {
+    case ValueKind::Boolean: {
+      CORBA::Boolean value = false;
+      any >>= CORBA::Any::to_boolean(value);
+      return value ? "true" : "false";
+    }
+    case ValueKind::Char: {
+      CORBA::Char value = 0;
+      any >>= CORBA::Any::to_char(value);
+      return std::string(1, value);
+    }
+    case ValueKind::String: {
+      const char* value = "";
+      any >>= value;
+      return value;
+    }
+    case ValueKind::Enum: {
+      DynamicAny::DynAnyFactory_var factory = dyn_any_factory(orb);
+      DynamicAny::DynAny_var dynamic = factory->create_dyn_any(any);
+      DynamicAny::DynEnum_var enumerated = DynamicAny::DynEnum::_narrow(dynamic.in());
+      CORBA::String_var name = enumerated->get_as_string();
+      dynamic->destroy();
+      return name.in();
+    }
+    default:  // the numbers, above
+      return "";
+  }
 }
 
 }  // namespace mwccm::deployment
