@@ -2,9 +2,12 @@
 // (an integer in its range, a boolean, one character, an enumerator).
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <mwccm/deployment/plan.hpp>
 #include <string>
+#include <tuple>
+#include <utility>
 
 namespace mwccm::deployment {
 
@@ -18,43 +21,26 @@ TypedValue make_value(ValueKind kind, const std::string& text);
 TypedValue make_enum_value(const std::string& type_id, std::vector<std::string> members,
                            const std::string& text);
 
-// For a number kind (Octet to Double), calls `visit(T{})` with the C++ type
-// that holds its values (std::int16_t for Short, ...) and returns true; for
-// the others returns false. The one place kinds meet C++ types: checking a
-// value's text, and making an Any of it, ask here.
+// The C++ type that holds the values of each number kind, in the order of
+// ValueKind from Octet to Double.
+using NumberTypes = std::tuple<std::uint8_t, std::int16_t, std::uint16_t, std::int32_t,
+                               std::uint32_t, std::int64_t, std::uint64_t, float, double>;
+static_assert(static_cast<std::size_t>(ValueKind::Double) -
+                  static_cast<std::size_t>(ValueKind::Octet) + 1 ==
+              std::tuple_size_v<NumberTypes>);
+
+// For a number kind, calls `visit(T{})` with its type from NumberTypes
+// (std::int16_t for Short, ...) and returns true; for the other kinds
+// returns false. The one place kinds meet C++ types: checking a value's
+// text, and making an Any of it or reading one, ask here.
 template <class Visit>
 bool visit_number_type(ValueKind kind, Visit&& visit) {
-  switch (kind) {
-    case ValueKind::Octet:
-      visit(std::uint8_t{});
-      return true;
-    case ValueKind::Short:
-      visit(std::int16_t{});
-      return true;
-    case ValueKind::UShort:
-      visit(std::uint16_t{});
-      return true;
-    case ValueKind::Long:
-      visit(std::int32_t{});
-      return true;
-    case ValueKind::ULong:
-      visit(std::uint32_t{});
-      return true;
-    case ValueKind::LongLong:
-      visit(std::int64_t{});
-      return true;
-    case ValueKind::ULongLong:
-      visit(std::uint64_t{});
-      return true;
-    case ValueKind::Float:
-      visit(float{});
-      return true;
-    case ValueKind::Double:
-      visit(double{});
-      return true;
-    default:
-      return false;
+  // A kind before Octet wraps round to an index past the end: no type.
+  const auto index = static_cast<std::size_t>(kind) - static_cast<std::size_t>(ValueKind::Octet);
+  return [&]<std::size_t... I>(std::index_sequence<I...>) {
+    return ((index == I ? (visit(std::tuple_element_t<I, NumberTypes>{}), true) : false) || ...);
   }
+  (std::make_index_sequence<std::tuple_size_v<NumberTypes>>{});
 }
 
 }  // namespace mwccm::deployment
