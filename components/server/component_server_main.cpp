@@ -70,19 +70,6 @@ void watch_lifeline(int descriptor) {
   }).detach();
 }
 
-// ORB_init with the endpoint and the thread settings first, then every
-// argument as given (the ORB takes its -ORB options; CLI11 has already read ours).
-CORBA::ORB_ptr init_orb(int argc, char** argv, const Options& options) {
-  std::vector<std::string> args(argv, argv + argc);
-  std::vector<std::string> first{"-ORBendPoint", options.endpoint};
-  for (auto& option : mwccm::deployment::orb_options(options.settings)) first.push_back(option);
-  args.insert(args.begin() + 1, first.begin(), first.end());
-  std::vector<char*> pointers;
-  for (auto& a : args) pointers.push_back(a.data());
-  int n = static_cast<int>(pointers.size());
-  return CORBA::ORB_init(n, pointers.data());
-}
-
 // Activates the locality manager and hands its reference to the node;
 // returns it (one reference count for the caller, the POA holds another).
 mwccm::deployment::LocalityServant* report_locality(CORBA::ORB_ptr orb,
@@ -148,7 +135,8 @@ int main(int argc, char** argv) {
   }
 
   if (options.lifeline >= 0) watch_lifeline(options.lifeline);
-  CORBA::ORB_var orb = init_orb(argc, argv, options);
+  CORBA::ORB_var orb =
+      mwccm::deployment::init_component_orb(argc, argv, options.endpoint, options.settings);
   int status = 0;
   {
     mwccm::ComponentServer server(orb.in());

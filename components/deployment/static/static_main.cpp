@@ -37,18 +37,6 @@ struct Options {
   std::vector<AttributeOverride> overrides;
 };
 
-CORBA::ORB_ptr init_orb(int argc, char** argv, const Options& options,
-                        const ProcessSettings& settings) {
-  std::vector<std::string> args(argv, argv + argc);
-  std::vector<std::string> first{"-ORBendPoint", options.endpoint};
-  for (auto& option : orb_options(settings)) first.push_back(option);
-  args.insert(args.begin() + 1, first.begin(), first.end());
-  std::vector<char*> pointers;
-  for (auto& a : args) pointers.push_back(a.data());
-  int n = static_cast<int>(pointers.size());
-  return CORBA::ORB_init(n, pointers.data());
-}
-
 void write_timings(const Options& options, const LocalityAssembly& assembly) {
   if (options.timings_file.empty()) return;
   MwccmDeployment::Timings_var timings = assembly.timings();
@@ -142,7 +130,7 @@ int run(int argc, char** argv, const Plan& plan) {
     return 2;
   }
   const std::uint64_t orb_begin = monotonic_ns();
-  CORBA::ORB_var orb = init_orb(argc, argv, options, settings);
+  CORBA::ORB_var orb = init_component_orb(argc, argv, options.endpoint, settings);
   const int status = assemble_and_serve(orb.in(), plan, options, orb_begin, monotonic_ns());
   orb->destroy();
   return status;
