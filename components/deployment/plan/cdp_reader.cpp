@@ -21,6 +21,7 @@ using detail::read_boolean;
 using detail::read_children;
 using detail::read_property;
 using detail::Required;
+using detail::xmi_id;
 using detail::XmlDocument;
 using detail::XmlElement;
 Requirement read_requirement(const XmlElement& element) {
@@ -36,16 +37,10 @@ Requirement read_requirement(const XmlElement& element) {
   return requirement;
 }
 
-std::string element_id(const XmlElement& element) {
-  std::string id = element.attribute("id");
-  if (id.empty()) throw PlanError(element.where(), "<" + element.name() + "> has no xmi:id");
-  return id;
-}
-
 Implementation read_implementation(const XmlElement& element) {
   Implementation implementation;
   implementation.where = element.where();
-  implementation.id = element_id(element);
+  implementation.id = xmi_id(element);
   Required name(element, "name");
   read_children(
       element,
@@ -61,7 +56,7 @@ Implementation read_implementation(const XmlElement& element) {
 Instance read_instance(const XmlElement& element) {
   Instance instance;
   instance.where = element.where();
-  instance.id = element_id(element);
+  instance.id = xmi_id(element);
   Required name(element, "name");
   Required node(element, "node");
   bool has_implementation = false;
@@ -148,7 +143,7 @@ Connection read_connection(const XmlElement& element) {
 Artifact read_artifact(const XmlElement& element) {
   Artifact artifact;
   artifact.where = element.where();
-  artifact.id = element_id(element);
+  artifact.id = xmi_id(element);
   Required name(element, "name");
   Required location(element, "location");
   read_children(element,

@@ -50,8 +50,9 @@ class Required {
   bool found_ = false;
 };
 
-std::string idref(const XmlElement& element);  // xmi:idref, required
-bool read_boolean(const XmlElement& element);  // true/false/1/0
+std::string idref(const XmlElement& element);   // xmi:idref, required
+std::string xmi_id(const XmlElement& element);  // xmi:id, required
+bool read_boolean(const XmlElement& element);   // true/false/1/0
 
 // A DataType: <type><kind>tk_enum</kind><enum><typeId/><member/>...</enum></type>
 struct ValueType {
