@@ -22,6 +22,7 @@
 #include <Components.hh>
 #include <MwccmDeployment.hh>
 #include <algorithm>
+#include <array>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -71,23 +72,14 @@ std::string end_of(CORBA::Object_ptr reference, const std::vector<Inspected>& al
   return "elsewhere";
 }
 
-const char* kind_name(Components::PortKind kind) {
-  switch (kind) {
-    case Components::FACET:
-      return "Facet";
-    case Components::SIMPLEX_RECEPTACLE:
-      return "SimplexReceptacle";
-    case Components::MULTIPLEX_RECEPTACLE:
-      return "MultiplexReceptacle";
-    case Components::PUBLISHER:
-      return "EventPublisher";
-    case Components::EMITTER:
-      return "EventEmitter";
-    case Components::CONSUMER:
-      return "EventConsumer";
-    default:
-      return "?";
-  }
+// A port's kind as plans name it (D&C's CCMComponentPortKind), by the order
+// of Components::PortKind in Components.idl.
+std::string kind_name(Components::PortKind kind) {
+  constexpr std::array<PortKind, 6> kKinds{
+      PortKind::Facet,          PortKind::SimplexReceptacle, PortKind::MultiplexReceptacle,
+      PortKind::EventPublisher, PortKind::EventEmitter,      PortKind::EventConsumer};
+  const auto index = static_cast<std::size_t>(kind);
+  return index < kKinds.size() ? port_kind_name(kKinds[index]) : "?";
 }
 
 nlohmann::json ports_of(const Inspected& inspected, const std::vector<Inspected>& all) {
