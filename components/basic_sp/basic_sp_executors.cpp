@@ -123,26 +123,38 @@ class PositionFacet final : public BasicSP::PositionData_exec_base {
   std::shared_ptr<SharedPosition> position_;
 };
 
-class GpsExecutor final : public BasicSP::GPS_exec_base {
+// What GPS and Airframe share: the position their facet serves, and the
+// DataReady they announce a new one with, reused (pushed from the tick's
+// thread only, so nothing is allocated per tick).
+class PositionPublisher {
+ protected:
+  template <class Context>
+  void publish(const BasicSP::Position& position, Context* context) {
+    position_->set(position);
+    BasicSP::DataReady* ready = reusable<BasicSP::DataReady_impl>(ready_);
+    ready->tick_number(position.tick_number);
+    ready->tick_time_ns(position.tick_time_ns);
+    context->push_ready(ready);
+  }
+
+  std::shared_ptr<SharedPosition> position_ = std::make_shared<SharedPosition>();
+
+ private:
+  BasicSP::DataReady_var ready_;
+};
+
+class GpsExecutor final : public BasicSP::GPS_exec_base, PositionPublisher {
  public:
   BasicSP::CCM_PositionData_ptr get_position() override { return new PositionFacet(position_); }
 
   // A fix that moves a little with every tick.
   void push_tick(BasicSP::Tick* tick) override {
     const double step = static_cast<double>(tick->number() % 1000) * 1e-5;
-    position_->set({52.0 + step, 4.0 + step, 0.0, tick->number(), tick->time_ns()});
-    BasicSP::DataReady* ready = reusable<BasicSP::DataReady_impl>(ready_);
-    ready->tick_number(tick->number());
-    ready->tick_time_ns(tick->time_ns());
-    context()->push_ready(ready);
+    publish({52.0 + step, 4.0 + step, 0.0, tick->number(), tick->time_ns()}, context());
   }
-
- private:
-  std::shared_ptr<SharedPosition> position_ = std::make_shared<SharedPosition>();
-  BasicSP::DataReady_var ready_;  // pushed from the tick's thread only
 };
 
-class AirframeExecutor final : public BasicSP::Airframe_exec_base {
+class AirframeExecutor final : public BasicSP::Airframe_exec_base, PositionPublisher {
  public:
   BasicSP::CCM_PositionData_ptr get_position() override { return new PositionFacet(position_); }
 
@@ -152,16 +164,8 @@ class AirframeExecutor final : public BasicSP::Airframe_exec_base {
     if (CORBA::is_nil(gps)) return;  // not connected: nothing to refresh from
     BasicSP::Position position = gps->get_position();
     position.altitude += 1000.0;
-    position_->set(position);
-    BasicSP::DataReady* ready = reusable<BasicSP::DataReady_impl>(ready_);
-    ready->tick_number(position.tick_number);
-    ready->tick_time_ns(position.tick_time_ns);
-    context()->push_ready(ready);
+    publish(position, context());
   }
-
- private:
-  std::shared_ptr<SharedPosition> position_ = std::make_shared<SharedPosition>();
-  BasicSP::DataReady_var ready_;  // pushed from the tick's thread only
 };
 
 // ---- HUD --------------------------------------------------------------------

@@ -44,7 +44,12 @@ function(mwccm_static_plan program)
     COMMENT "mwccm-plan-compile ${arg_PLAN}"
     VERBATIM)
   add_executable(${program} "${out}/plan_tables.cpp")
-  target_link_libraries(${program} PRIVATE mwccm::locality)
+  target_link_libraries(${program} PRIVATE mwccm::static)
+  # What the program was compiled from, for whoever runs it by name (the
+  # deploy driver): the plan, and the components whose modules deploy it
+  # dynamically.
+  set_target_properties(${program} PROPERTIES MWCCM_PLAN "${plan}"
+    MWCCM_COMPONENTS "${arg_COMPONENTS}")
   foreach(component IN LISTS arg_COMPONENTS)
     target_link_libraries(${program} PRIVATE ${component}_component ${component})
   endforeach()
@@ -64,5 +69,5 @@ function(mwccm_static_plan_executable program)
     target_link_libraries(${program} PRIVATE "${MWCCM_ARCHIVE_${variable}}")
   endforeach()
   # After the archives, which need them.
-  target_link_libraries(${program} PRIVATE mwccm::locality mwccm::mwccm)
+  target_link_libraries(${program} PRIVATE mwccm::static mwccm::mwccm)
 endfunction()

@@ -24,14 +24,13 @@
 // do (mwbench/dds/confine.hpp: a wildcard bind becomes that address), unless
 // its ORB was told to listen on every interface ("giop:tcp::0"), a wildcard
 // bind it must keep.
-#include <pthread.h>
 #include <unistd.h>
 
 #include <CLI/CLI.hpp>
-#include <atomic>
 #include <cerrno>
 #include <csignal>
 #include <iostream>
+#include <mwbench/stop_signals.hpp>
 #include <mwccm/component_server.hpp>
 #include <mwccm/deployment/dds_sockets.hpp>
 #include <mwccm/deployment/locality_servant.hpp>
@@ -71,29 +70,6 @@ void watch_lifeline(int descriptor) {
   }).detach();
 }
 
-// Blocks the stop signals in every thread; a watcher thread waits for them
-// with sigwait and asks the ORB to stop (no work in a signal handler).
-sigset_t stop_signals() {
-  sigset_t set;
-  sigemptyset(&set);
-  sigaddset(&set, SIGTERM);
-  sigaddset(&set, SIGINT);
-  return set;
-}
-
-// ORB_init with the endpoint and the thread settings first, then every
-// argument as given (the ORB takes its -ORB options; CLI11 has already read ours).
-CORBA::ORB_ptr init_orb(int argc, char** argv, const Options& options) {
-  std::vector<std::string> args(argv, argv + argc);
-  std::vector<std::string> first{"-ORBendPoint", options.endpoint};
-  for (auto& option : mwccm::deployment::orb_options(options.settings)) first.push_back(option);
-  args.insert(args.begin() + 1, first.begin(), first.end());
-  std::vector<char*> pointers;
-  for (auto& a : args) pointers.push_back(a.data());
-  int n = static_cast<int>(pointers.size());
-  return CORBA::ORB_init(n, pointers.data());
-}
-
 // Activates the locality manager and hands its reference to the node;
 // returns it (one reference count for the caller, the POA holds another).
 mwccm::deployment::LocalityServant* report_locality(CORBA::ORB_ptr orb,
@@ -115,8 +91,9 @@ mwccm::deployment::LocalityServant* report_locality(CORBA::ORB_ptr orb,
 }  // namespace
 
 int main(int argc, char** argv) {
-  sigset_t signals = stop_signals();
-  pthread_sigmask(SIG_BLOCK, &signals, nullptr);
+  // In every thread; a watcher waits for them and asks the ORB to stop (no
+  // work in a signal handler).
+  mwbench::block_stop_signals();
 
   // -ORB options are the ORB's; --endpoint is read first so it reaches ORB_init.
   Options options;
@@ -158,7 +135,8 @@ int main(int argc, char** argv) {
   }
 
   if (options.lifeline >= 0) watch_lifeline(options.lifeline);
-  CORBA::ORB_var orb = init_orb(argc, argv, options);
+  CORBA::ORB_var orb =
+      mwccm::deployment::init_component_orb(argc, argv, options.endpoint, options.settings);
   int status = 0;
   {
     mwccm::ComponentServer server(orb.in());
@@ -179,35 +157,30 @@ int main(int argc, char** argv) {
       status = 1;
     }
     if (status == 0) {
-      std::atomic<bool> run_ended{false};
-      std::thread watcher([&server, &locality, &run_ended, &orb, signals] {
-        int which = 0;
-        sigwait(&signals, &which);
-        // A stop signal (or the node's end): the same clean path as a
-        // shutdown() request, the locality's teardown first (its registrations
-        // removed). Nothing may escape this thread (std::terminate): a failure
-        // is said, and the process still ends.
-        if (run_ended.load()) return;
-        try {
-          if (locality.in() != nullptr) {
-            locality->shutdown();
-          } else {
-            server.shutdown();
-          }
-        } catch (...) {
-          std::cerr << "mwccm-component-server: stopping: " << mwccm::current_exception_message()
-                    << '\n';
-          try {
-            orb->shutdown(false);
-          } catch (const CORBA::BAD_INV_ORDER&) {
-            // Shut down already.
-          }
-        }
-      });
+      // A stop signal (or the node's end): the same clean path as a
+      // shutdown() request, the locality's teardown first (its registrations
+      // removed). Nothing may escape this thread (std::terminate): a failure
+      // is said, and the process still ends.
+      const mwbench::StopSignalThread watcher(
+          [&](int) {
+            try {
+              if (locality.in() != nullptr) {
+                locality->shutdown();
+              } else {
+                server.shutdown();
+              }
+            } catch (...) {
+              std::cerr << "mwccm-component-server: stopping: "
+                        << mwccm::current_exception_message() << '\n';
+              try {
+                orb->shutdown(false);
+              } catch (const CORBA::BAD_INV_ORDER&) {
+                // Shut down already.
+              }
+            }
+          },
+          mwbench::StopSignalThread::Calls::first_signal_only);
       orb->run();
-      run_ended.store(true);
-      pthread_kill(watcher.native_handle(), SIGTERM);  // wakes the watcher if run() ended otherwise
-      watcher.join();
     }
     server.remove_all();
   }

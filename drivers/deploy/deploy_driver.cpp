@@ -27,6 +27,7 @@
 #include <mwccm/cookie.hpp>
 #include <mwccm/registration.hpp>
 
+#include "deploy_build.hpp"
 #include "deploy_footprint.hpp"
 #include "deploy_latency.hpp"
 #include "deploy_runs.hpp"
@@ -100,14 +101,11 @@ CORBA::Object_ptr airframe_position(CORBA::ORB_ptr orb, const deploy::Deployment
 // "nodes"): as start_nodes() in deploy_runs.cpp does here, trusting the build's
 // artifact directories, and a plan's own (--option artifacts) before them.
 nlohmann::json node_description() {
-  const fs::path build(MWBENCH_BUILD_DIR);
-  return {{"option", "nodes"},
-          {"argv",
-           {(build / "components/server/mwccm-node").string(), "--name", "{name}", "--endpoint",
-            "giop:tcp:{bind}:0", "--ior-file", "{reference_file}", "--artifacts",
-            (build / "components/basic_sp").string(), "--artifacts",
-            (build / "components/scale").string()}},
-          {"path_options", {{"artifacts", "--artifacts"}}}};
+  nlohmann::json argv{deploy::build::kNodeProgram, "--name",     "{name}",          "--endpoint",
+                      "giop:tcp:{bind}:0",         "--ior-file", "{reference_file}"};
+  for (const char* directory : deploy::build::kArtifactDirectories)
+    argv.insert(argv.end(), {"--artifacts", directory});
+  return {{"option", "nodes"}, {"argv", argv}, {"path_options", {{"artifacts", "--artifacts"}}}};
 }
 
 // What the middleware configuration says of the nodes: those started elsewhere.

@@ -12,6 +12,7 @@
 #include <mwccm/deployment/step_timer.hpp>
 #include <set>
 
+#include "deploy_build.hpp"
 #include "deploy_footprint.hpp"
 #include "deploy_process.hpp"
 #include "mwbench/driver.hpp"
@@ -209,7 +210,7 @@ class DynamicDeployments final : public Deployments {
     PortableServer::ObjectId_var id = root->activate_object(&callback_);
     CORBA::Object_var reference = root->id_to_reference(id.in());
     CORBA::String_var callback = orb_->object_to_string(reference.in());
-    const fs::path node_program = fs::path(MWBENCH_BUILD_DIR) / "components/server/mwccm-node";
+    const fs::path node_program = build::kNodeProgram;
     try {
       for (const auto& name : names) {
         std::vector<std::string> arguments{node_program.string(), "--name", name, "--callback",

@@ -1,62 +1,26 @@
-// Plans by name (deploy_scenario.hpp). The build's own plans: their files in
-// the source tree, their compiled programs and artifacts in the build tree.
+// Plans by name (deploy_scenario.hpp): the build's own static plans, where
+// the build put their files, compiled programs and artifacts
+// (deploy_build.hpp, written by CMake).
 #include "deploy_scenario.hpp"
 
 #include <cstdlib>
 #include <filesystem>
 #include <map>
 
+#include "deploy_build.hpp"
+
 namespace deploy {
 namespace {
 
 namespace fs = std::filesystem;
 
-struct KnownPlan {
-  const char* file;     // below the source tree, or the build tree when generated
-  const char* program;  // below the build tree
-  const char* artifacts;
-  bool generated = false;
-};
-
-const std::map<std::string, KnownPlan>& known_plans() {
-  static const std::map<std::string, KnownPlan> plans{
-      {"basic_sp_one_process",
-       {"components/basic_sp/plans/one_process.cdp", "components/basic_sp/basic_sp_one_process",
-        "components/basic_sp"}},
-      {"basic_sp_one_process_plain",
-       {"components/basic_sp/plans/one_process_plain.cdp",
-        "components/basic_sp/basic_sp_one_process_plain", "components/basic_sp"}},
-      {"basic_sp_one_process_channel",
-       {"components/basic_sp/plans/one_process_channel.cdp",
-        "components/basic_sp/basic_sp_one_process_channel", "components/basic_sp"}},
-      {"basic_sp_two_processes_channel",
-       {"components/basic_sp/plans/two_processes_channel.cdp",
-        "components/basic_sp/basic_sp_two_processes_channel", "components/basic_sp"}},
-      {"basic_sp_one_process_dds",
-       {"components/basic_sp/plans/one_process_dds.cdp",
-        "components/basic_sp/basic_sp_one_process_dds", "components/basic_sp"}},
-      {"basic_sp_two_processes_dds",
-       {"components/basic_sp/plans/two_processes_dds.cdp",
-        "components/basic_sp/basic_sp_two_processes_dds", "components/basic_sp"}},
-      {"basic_sp_one_process_rt",
-       {"components/basic_sp/plans/one_process_rt.cdp",
-        "components/basic_sp/basic_sp_one_process_rt", "components/basic_sp"}},
-      {"basic_sp_two_processes",
-       {"components/basic_sp/plans/two_processes.cdp", "components/basic_sp/basic_sp_two_processes",
-        "components/basic_sp"}},
-      {"basic_sp_four_processes_two_nodes",
-       {"components/basic_sp/plans/four_processes_two_nodes.cdp",
-        "components/basic_sp/basic_sp_four_processes_two_nodes", "components/basic_sp"}},
-      {"scale_10",
-       {"components/scale/plans/scale_10.config", "components/scale/scale_10", "components/scale",
-        true}},
-      {"scale_100",
-       {"components/scale/plans/scale_100.config", "components/scale/scale_100", "components/scale",
-        true}},
-      {"scale_1000",
-       {"components/scale/plans/scale_1000.config", "components/scale/scale_1000",
-        "components/scale", true}},
-  };
+// By name, for lookup and for the sorted list of names.
+const std::map<std::string, const build::Plan*>& known_plans() {
+  static const std::map<std::string, const build::Plan*> plans = [] {
+    std::map<std::string, const build::Plan*> by_name;
+    for (const build::Plan& plan : build::kPlans) by_name.emplace(plan.name, &plan);
+    return by_name;
+  }();
   return plans;
 }
 
@@ -96,15 +60,13 @@ Scenario scenario_of(const mwbench::DriverOptions& options) {
     if (!options.option("nodes", "").empty())
       throw mwbench::UsageError("--option nodes: the plain chain has no plan, so no nodes");
     scenario.plain_chain = true;
-    scenario.program =
-        (fs::path(MWBENCH_BUILD_DIR) / "benchmarks/basic_sp_latency/basic-sp-plain-chain").string();
+    scenario.program = build::kPlainChain;
     return scenario;
   }
   if (known != known_plans().end()) {
-    const char* tree = known->second.generated ? MWBENCH_BUILD_DIR : MWBENCH_SOURCE_DIR;
-    scenario.plan = (fs::path(tree) / known->second.file).string();
-    scenario.program = (fs::path(MWBENCH_BUILD_DIR) / known->second.program).string();
-    scenario.artifacts.push_back((fs::path(MWBENCH_BUILD_DIR) / known->second.artifacts).string());
+    scenario.plan = known->second->file;
+    scenario.program = known->second->program;
+    scenario.artifacts.push_back(known->second->artifacts);
   } else if (std::error_code unreadable; fs::is_regular_file(scenario.name, unreadable)) {
     scenario.plan = fs::absolute(scenario.name).string();
   } else {

@@ -13,6 +13,8 @@
 #include <sstream>
 #include <thread>
 
+#include "test_support.hpp"
+
 namespace {
 
 CORBA::Any string_value(const char* text) {
@@ -29,25 +31,9 @@ CORBA::Any ulong_value(CORBA::ULong value) {
 
 class BasicSpInProcess : public ::testing::Test {
  protected:
-  static void SetUpTestSuite() {
-    // Loopback only, as every mwccm server.
-    char name[] = "basic_sp_gtest", option[] = "-ORBendPoint", endpoint[] = "giop:tcp:127.0.0.1:0";
-    char* argv[] = {name, option, endpoint, nullptr};
-    int argc = 3;
-    orb_ = CORBA::ORB_init(argc, argv);
-    server_ = new mwccm::ComponentServer(orb_);
-    server_->activate();
-  }
-  static void TearDownTestSuite() {
-    server_->remove_all();
-    server_->_remove_ref();  // a servant: counted, not deleted
-    orb_->destroy();
-    CORBA::release(orb_);
-  }
-
   // The four components in one container, connected as the scenario says.
   void assemble(CORBA::ULong hertz, const std::string& log_file) {
-    assembly_.add_server("here", server_->activate());
+    assembly_.add_server("here", mwccm_test::server().activate());
     assembly_.create_container("here", "basic_sp");
     for (const char* name : {"RateGen", "GPS", "Airframe", "HUD"}) {
       assembly_.install_home("basic_sp", name, std::string("mwccm_home_BasicSP_") + name + "Home",
@@ -70,13 +56,8 @@ class BasicSpInProcess : public ::testing::Test {
 
   std::string log_path_ =
       ::testing::TempDir() + "basic_sp_hud_" + std::to_string(getpid()) + ".log";
-  static CORBA::ORB_ptr orb_;
-  static mwccm::ComponentServer* server_;
-  mwccm::Assembly assembly_{orb_};
+  mwccm::Assembly assembly_{mwccm_test::orb()};
 };
-
-CORBA::ORB_ptr BasicSpInProcess::orb_ = nullptr;
-mwccm::ComponentServer* BasicSpInProcess::server_ = nullptr;
 
 TEST_F(BasicSpInProcess, TicksReachTheDisplayAndAreLogged) {
   std::remove(log_path_.c_str());
@@ -117,8 +98,8 @@ TEST_F(BasicSpInProcess, RefusesARateOfZeroAndAnUnwritableLog) {
         << e.message.in();
   }
   assembly_.remove();
-  mwccm::Assembly second(orb_);
-  second.add_server("here", server_->activate());
+  mwccm::Assembly second(mwccm_test::orb());
+  second.add_server("here", mwccm_test::server().activate());
   second.create_container("here", "unwritable");
   second.install_home("unwritable", "HUD", "mwccm_home_BasicSP_HUDHome", "");
   second.create_component("HUD", "HUD");

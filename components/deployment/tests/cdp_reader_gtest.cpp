@@ -12,16 +12,7 @@ class CdpReader : public ScratchTest {
  protected:
   // Reading `file` fails with one problem at `line` whose text holds `part`.
   void expect_error(const std::string& file, int line, const std::string& part) {
-    try {
-      read_cdp(file);
-      ADD_FAILURE() << file << " was read; expected an error with '" << part << "'";
-    } catch (const PlanError& error) {
-      ASSERT_EQ(error.problems().size(), 1u) << error.what();
-      const PlanProblem& problem = error.problems().front();
-      EXPECT_EQ(problem.where.file, file);
-      EXPECT_EQ(problem.where.line, line) << error.what();
-      EXPECT_NE(problem.message.find(part), std::string::npos) << error.what();
-    }
+    expect_refusal([&] { read_cdp(file); }, file, line, part);
   }
 };
 

@@ -19,25 +19,15 @@
 #include <set>
 #include <thread>
 
+#include "test_support.hpp"
+
 namespace mwccm::deployment::testing {
 namespace {
 
 class LocalityAssemblyTest : public ::testing::Test {
  public:
-  static void SetUpTestSuite() {
-    char name[] = "locality_gtest", option[] = "-ORBendPoint", endpoint[] = "giop:tcp:127.0.0.1:0";
-    char* argv[] = {name, option, endpoint, nullptr};
-    int argc = 3;
-    orb_ = CORBA::ORB_init(argc, argv);
-    server_ = new mwccm::ComponentServer(orb_);
-    server_->activate();
-  }
-  static void TearDownTestSuite() {
-    server_->remove_all();
-    server_->_remove_ref();
-    orb_->destroy();
-    CORBA::release(orb_);
-  }
+  // The shared ORB and server (components/tests/test_support.hpp), serving.
+  static void SetUpTestSuite() { mwccm_test::server().activate(); }
 
   // The plan's locality plans, the HUD's IOR in the test's directory.
   std::vector<MwccmDeployment::LocalityPlan> localities_of(const std::string& name) {
@@ -46,7 +36,7 @@ class LocalityAssemblyTest : public ::testing::Test {
     interfaces.add_directory(MWCCM_BASIC_SP_BUILD_DIR);
     complete_plan(plan, interfaces);
     check_plan(plan, interfaces);
-    auto localities = make_locality_plans(orb_, plan);
+    auto localities = make_locality_plans(mwccm_test::orb(), plan);
     for (auto& locality : localities) {
       for (CORBA::ULong i = 0; i < locality.instances.length(); ++i) {
         if (*locality.instances[i].ior_file.in() != '\0')
@@ -65,7 +55,8 @@ class LocalityAssemblyTest : public ::testing::Test {
     std::vector<std::unique_ptr<LocalityAssembly>> localities;
     MwccmDeployment::ProvidedReferences all;
     for (const auto& plan : plans) {
-      localities.push_back(std::make_unique<LocalityAssembly>(orb_, *server_));
+      localities.push_back(
+          std::make_unique<LocalityAssembly>(mwccm_test::orb(), mwccm_test::server()));
       MwccmDeployment::ProvidedReferences_var provided = localities.back()->start_launch(plan);
       for (CORBA::ULong i = 0; i < provided->length(); ++i) {
         all.length(all.length() + 1);
@@ -74,7 +65,7 @@ class LocalityAssemblyTest : public ::testing::Test {
     }
     for (auto& locality : localities) locality->finish_launch(all, true);
 
-    CORBA::Object_var object = mwccm::resolve_reference(orb_, "file:" + ior_);
+    CORBA::Object_var object = mwccm::resolve_reference(mwccm_test::orb(), "file:" + ior_);
     BasicSP::HUD_var hud = BasicSP::HUD::_narrow(object.in());
     const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
     while (hud->updates() < 10 && std::chrono::steady_clock::now() < deadline) {
@@ -105,12 +96,7 @@ class LocalityAssemblyTest : public ::testing::Test {
   }
 
   std::string ior_ = ::testing::TempDir() + "locality_hud_" + std::to_string(getpid()) + ".ior";
-  static CORBA::ORB_ptr orb_;
-  static mwccm::ComponentServer* server_;
 };
-
-CORBA::ORB_ptr LocalityAssemblyTest::orb_ = nullptr;
-mwccm::ComponentServer* LocalityAssemblyTest::server_ = nullptr;
 
 TEST_F(LocalityAssemblyTest, BasicSpInOneLocality) {
   auto plans = localities_of("one_process");
@@ -145,7 +131,7 @@ TEST_F(LocalityAssemblyTest, BasicSpConnectedAsPlainCxxTicksWithoutFacetOrSinkSe
     EXPECT_TRUE(plans[0].connections[i].plain_cxx) << i;
   const std::string container = plans[0].name.in();
   deploy_and_tick(plans, [&] {
-    mwccm::Container* here = server_->find_local_container(container);
+    mwccm::Container* here = mwccm_test::server().find_local_container(container);
     ASSERT_NE(here, nullptr);
     Components::Deployment::CCMObjects_var components = here->get_components();
     ASSERT_EQ(components->length(), 4u);
@@ -169,7 +155,7 @@ TEST_F(LocalityAssemblyTest, BasicSpThroughItsContainersChannelTicksEndToEnd) {
   const std::string container = plans[0].name.in();
   deploy_and_tick(plans, [&] {
     const mwccm::EventChannel::Counters counters =
-        server_->find_local_container(container)->channel().counters();
+        mwccm_test::server().find_local_container(container)->channel().counters();
     // Every tick went through the channel: three pushes, three deliveries.
     EXPECT_GE(counters.published, 30u);
     EXPECT_EQ(counters.filtered, 0u);
@@ -201,7 +187,7 @@ TEST_F(LocalityAssemblyTest, BasicSpAcrossTwoLocalitiesThroughChannelsOverIiop) 
 TEST_F(LocalityAssemblyTest, AFailureNamesThePhaseAndTheInstance) {
   auto plans = localities_of("one_process");
   plans[0].instances[1].home_entrypoint = "mwccm_home_BasicSP_CompassHome";
-  LocalityAssembly locality(orb_, *server_);
+  LocalityAssembly locality(mwccm_test::orb(), mwccm_test::server());
   try {
     MwccmDeployment::ProvidedReferences_var provided = locality.start_launch(plans[0]);
     ADD_FAILURE() << "an unknown home was installed";

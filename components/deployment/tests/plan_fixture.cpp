@@ -149,4 +149,12 @@ PlanProblem only_problem(const std::function<void()>& step) {
   return {};
 }
 
+void expect_refusal(const std::function<void()>& read, const std::string& file, int line,
+                    const std::string& part) {
+  const PlanProblem problem = only_problem(read);
+  EXPECT_EQ(problem.where.file, file) << problem.to_string();
+  EXPECT_EQ(problem.where.line, line) << problem.to_string();
+  EXPECT_NE(problem.message.find(part), std::string::npos) << problem.to_string();
+}
+
 }  // namespace mwccm::deployment::testing

@@ -38,6 +38,10 @@ class ScratchTest : public ::testing::Test {
 // The one problem `step` (a read or a check) refuses with; a test failure,
 // and an empty problem, if it refuses with several or none.
 PlanProblem only_problem(const std::function<void()>& step);
+// `read` refuses `file` with one problem, at `line` of that file, whose
+// message holds `part`.
+void expect_refusal(const std::function<void()>& read, const std::string& file, int line,
+                    const std::string& part);
 
 // A .config plan of `instances` Airframes (plans/interfaces) in one chain,
 // each one's receptacle `gps` using the next one's facet `position`, 100 to

@@ -20,14 +20,14 @@
 // file it reads (the plan, the node map, the state, IOR files) is bounded
 // and checked before it is read (mwccm/deployment/input_files.hpp): none can
 // block it or fill its memory.
-#include <pthread.h>
 
 #include <CLI/CLI.hpp>
 #include <atomic>
-#include <csignal>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <mwbench/stop_signals.hpp>
 #include <mwccm/deployment/channel_report.hpp>
 #include <mwccm/deployment/input_files.hpp>
 #include <mwccm/deployment/launcher.hpp>
@@ -35,20 +35,11 @@
 #include <mwccm/deployment/step_timer.hpp>
 #include <mwccm/deployment/timings_file.hpp>
 #include <nlohmann/json.hpp>
-#include <thread>
 
 namespace {
 
 namespace fs = std::filesystem;
 using namespace mwccm::deployment;
-
-sigset_t stop_signals() {
-  sigset_t set;
-  sigemptyset(&set);
-  sigaddset(&set, SIGTERM);
-  sigaddset(&set, SIGINT);
-  return set;
-}
 
 CORBA::ORB_ptr init_orb() {
   std::vector<std::string> args{"mwccm-deploy", "-ORBendPoint", "giop:tcp:127.0.0.1:0"};
@@ -92,8 +83,7 @@ void say_what_channels_did(const MwccmDeployment::ChannelCountersList& counted) 
 }  // namespace
 
 int main(int argc, char** argv) {
-  sigset_t signals = stop_signals();
-  pthread_sigmask(SIG_BLOCK, &signals, nullptr);
+  mwbench::block_stop_signals();  // in every thread; a watcher waits for them
 
   LaunchOptions options;
   std::string timings_file, state_file;
@@ -165,21 +155,20 @@ int main(int argc, char** argv) {
     Launcher launcher(orb.in(), options);
     // The stop signals: while deploying, interrupt it (deploy() then fails
     // soon and undoes what it made); once deployed with --wait, tear down.
-    std::atomic<bool> deployed{false}, finished{false};
+    std::atomic<bool> deployed{false};
     std::atomic<int> signalled{0};
-    std::thread watcher([&] {
-      int which = 0;
-      sigwait(&signals, &which);
-      if (finished.load()) return;
-      signalled.store(which);
-      if (!deployed.load()) {
-        if (!launcher.interrupt()) {
-          std::cerr << "mwccm-deploy: signal " << which << " before anything was made: stopping\n";
-          std::_Exit(128 + which);
-        }
-        std::cerr << "mwccm-deploy: signal " << which << " while deploying: undoing it\n";
-      }
-    });
+    mwbench::StopSignalThread watcher(
+        [&](int which) {
+          signalled.store(which);
+          if (deployed.load()) return;
+          if (!launcher.interrupt()) {
+            std::cerr << "mwccm-deploy: signal " << which
+                      << " before anything was made: stopping\n";
+            std::_Exit(128 + which);
+          }
+          std::cerr << "mwccm-deploy: signal " << which << " while deploying: undoing it\n";
+        },
+        mwbench::StopSignalThread::Calls::first_signal_only);
     MwccmDeployment::Timings_var timings;
     try {
       launcher.deploy();
@@ -201,7 +190,7 @@ int main(int argc, char** argv) {
       }
       std::cout << "mwccm-deploy: deployed " << options.plan_file
                 << "; waiting for SIGTERM or SIGINT" << std::endl;
-      watcher.join();
+      watcher.wait_for_first();
       const std::uint64_t teardown_begin = monotonic_ns();
       MwccmDeployment::ChannelCountersList_var counted = launcher.channel_counters();
       say_what_channels_did(counted.in());
@@ -221,11 +210,6 @@ int main(int argc, char** argv) {
       status = signalled.load() != 0 && !deployed.load() ? 128 + signalled.load() : 1;
     }
     if (status != 0) keep_only_telling_logs(launcher.node_logs());
-    if (watcher.joinable()) {
-      finished.store(true);
-      pthread_kill(watcher.native_handle(), SIGTERM);
-      watcher.join();
-    }
   }
   orb->destroy();
   return status;

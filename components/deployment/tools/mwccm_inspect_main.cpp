@@ -22,10 +22,12 @@
 #include <Components.hh>
 #include <MwccmDeployment.hh>
 #include <algorithm>
+#include <array>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <mwccm/cookie.hpp>
+#include <mwccm/deployment/any_value.hpp>
 #include <mwccm/deployment/component_interface.hpp>
 #include <mwccm/deployment/input_files.hpp>
 #include <mwccm/errors.hpp>
@@ -42,112 +44,16 @@ struct Inspected {
   Components::PortDescriptions_var ports;
 };
 
-CORBA::TypeCode_ptr type_of(CORBA::ORB_ptr orb, const AttributeDescription& attribute) {
-  switch (attribute.kind) {
-    case ValueKind::Boolean:
-      return CORBA::TypeCode::_duplicate(CORBA::_tc_boolean);
-    case ValueKind::Char:
-      return CORBA::TypeCode::_duplicate(CORBA::_tc_char);
-    case ValueKind::Octet:
-      return CORBA::TypeCode::_duplicate(CORBA::_tc_octet);
-    case ValueKind::Short:
-      return CORBA::TypeCode::_duplicate(CORBA::_tc_short);
-    case ValueKind::UShort:
-      return CORBA::TypeCode::_duplicate(CORBA::_tc_ushort);
-    case ValueKind::Long:
-      return CORBA::TypeCode::_duplicate(CORBA::_tc_long);
-    case ValueKind::ULong:
-      return CORBA::TypeCode::_duplicate(CORBA::_tc_ulong);
-    case ValueKind::LongLong:
-      return CORBA::TypeCode::_duplicate(CORBA::_tc_longlong);
-    case ValueKind::ULongLong:
-      return CORBA::TypeCode::_duplicate(CORBA::_tc_ulonglong);
-    case ValueKind::Float:
-      return CORBA::TypeCode::_duplicate(CORBA::_tc_float);
-    case ValueKind::Double:
-      return CORBA::TypeCode::_duplicate(CORBA::_tc_double);
-    case ValueKind::String:
-      return CORBA::TypeCode::_duplicate(CORBA::_tc_string);
-    case ValueKind::Enum: {
-      CORBA::EnumMemberSeq members;
-      members.length(static_cast<CORBA::ULong>(attribute.enum_members.size()));
-      for (CORBA::ULong i = 0; i < members.length(); ++i)
-        members[i] = attribute.enum_members[i].c_str();
-      return orb->create_enum_tc(attribute.enum_type_id.c_str(), "", members);
-    }
-  }
-  return CORBA::TypeCode::_duplicate(CORBA::_tc_string);
-}
-
-template <class T>
-std::string number(const CORBA::Any& any) {
-  T value{};
-  any >>= value;
-  return std::to_string(value);
-}
-
-// The attribute's value as the plan's text would give it.
-std::string text_of(CORBA::ORB_ptr orb, const AttributeDescription& attribute,
-                    const CORBA::Any& any) {
-  switch (attribute.kind) {
-    case ValueKind::Boolean: {
-      CORBA::Boolean value = false;
-      any >>= CORBA::Any::to_boolean(value);
-      return value ? "true" : "false";
-    }
-    case ValueKind::Char: {
-      CORBA::Char value = 0;
-      any >>= CORBA::Any::to_char(value);
-      return std::string(1, value);
-    }
-    case ValueKind::Octet: {
-      CORBA::Octet value = 0;
-      any >>= CORBA::Any::to_octet(value);
-      return std::to_string(value);
-    }
-    case ValueKind::Short:
-      return number<CORBA::Short>(any);
-    case ValueKind::UShort:
-      return number<CORBA::UShort>(any);
-    case ValueKind::Long:
-      return number<CORBA::Long>(any);
-    case ValueKind::ULong:
-      return number<CORBA::ULong>(any);
-    case ValueKind::LongLong:
-      return number<CORBA::LongLong>(any);
-    case ValueKind::ULongLong:
-      return number<CORBA::ULongLong>(any);
-    case ValueKind::Float:
-      return number<CORBA::Float>(any);
-    case ValueKind::Double:
-      return number<CORBA::Double>(any);
-    case ValueKind::String: {
-      const char* value = "";
-      any >>= value;
-      return value;
-    }
-    case ValueKind::Enum: {
-      CORBA::Object_var object = orb->resolve_initial_references("DynAnyFactory");
-      DynamicAny::DynAnyFactory_var factory = DynamicAny::DynAnyFactory::_narrow(object.in());
-      DynamicAny::DynAny_var dynamic = factory->create_dyn_any(any);
-      DynamicAny::DynEnum_var enumerated = DynamicAny::DynEnum::_narrow(dynamic.in());
-      CORBA::String_var name = enumerated->get_as_string();
-      dynamic->destroy();
-      return name.in();
-    }
-  }
-  return "";
-}
-
 nlohmann::json attributes_of(CORBA::ORB_ptr orb, const Inspected& inspected,
                              const ComponentInterface& interface) {
   nlohmann::json attributes = nlohmann::json::object();
   for (const auto& attribute : interface.attributes) {
     CORBA::Request_var request = inspected.component->_request(("_get_" + attribute.name).c_str());
-    CORBA::TypeCode_var type = type_of(orb, attribute);
+    CORBA::TypeCode_var type =
+        type_code_of(orb, attribute.kind, attribute.enum_type_id, attribute.enum_members);
     request->set_return_type(type.in());
     request->invoke();
-    attributes[attribute.name] = text_of(orb, attribute, request->return_value());
+    attributes[attribute.name] = text_of(orb, attribute.kind, request->return_value());
   }
   return attributes;
 }
@@ -166,23 +72,14 @@ std::string end_of(CORBA::Object_ptr reference, const std::vector<Inspected>& al
   return "elsewhere";
 }
 
-const char* kind_name(Components::PortKind kind) {
-  switch (kind) {
-    case Components::FACET:
-      return "Facet";
-    case Components::SIMPLEX_RECEPTACLE:
-      return "SimplexReceptacle";
-    case Components::MULTIPLEX_RECEPTACLE:
-      return "MultiplexReceptacle";
-    case Components::PUBLISHER:
-      return "EventPublisher";
-    case Components::EMITTER:
-      return "EventEmitter";
-    case Components::CONSUMER:
-      return "EventConsumer";
-    default:
-      return "?";
-  }
+// A port's kind as plans name it (D&C's CCMComponentPortKind), by the order
+// of Components::PortKind in Components.idl.
+std::string kind_name(Components::PortKind kind) {
+  constexpr std::array<PortKind, 6> kKinds{
+      PortKind::Facet,          PortKind::SimplexReceptacle, PortKind::MultiplexReceptacle,
+      PortKind::EventPublisher, PortKind::EventEmitter,      PortKind::EventConsumer};
+  const auto index = static_cast<std::size_t>(kind);
+  return index < kKinds.size() ? port_kind_name(kKinds[index]) : "?";
 }
 
 nlohmann::json ports_of(const Inspected& inspected, const std::vector<Inspected>& all) {

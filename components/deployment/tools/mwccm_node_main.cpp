@@ -11,19 +11,16 @@
 // --artifacts directories. SIGTERM or SIGINT destroys every application it
 // started (no component server is left behind) and exits 0.
 #include <fcntl.h>
-#include <pthread.h>
 #include <unistd.h>
 
 #include <CLI/CLI.hpp>
-#include <atomic>
 #include <cerrno>
-#include <csignal>
 #include <cstring>
 #include <filesystem>
 #include <iostream>
+#include <mwbench/stop_signals.hpp>
 #include <mwccm/deployment/node.hpp>
 #include <mwccm/registration.hpp>
-#include <thread>
 
 namespace {
 
@@ -37,14 +34,6 @@ struct Options {
   std::string endpoint = "giop:tcp:127.0.0.1:0";
   unsigned timeout_seconds = 30;
 };
-
-sigset_t stop_signals() {
-  sigset_t set;
-  sigemptyset(&set);
-  sigaddset(&set, SIGTERM);
-  sigaddset(&set, SIGINT);
-  return set;
-}
 
 // "giop:tcp:HOST:PORT" → HOST, where this node's servers listen too.
 std::string host_of(const std::string& endpoint) {
@@ -78,8 +67,7 @@ void announce(CORBA::ORB_ptr orb, CORBA::Object_ptr reference, const Options& op
 }  // namespace
 
 int main(int argc, char** argv) {
-  sigset_t signals = stop_signals();
-  pthread_sigmask(SIG_BLOCK, &signals, nullptr);
+  mwbench::block_stop_signals();  // in every thread; a watcher waits for them
 
   Options options;
   CLI::App app{"mwccm-node: deploys a node's part of plans, one component server per locality"};
@@ -145,18 +133,13 @@ int main(int argc, char** argv) {
     status = 1;
   }
   if (status == 0) {
-    std::atomic<bool> run_ended{false};
-    std::thread watcher([&] {
-      int which = 0;
-      sigwait(&signals, &which);
-      if (run_ended.load()) return;
-      manager->destroy_all();  // every component server this node started
-      orb->shutdown(false);
-    });
+    const mwbench::StopSignalThread watcher(
+        [&](int) {
+          manager->destroy_all();  // every component server this node started
+          orb->shutdown(false);
+        },
+        mwbench::StopSignalThread::Calls::first_signal_only);
     orb->run();
-    run_ended.store(true);
-    pthread_kill(watcher.native_handle(), SIGTERM);
-    watcher.join();
   }
   manager->destroy_all();
   manager->_remove_ref();

@@ -85,6 +85,13 @@ class _Checker:
                 return found
         return None
 
+    def _declared_as(self, kind: type, spelling: str, scope: ScopedName, position, problem: str):
+        """The declaration of `kind` that `spelling` names; DescriptionError saying `problem`."""
+        found = self._lookup(spelling, scope)
+        if not isinstance(found, kind):
+            raise DescriptionError(position, problem)
+        return found
+
     def _resolve_type(self, type_ref: TypeRef, scope: ScopedName) -> None:
         if type_ref.basic is not None or type_ref.spelling.startswith(("sequence<", "string<")):
             return
@@ -110,14 +117,14 @@ class _Checker:
             first_use[feature.name] = feature
         for port in component.ports:
             if port.kind in _EVENT_PORTS:
-                found = self._lookup(port.type_spelling, scope)
-                if not isinstance(found, EventType):
-                    raise DescriptionError(
-                        port.position,
-                        f"unknown event type '{port.type_spelling}' of port '{port.name}': "
-                        "an event is an eventtype or struct declared earlier in this description",
-                    )
-                port.event = found
+                port.event = self._declared_as(
+                    EventType,
+                    port.type_spelling,
+                    scope,
+                    port.position,
+                    f"unknown event type '{port.type_spelling}' of port '{port.name}': "
+                    "an event is an eventtype or struct declared earlier in this description",
+                )
         for attribute in component.attributes:
             self._attribute(attribute, scope)
 
@@ -132,12 +139,12 @@ class _Checker:
         )
 
     def _home(self, home: Home, scope: ScopedName) -> None:
-        found = self._lookup(home.manages_spelling, scope)
-        if not isinstance(found, Component):
-            raise DescriptionError(
-                home.position,
-                f"home '{home.name}' manages unknown component '{home.manages_spelling}': "
-                "a home manages a component declared earlier in this description",
-            )
-        home.component = found
+        home.component = self._declared_as(
+            Component,
+            home.manages_spelling,
+            scope,
+            home.position,
+            f"home '{home.name}' manages unknown component '{home.manages_spelling}': "
+            "a home manages a component declared earlier in this description",
+        )
 

@@ -43,18 +43,24 @@ class Member:
     position: Position
 
 
+class Named:
+    """What a scoped declaration is called: the last part of its scoped name."""
+
+    scoped: ScopedName
+
+    @property
+    def name(self) -> str:
+        return self.scoped[-1]
+
+
 @dataclass
-class EventType:
+class EventType(Named):
     """An `eventtype` (a valuetype) or a `struct`; either may be an event."""
 
     scoped: ScopedName
     members: list[Member]
     position: Position
     is_valuetype: bool
-
-    @property
-    def name(self) -> str:
-        return self.scoped[-1]
 
 
 @dataclass
@@ -93,30 +99,22 @@ class Attribute:
 
 
 @dataclass
-class Component:
+class Component(Named):
     scoped: ScopedName
     ports: list[Port]
     attributes: list[Attribute]
     position: Position
-
-    @property
-    def name(self) -> str:
-        return self.scoped[-1]
 
     def ports_of(self, *kinds: str) -> list[Port]:
         return [port for port in self.ports if port.kind in kinds]
 
 
 @dataclass
-class Home:
+class Home(Named):
     scoped: ScopedName
     manages_spelling: str
     position: Position
     component: Component | None = None
-
-    @property
-    def name(self) -> str:
-        return self.scoped[-1]
 
 
 @dataclass

@@ -12,4 +12,9 @@ namespace mwccm::deployment {
 
 std::vector<std::string> channel_report(const MwccmDeployment::ChannelCountersList& counted);
 
+// Appends to `all` what the channels of `application`'s processes counted;
+// nothing if the node does not answer (its teardown says so).
+void collect_channel_counters(MwccmDeployment::ChannelCountersList& all,
+                              MwccmDeployment::NodeApplication_ptr application);
+
 }  // namespace mwccm::deployment

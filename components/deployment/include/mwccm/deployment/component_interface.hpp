@@ -55,6 +55,9 @@ class InterfaceCatalog {
   void add(ComponentInterface component);
   // The component whose home has this entry point, or null.
   const ComponentInterface* find_by_entrypoint(const std::string& entrypoint) const;
+  // The component `instance` of `plan` is, through its implementation's home
+  // entry point; null if the plan or this catalog does not say.
+  const ComponentInterface* find_for(const PlanIndex& plan, const Instance& instance) const;
   const std::vector<std::string>& directories() const noexcept { return directories_; }
 
  private:

@@ -119,6 +119,16 @@ enum class PortKind {
 };
 std::optional<PortKind> port_kind_from_name(const std::string& name);
 std::string port_kind_name(PortKind kind);
+inline bool is_receptacle(PortKind kind) {
+  return kind == PortKind::SimplexReceptacle || kind == PortKind::MultiplexReceptacle;
+}
+inline bool is_event_source(PortKind kind) {
+  return kind == PortKind::EventPublisher || kind == PortKind::EventEmitter;
+}
+// The side a connection's <provider>true names: a facet or an event consumer.
+inline bool is_provider(PortKind kind) {
+  return kind == PortKind::Facet || kind == PortKind::EventConsumer;
+}
 
 // PlanSubcomponentPortEndpoint: one end of a connection.
 struct Endpoint {

@@ -4,6 +4,8 @@
 // not permit it is a std::runtime_error saying so, never a silent fallback.
 #pragma once
 
+#include <omniORB4/CORBA.h>
+
 #include <string>
 #include <vector>
 
@@ -17,8 +19,11 @@ struct ProcessSettings {
 
 void apply_process_settings(const ProcessSettings& settings);
 
-// The omniORB options that give the ORB `settings.orb_threads` threads
-// (a thread pool instead of a thread per connection); none for 0.
-std::vector<std::string> orb_options(const ProcessSettings& settings);
+// ORB_init for a process that hosts components (a component server, a
+// compiled plan): the endpoint and the thread settings (`orb_threads`: a
+// thread pool instead of a thread per connection) first, then every
+// argument of the command line as given (the ORB takes its -ORB options).
+CORBA::ORB_ptr init_component_orb(int argc, char** argv, const std::string& endpoint,
+                                  const ProcessSettings& settings);
 
 }  // namespace mwccm::deployment

@@ -1,12 +1,6 @@
 // The launcher (launcher.hpp).
-#include <poll.h>
-#include <signal.h>
-#include <sys/syscall.h>
-#include <unistd.h>
-
-#include <algorithm>
-#include <fstream>
 #include <mwccm/deployment/artifacts.hpp>
+#include <mwccm/deployment/channel_report.hpp>
 #include <mwccm/deployment/launcher.hpp>
 #include <mwccm/deployment/locality_plans.hpp>
 #include <mwccm/deployment/plan_check.hpp>
@@ -14,7 +8,6 @@
 #include <mwccm/deployment/plan_io.hpp>
 #include <mwccm/errors.hpp>
 #include <mwccm/registration.hpp>
-#include <nlohmann/json.hpp>
 #include <optional>
 #include <set>
 
@@ -29,14 +22,6 @@ PortableServer::POA_ptr root_poa(CORBA::ORB_ptr orb) {
 CORBA::Object_ptr resolve(CORBA::ORB_ptr orb, const std::string& reference) {
   if (reference.rfind("naming:", 0) == 0) return mwccm::resolve_reference(orb, reference);
   return orb->string_to_object(reference.c_str());
-}
-
-// Whether `pid` is still an mwccm-node (and not another process that got its number).
-bool is_node_process(int pid) {
-  std::ifstream command("/proc/" + std::to_string(pid) + "/cmdline");
-  std::string program;
-  std::getline(command, program, '\0');
-  return program.size() >= 10 && program.compare(program.size() - 10, 10, "mwccm-node") == 0;
 }
 
 void append(MwccmDeployment::Timings& all, const MwccmDeployment::Timings& more) {
@@ -321,120 +306,13 @@ MwccmDeployment::Timings* Launcher::timings() {
   return all._retn();
 }
 
-namespace {
-void append_counters(MwccmDeployment::ChannelCountersList& all,
-                     MwccmDeployment::NodeApplication_ptr application) {
-  try {
-    MwccmDeployment::ChannelCountersList_var counted = application->get_channel_counters();
-    const CORBA::ULong first = all.length();
-    all.length(first + counted->length());
-    for (CORBA::ULong c = 0; c < counted->length(); ++c) all[first + c] = counted[c];
-  } catch (const CORBA::SystemException&) {
-    // A node gone: its teardown reports it.
-  }
-}
-}  // namespace
-
 MwccmDeployment::ChannelCountersList* Launcher::channel_counters() {
   MwccmDeployment::ChannelCountersList_var all = new MwccmDeployment::ChannelCountersList;
   for (auto& node : nodes_) {
-    if (!CORBA::is_nil(node.application.in())) append_counters(all.inout(), node.application.in());
+    if (!CORBA::is_nil(node.application.in()))
+      collect_channel_counters(all.inout(), node.application.in());
   }
   return all._retn();
-}
-
-std::string Launcher::state() const {
-  nlohmann::json nodes = nlohmann::json::array();
-  for (const auto& node : nodes_) {
-    CORBA::String_var manager = orb_->object_to_string(node.manager.in());
-    CORBA::String_var application = orb_->object_to_string(node.application.in());
-    nodes.push_back({{"name", node.name},
-                     {"manager", manager.in()},
-                     {"application", application.in()},
-                     {"pid", node.process ? node.process->pid() : 0}});
-  }
-  return nlohmann::json{{"plan", options_.plan_file},
-                        {"nodes", nodes},
-                        {"log_prefix", options_.node_log_prefix}}
-             .dump(2, ' ', false, nlohmann::json::error_handler_t::replace) +
-         "\n";
-}
-
-std::vector<std::string> Launcher::teardown_state(
-    CORBA::ORB_ptr orb, const std::string& state_json,
-    const std::function<void(const MwccmDeployment::ChannelCountersList&)>& counted) {
-  const nlohmann::json state = nlohmann::json::parse(state_json);
-  std::string first_error;
-  std::vector<std::string> gone;
-  const auto& nodes = state.at("nodes");
-  MwccmDeployment::ChannelCountersList all;
-  for (const auto& node : nodes) {
-    try {
-      CORBA::Object_var object =
-          orb->string_to_object(node.at("application").get<std::string>().c_str());
-      append_counters(all, MwccmDeployment::NodeApplication::_narrow(object.in()));
-    } catch (const CORBA::SystemException&) {
-      // A node gone: its teardown below reports it.
-    }
-  }
-  counted(all);
-  for (auto node = nodes.rbegin(); node != nodes.rend(); ++node) {
-    const std::string name = node->at("name");
-    try {
-      CORBA::Object_var object =
-          orb->string_to_object(node->at("application").get<std::string>().c_str());
-      MwccmDeployment::NodeApplication_var application =
-          MwccmDeployment::NodeApplication::_narrow(object.in());
-      application->destroy();
-    } catch (const MwccmDeployment::DeploymentFailure& e) {
-      if (first_error.empty())
-        first_error = "node " + mwccm::quote(name) + ", " + e.subject.in() + ": " + e.message.in();
-    } catch (const CORBA::OBJECT_NOT_EXIST&) {
-      // Already destroyed: teardown may run twice.
-    } catch (const CORBA::TRANSIENT&) {
-      gone.push_back("node " + mwccm::quote(name) +
-                     " does not answer (TRANSIENT): it has ended, and its " +
-                     "component servers with it");
-    } catch (const CORBA::COMM_FAILURE&) {
-      gone.push_back("node " + mwccm::quote(name) +
-                     " does not answer (COMM_FAILURE): it has ended, and " +
-                     "its component servers with it");
-    } catch (const CORBA::Exception&) {
-      if (first_error.empty())
-        first_error = "node " + mwccm::quote(name) + ": " + mwccm::current_exception_message();
-    }
-    const int pid = node->at("pid");
-    if (pid > 0 && is_node_process(pid)) {
-      // Watched before it is asked to stop, so that its exit cannot be missed.
-      const int watch = static_cast<int>(syscall(SYS_pidfd_open, pid, 0));
-      try {
-        CORBA::Object_var object =
-            orb->string_to_object(node->at("manager").get<std::string>().c_str());
-        MwccmDeployment::NodeManager::_narrow(object.in())->shutdown();
-      } catch (const CORBA::Exception&) {
-        kill(pid, SIGTERM);  // unreachable but running: its signal handler cleans up
-      }
-      if (watch >= 0) {
-        pollfd exited{watch, POLLIN, 0};
-        if (poll(&exited, 1, 30'000) == 0) kill(pid, SIGKILL);
-        close(watch);
-      }
-    }
-  }
-  if (!first_error.empty()) throw LaunchFailure("teardown: " + first_error);
-  return gone;
-}
-
-std::vector<std::string> Launcher::logs_of_state(const std::string& state_json) {
-  const nlohmann::json state = nlohmann::json::parse(state_json);
-  std::vector<std::string> logs;
-  const std::string prefix = state.value("log_prefix", "");
-  if (prefix.empty()) return logs;
-  for (const auto& node : state.at("nodes")) {
-    if (node.at("pid").get<int>() > 0)
-      logs.push_back(prefix + node.at("name").get<std::string>() + ".log");
-  }
-  return logs;
 }
 
 }  // namespace mwccm::deployment

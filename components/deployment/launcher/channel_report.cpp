@@ -29,4 +29,16 @@ std::vector<std::string> channel_report(const MwccmDeployment::ChannelCountersLi
   return lines;
 }
 
+void collect_channel_counters(MwccmDeployment::ChannelCountersList& all,
+                              MwccmDeployment::NodeApplication_ptr application) {
+  try {
+    MwccmDeployment::ChannelCountersList_var counted = application->get_channel_counters();
+    const CORBA::ULong first = all.length();
+    all.length(first + counted->length());
+    for (CORBA::ULong c = 0; c < counted->length(); ++c) all[first + c] = counted[c];
+  } catch (const CORBA::SystemException&) {
+    // A node gone: its teardown reports it.
+  }
+}
+
 }  // namespace mwccm::deployment

@@ -13,11 +13,9 @@
 // failed (what was made is undone; the message names the phase and the
 // instance or port); 2 a bad command line, or real-time settings the
 // machine refuses.
-#include <pthread.h>
-
 #include <CLI/CLI.hpp>
-#include <csignal>
 #include <iostream>
+#include <mwbench/stop_signals.hpp>
 #include <mwccm/component_server.hpp>
 #include <mwccm/deployment/dds_sockets.hpp>
 #include <mwccm/deployment/locality_assembly.hpp>
@@ -38,26 +36,6 @@ struct Options {
   bool once = false;
   std::vector<AttributeOverride> overrides;
 };
-
-sigset_t stop_signals() {
-  sigset_t set;
-  sigemptyset(&set);
-  sigaddset(&set, SIGTERM);
-  sigaddset(&set, SIGINT);
-  return set;
-}
-
-CORBA::ORB_ptr init_orb(int argc, char** argv, const Options& options,
-                        const ProcessSettings& settings) {
-  std::vector<std::string> args(argv, argv + argc);
-  std::vector<std::string> first{"-ORBendPoint", options.endpoint};
-  for (auto& option : orb_options(settings)) first.push_back(option);
-  args.insert(args.begin() + 1, first.begin(), first.end());
-  std::vector<char*> pointers;
-  for (auto& a : args) pointers.push_back(a.data());
-  int n = static_cast<int>(pointers.size());
-  return CORBA::ORB_init(n, pointers.data());
-}
 
 void write_timings(const Options& options, const LocalityAssembly& assembly) {
   if (options.timings_file.empty()) return;
@@ -95,11 +73,7 @@ int assemble_and_serve(CORBA::ORB_ptr orb, const Plan& plan, const Options& opti
     assembly.timer().record("total", plan.source, begin_ns, monotonic_ns());
     write_timings(options, assembly);
     std::cout << "assembled " << plan.label << std::endl;
-    if (!options.once) {
-      sigset_t signals = stop_signals();
-      int which = 0;
-      sigwait(&signals, &which);
-    }
+    if (!options.once) mwbench::wait_for_stop_signal();
     const std::uint64_t teardown_begin = monotonic_ns();
     assembly.teardown();
     assembly.timer().record("teardown", plan.source, teardown_begin, monotonic_ns());
@@ -127,8 +101,7 @@ int assemble_and_serve(CORBA::ORB_ptr orb, const Plan& plan, const Options& opti
 }  // namespace
 
 int run(int argc, char** argv, const Plan& plan) {
-  sigset_t signals = stop_signals();
-  pthread_sigmask(SIG_BLOCK, &signals, nullptr);  // every thread; sigwait takes them
+  mwbench::block_stop_signals();  // in every thread; the main thread waits for them
 
   Options options;
   CLI::App app{std::string("the plan '") + plan.label + "' (" + plan.source +
@@ -157,7 +130,7 @@ int run(int argc, char** argv, const Plan& plan) {
     return 2;
   }
   const std::uint64_t orb_begin = monotonic_ns();
-  CORBA::ORB_var orb = init_orb(argc, argv, options, settings);
+  CORBA::ORB_var orb = init_component_orb(argc, argv, options.endpoint, settings);
   const int status = assemble_and_serve(orb.in(), plan, options, orb_begin, monotonic_ns());
   orb->destroy();
   return status;

@@ -3,18 +3,18 @@
 // locality, properties and connections follow it; implementations,
 // artifacts and locality constraints are derived as DnCX11 derives them
 // (docs/deployment.md section 1).
-#include <charconv>
-#include <cstdint>
 #include <map>
 #include <mwccm/deployment/plan_error.hpp>
 #include <mwccm/deployment/plan_io.hpp>
 #include <mwccm/deployment/plan_properties.hpp>
 #include <mwccm/deployment/typed_value.hpp>
+#include <optional>
 #include <stdexcept>
 #include <vector>
 
 #include "config_keys.hpp"
 #include "config_tokens.hpp"
+#include "config_values.hpp"
 
 namespace mwccm::deployment {
 namespace {
@@ -24,29 +24,6 @@ using detail::ConfigToken;
 
 bool is_key(const ConfigToken& token) {
   return token.kind == ConfigToken::Kind::Word && token.text.rfind(keys::kPrefix, 0) == 0;
-}
-
-// "0x1F" → "31"; other text unchanged.
-std::string decimal(const std::string& text) {
-  const bool negative = !text.empty() && text[0] == '-';
-  const std::string digits = negative ? text.substr(1) : text;
-  if (digits.size() < 3 || digits[0] != '0' || (digits[1] != 'x' && digits[1] != 'X')) return text;
-  std::uint64_t value = 0;
-  auto [end, error] = std::from_chars(digits.data() + 2, digits.data() + digits.size(), value, 16);
-  if (error != std::errc{} || end != digits.data() + digits.size()) return text;
-  return (negative ? "-" : "") + std::to_string(value);
-}
-
-const std::map<std::string, ValueKind>& type_names() {
-  static const std::map<std::string, ValueKind> names{
-      {"char", ValueKind::Char},        {"octet", ValueKind::Octet},
-      {"bool", ValueKind::Boolean},     {"int16", ValueKind::Short},
-      {"int32", ValueKind::Long},       {"int64", ValueKind::LongLong},
-      {"uint16", ValueKind::UShort},    {"uint32", ValueKind::ULong},
-      {"uint64", ValueKind::ULongLong}, {"float", ValueKind::Float},
-      {"double", ValueKind::Double},    {"string", ValueKind::String},
-      {"enum", ValueKind::Enum}};
-  return names;
 }
 
 class ConfigReader {
@@ -119,14 +96,10 @@ class ConfigReader {
       if (is_key(token))
         fail(token, "expected the value of " + shortened(name.text) + ", not " + quote(token.text));
       const auto colon = token.text.find(':');
-      if (colon == std::string::npos) return untyped(token.text);
+      if (colon == std::string::npos) return detail::untyped_config_value(token.text);
       const std::string type = token.text.substr(0, colon);
-      auto kind = type_names().find(type);
-      if (kind == type_names().end()) {
-        fail(token, quote(type) +
-                        " is not a type (char, octet, bool, int16, int32, int64, uint16, "
-                        "uint32, uint64, float, double, string, enum)");
-      }
+      const std::optional<ValueKind> kind = detail::config_value_kind(type);
+      if (!kind) fail(token, quote(type) + " is not a type (" + detail::config_type_names() + ")");
       std::string text = token.text.substr(colon + 1);
       if (text.empty()) {  // "string:" "text" and "char:" 'c' are two tokens
         ConfigToken value = next("the value of " + shortened(name.text));
@@ -134,39 +107,16 @@ class ConfigReader {
           fail(value, "expected a quoted value after " + quote(token.text));
         text = std::move(value.text);
       }
-      if (kind->second == ValueKind::Enum) {
+      if (*kind == ValueKind::Enum) {
         TypedValue value;
         value.kind = ValueKind::Enum;
         value.text = text;
         return value;  // its type comes from the component's interface (complete_plan)
       }
-      return make_value(kind->second, decimal(text));
+      return make_value(*kind, detail::decimal(text));
     } catch (const std::invalid_argument& e) {
       fail(token, "the value of " + shortened(name.text) + " must be " + e.what());
     }
-  }
-
-  // A literal without a type, as DnCX11 reads it: a boolean; a decimal
-  // integer as int64 (uint64 when larger); a hexadecimal one as uint64; a
-  // number with a fraction as double. (So an unsigned long attribute is
-  // written uint32:20, as for DnCX11.)
-  TypedValue untyped(const std::string& text) {
-    if (text == "true" || text == "false") return make_value(ValueKind::Boolean, text);
-    const bool hexadecimal =
-        text.find("0x") != std::string::npos || text.find("0X") != std::string::npos;
-    const std::string number = decimal(text);
-    const std::vector<ValueKind> kinds =
-        hexadecimal
-            ? std::vector<ValueKind>{ValueKind::ULongLong}
-            : std::vector<ValueKind>{ValueKind::LongLong, ValueKind::ULongLong, ValueKind::Double};
-    for (ValueKind kind : kinds) {
-      try {
-        return make_value(kind, number);
-      } catch (const std::invalid_argument&) {
-      }
-    }
-    throw std::invalid_argument("a number, true, false, \"string\", 'c' or type:value, not " +
-                                quote(text));
   }
 
   Property read_property(const ConfigToken& key) {

@@ -15,11 +15,13 @@
 namespace mwccm::deployment {
 namespace {
 
+using detail::append_to;
 using detail::idref;
 using detail::read_boolean;
 using detail::read_children;
 using detail::read_property;
 using detail::Required;
+using detail::xmi_id;
 using detail::XmlDocument;
 using detail::XmlElement;
 Requirement read_requirement(const XmlElement& element) {
@@ -29,35 +31,23 @@ Requirement read_requirement(const XmlElement& element) {
   Required resource_type(element, "resourceType");
   read_children(element, {{"name", name.reader()},
                           {"resourceType", resource_type.reader()},
-                          {"property", [&](const XmlElement& e) {
-                             requirement.properties.push_back(read_property(e));
-                           }}});
+                          {"property", append_to(requirement.properties, read_property)}});
   requirement.name = name.get();
   requirement.resource_type = resource_type.get();
   return requirement;
 }
 
-std::string element_id(const XmlElement& element) {
-  std::string id = element.attribute("id");
-  if (id.empty()) throw PlanError(element.where(), "<" + element.name() + "> has no xmi:id");
-  return id;
-}
-
 Implementation read_implementation(const XmlElement& element) {
   Implementation implementation;
   implementation.where = element.where();
-  implementation.id = element_id(element);
+  implementation.id = xmi_id(element);
   Required name(element, "name");
   read_children(
       element,
       {{"name", name.reader()},
-       {"artifact", [&](const XmlElement& e) { implementation.artifact_ids.push_back(idref(e)); }},
-       {"execParameter",
-        [&](const XmlElement& e) { implementation.exec_parameters.push_back(read_property(e)); }},
-       {"deployRequirement",
-        [&](const XmlElement& e) {
-          implementation.deploy_requirements.push_back(read_requirement(e));
-        }}},
+       {"artifact", append_to(implementation.artifact_ids, idref)},
+       {"execParameter", append_to(implementation.exec_parameters, read_property)},
+       {"deployRequirement", append_to(implementation.deploy_requirements, read_requirement)}},
       {"source"});
   implementation.name = name.get();
   return implementation;
@@ -66,24 +56,22 @@ Implementation read_implementation(const XmlElement& element) {
 Instance read_instance(const XmlElement& element) {
   Instance instance;
   instance.where = element.where();
-  instance.id = element_id(element);
+  instance.id = xmi_id(element);
   Required name(element, "name");
   Required node(element, "node");
   bool has_implementation = false;
-  read_children(
-      element,
-      {{"name", name.reader()},
-       {"node", node.reader()},
-       {"implementation",
-        [&](const XmlElement& e) {
-          if (has_implementation)
-            throw PlanError(e.where(), "<instance> has a second <implementation>");
-          instance.implementation_id = idref(e);
-          has_implementation = true;
-        }},
-       {"configProperty",
-        [&](const XmlElement& e) { instance.config_properties.push_back(read_property(e)); }}},
-      {"source", "deployedResource", "deployedSharedResource"});
+  read_children(element,
+                {{"name", name.reader()},
+                 {"node", node.reader()},
+                 {"implementation",
+                  [&](const XmlElement& e) {
+                    if (has_implementation)
+                      throw PlanError(e.where(), "<instance> has a second <implementation>");
+                    instance.implementation_id = idref(e);
+                    has_implementation = true;
+                  }},
+                 {"configProperty", append_to(instance.config_properties, read_property)}},
+                {"source", "deployedResource", "deployedSharedResource"});
   instance.name = name.get();
   instance.node = node.get();
   if (!has_implementation) {
@@ -144,16 +132,9 @@ Connection read_connection(const XmlElement& element) {
   read_children(
       element,
       {{"name", name.reader()},
-       {"internalEndpoint",
-        [&](const XmlElement& e) { connection.internal_endpoints.push_back(read_endpoint(e)); }},
-       {"externalReference",
-        [&](const XmlElement& e) {
-          connection.external_references.push_back(read_external_reference(e));
-        }},
-       {"deployRequirement",
-        [&](const XmlElement& e) {
-          connection.deploy_requirements.push_back(read_requirement(e));
-        }}},
+       {"internalEndpoint", append_to(connection.internal_endpoints, read_endpoint)},
+       {"externalReference", append_to(connection.external_references, read_external_reference)},
+       {"deployRequirement", append_to(connection.deploy_requirements, read_requirement)}},
       {"source", "externalEndpoint", "deployedResource"});
   connection.name = name.get();
   return connection;
@@ -162,16 +143,14 @@ Connection read_connection(const XmlElement& element) {
 Artifact read_artifact(const XmlElement& element) {
   Artifact artifact;
   artifact.where = element.where();
-  artifact.id = element_id(element);
+  artifact.id = xmi_id(element);
   Required name(element, "name");
   Required location(element, "location");
-  read_children(
-      element,
-      {{"name", name.reader()},
-       {"location", location.reader()},
-       {"execParameter",
-        [&](const XmlElement& e) { artifact.exec_parameters.push_back(read_property(e)); }}},
-      {"source", "node", "deployRequirement", "deployedResource"});
+  read_children(element,
+                {{"name", name.reader()},
+                 {"location", location.reader()},
+                 {"execParameter", append_to(artifact.exec_parameters, read_property)}},
+                {"source", "node", "deployRequirement", "deployedResource"});
   artifact.name = name.get();
   artifact.location = location.get();
   return artifact;
@@ -182,9 +161,7 @@ LocalityConstraint read_locality(const XmlElement& element) {
   locality.where = element.where();
   Required constraint(element, "constraint");
   read_children(element, {{"constraint", constraint.reader()},
-                          {"constrainedInstance", [&](const XmlElement& e) {
-                             locality.instance_ids.push_back(idref(e));
-                           }}});
+                          {"constrainedInstance", append_to(locality.instance_ids, idref)}});
   const std::string kind = constraint.get();
   auto locality_kind = locality_kind_from_name(kind);
   if (!locality_kind) {
@@ -207,28 +184,24 @@ Plan read_cdp(const std::string& file) {
   }
   Plan plan;
   plan.file = file;
-  read_children(
-      document,
-      {{"label", [&](const XmlElement& e) { plan.label = e.text(); }},
-       {"UUID", [&](const XmlElement& e) { plan.uuid = e.text(); }},
-       {"implementation",
-        [&](const XmlElement& e) { plan.implementations.push_back(read_implementation(e)); }},
-       {"instance",
-        [&](const XmlElement& e) {
-          room_for_instance(plan, e.where());
-          plan.instances.push_back(read_instance(e));
-        }},
-       {"connection",
-        [&](const XmlElement& e) {
-          room_for_connection(plan, e.where());
-          plan.connections.push_back(read_connection(e));
-        }},
-       {"artifact", [&](const XmlElement& e) { plan.artifacts.push_back(read_artifact(e)); }},
-       {"localityConstraint",
-        [&](const XmlElement& e) { plan.locality_constraints.push_back(read_locality(e)); }},
-       {"infoProperty",
-        [&](const XmlElement& e) { plan.info_properties.push_back(read_property(e)); }}},
-      {"realizes", "dependsOn"});
+  read_children(document,
+                {{"label", [&](const XmlElement& e) { plan.label = e.text(); }},
+                 {"UUID", [&](const XmlElement& e) { plan.uuid = e.text(); }},
+                 {"implementation", append_to(plan.implementations, read_implementation)},
+                 {"instance",
+                  [&](const XmlElement& e) {
+                    room_for_instance(plan, e.where());
+                    plan.instances.push_back(read_instance(e));
+                  }},
+                 {"connection",
+                  [&](const XmlElement& e) {
+                    room_for_connection(plan, e.where());
+                    plan.connections.push_back(read_connection(e));
+                  }},
+                 {"artifact", append_to(plan.artifacts, read_artifact)},
+                 {"localityConstraint", append_to(plan.locality_constraints, read_locality)},
+                 {"infoProperty", append_to(plan.info_properties, read_property)}},
+                {"realizes", "dependsOn"});
   return plan;
 }
 

@@ -8,6 +8,16 @@
 #include <stdexcept>
 
 namespace mwccm::deployment {
+namespace {
+
+// The omniORB options that give the ORB `settings.orb_threads` threads; none for 0.
+std::vector<std::string> orb_options(const ProcessSettings& settings) {
+  if (settings.orb_threads == 0) return {};
+  return {"-ORBthreadPerConnectionPolicy", "0", "-ORBmaxServerThreadPoolSize",
+          std::to_string(settings.orb_threads)};
+}
+
+}  // namespace
 
 void apply_process_settings(const ProcessSettings& settings) {
   if (!settings.cpu_affinity.empty()) {
@@ -41,10 +51,16 @@ void apply_process_settings(const ProcessSettings& settings) {
   }
 }
 
-std::vector<std::string> orb_options(const ProcessSettings& settings) {
-  if (settings.orb_threads == 0) return {};
-  return {"-ORBthreadPerConnectionPolicy", "0", "-ORBmaxServerThreadPoolSize",
-          std::to_string(settings.orb_threads)};
+CORBA::ORB_ptr init_component_orb(int argc, char** argv, const std::string& endpoint,
+                                  const ProcessSettings& settings) {
+  std::vector<std::string> args(argv, argv + argc);
+  std::vector<std::string> first{"-ORBendPoint", endpoint};
+  for (auto& option : orb_options(settings)) first.push_back(option);
+  args.insert(args.begin() + 1, first.begin(), first.end());
+  std::vector<char*> pointers;
+  for (auto& a : args) pointers.push_back(a.data());
+  int n = static_cast<int>(pointers.size());
+  return CORBA::ORB_init(n, pointers.data());
 }
 
 }  // namespace mwccm::deployment

@@ -11,54 +11,15 @@
 #include <sstream>
 
 #include "config_keys.hpp"
+#include "config_values.hpp"
 
 namespace mwccm::deployment {
 namespace {
 
 namespace keys = detail::config_keys;
 
-std::string literal(const std::string& text, char quote = '"') {
-  std::string result(1, quote);
-  for (char c : text) {
-    if (c == quote || c == '\\') result += '\\';
-    result += c;
-  }
-  return result + quote;
-}
-
-std::string value_text(const TypedValue& value) {
-  switch (value.kind) {
-    case ValueKind::Boolean:
-      return "bool:" + value.text;
-    case ValueKind::Char:
-      return "char:" + literal(value.text, '\'');
-    case ValueKind::Octet:
-      return "octet:" + value.text;
-    case ValueKind::Short:
-      return "int16:" + value.text;
-    case ValueKind::UShort:
-      return "uint16:" + value.text;
-    case ValueKind::Long:
-      return "int32:" + value.text;
-    case ValueKind::ULong:
-      return "uint32:" + value.text;
-    case ValueKind::LongLong:
-      return "int64:" + value.text;
-    case ValueKind::ULongLong:
-      return "uint64:" + value.text;
-    case ValueKind::Float:
-      return "float:" + value.text;
-    case ValueKind::Double:
-      return "double:" + value.text;
-    case ValueKind::String:
-      return literal(value.text);
-    case ValueKind::Enum:
-      return "enum:" + value.text;
-  }
-  return value.text;
-}
-
-bool is_user(PortKind kind) { return kind != PortKind::Facet && kind != PortKind::EventConsumer; }
+using detail::config_literal;
+using detail::config_value_text;
 
 class ConfigWriter {
  public:
@@ -66,10 +27,11 @@ class ConfigWriter {
 
   std::string write() {
     out_ << "# " << (plan_.label.empty() ? "mwccm deployment plan" : plan_.label) << "\n";
-    if (!plan_.label.empty()) property(keys::kProperty, keys::kLabel, literal(plan_.label), "");
-    if (!plan_.uuid.empty()) property(keys::kProperty, keys::kUuid, literal(plan_.uuid), "");
+    if (!plan_.label.empty())
+      property(keys::kProperty, keys::kLabel, config_literal(plan_.label), "");
+    if (!plan_.uuid.empty()) property(keys::kProperty, keys::kUuid, config_literal(plan_.uuid), "");
     for (const auto& info : plan_.info_properties)
-      property(keys::kProperty, info.name, value_text(info.value), "");
+      property(keys::kProperty, info.name, config_value_text(info.value), "");
     name_localities();
     for (const auto& connection : plan_.connections) {
       if (const Endpoint* user = user_of(connection))
@@ -114,7 +76,7 @@ class ConfigWriter {
   static const Endpoint* user_of(const Connection& connection) {
     const Endpoint* user = nullptr;
     for (const auto& endpoint : connection.internal_endpoints) {
-      if (is_user(endpoint.kind)) user = &endpoint;
+      if (!is_provider(endpoint.kind)) user = &endpoint;
     }
     return user;
   }
@@ -140,21 +102,22 @@ class ConfigWriter {
            << entrypoint->value.text << '\n';
       if (artifact->location != artifact->id) {
         out_ << "    " << keys::kArtifact << ' ' << artifact->id << ' '
-             << literal(artifact->location) << '\n';
+             << config_literal(artifact->location) << '\n';
       }
       if (written_implementations_.insert(implementation->id).second) {
         for (const auto& parameter : implementation->exec_parameters) {
           if (parameter.name == properties::kHomeEntrypoint) continue;
-          property(keys::kExecParameter, parameter.name, value_text(parameter.value), "    ");
+          property(keys::kExecParameter, parameter.name, config_value_text(parameter.value),
+                   "    ");
         }
       }
     }
-    out_ << "    " << keys::kNode << ' ' << literal(instance.node) << '\n';
+    out_ << "    " << keys::kNode << ' ' << config_literal(instance.node) << '\n';
     if (auto locality = locality_of_.find(instance.id); locality != locality_of_.end()) {
-      out_ << "    " << keys::kLocality << ' ' << literal(locality->second) << '\n';
+      out_ << "    " << keys::kLocality << ' ' << config_literal(locality->second) << '\n';
     }
     for (const auto& config : instance.config_properties) {
-      property(keys::kConfigProperty, config.name, value_text(config.value), "    ");
+      property(keys::kConfigProperty, config.name, config_value_text(config.value), "    ");
     }
     const auto used = connections_of_.find(instance.id);
     if (used == connections_of_.end()) return;
@@ -166,13 +129,13 @@ class ConfigWriter {
     const Endpoint* user = nullptr;
     const Endpoint* provider = nullptr;
     for (const auto& endpoint : connection.internal_endpoints) {
-      (is_user(endpoint.kind) ? user : provider) = &endpoint;
+      (is_provider(endpoint.kind) ? provider : user) = &endpoint;
     }
     if (!connection.external_references.empty()) {
       const ExternalReference& external = connection.external_references.front();
       out_ << "    " << keys::kExternalConnection << "\n      " << user->port_name << ' '
            << keys::kUses << ' ' << (external.port_name.empty() ? "" : external.port_name + " ")
-           << literal(external.location) << '\n';
+           << config_literal(external.location) << '\n';
     } else {
       if (provider == nullptr)
         refuse(connection.where, "connection '" + connection.name + "' has no provider");
@@ -190,14 +153,14 @@ class ConfigWriter {
                "deployRequirement '" + requirement.name + "' has no .config form");
       }
       out_ << "      " << keys::kProperty << ' ' << requirement.name << ' '
-           << literal(requirement.resource_type) << '\n';
+           << config_literal(requirement.resource_type) << '\n';
       for (const auto& property : requirement.properties) {
         if (requirement.name != properties::kEventDelivery) {
           refuse(property.where,
                  "deployRequirement property '" + property.name + "' has no .config form");
         }
         out_ << "      " << keys::kProperty << ' ' << properties::kEventDeliveryPrefix
-             << property.name << ' ' << literal(property.value.text) << '\n';
+             << property.name << ' ' << config_literal(property.value.text) << '\n';
       }
     }
   }

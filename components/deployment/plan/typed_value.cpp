@@ -8,6 +8,7 @@
 #include <mwccm/deployment/typed_value.hpp>
 #include <mwccm/user_input.hpp>
 #include <stdexcept>
+#include <type_traits>
 
 namespace mwccm::deployment {
 namespace {
@@ -47,6 +48,15 @@ std::string checked_boolean(const std::string& text) {
 TypedValue make_value(ValueKind kind, const std::string& text) {
   TypedValue value;
   value.kind = kind;
+  const bool number = visit_number_type(kind, [&](auto type) {
+    using Number = decltype(type);
+    if constexpr (std::is_floating_point_v<Number>) {
+      value.text = checked_floating<Number>(text);
+    } else {
+      value.text = checked_integer<Number>(text);
+    }
+  });
+  if (number) return value;
   switch (kind) {
     case ValueKind::Boolean:
       value.text = checked_boolean(text);
@@ -55,38 +65,13 @@ TypedValue make_value(ValueKind kind, const std::string& text) {
       if (text.size() != 1) throw std::invalid_argument("one character, not " + quote(text));
       value.text = text;
       break;
-    case ValueKind::Octet:
-      value.text = checked_integer<std::uint8_t>(text);
-      break;
-    case ValueKind::Short:
-      value.text = checked_integer<std::int16_t>(text);
-      break;
-    case ValueKind::UShort:
-      value.text = checked_integer<std::uint16_t>(text);
-      break;
-    case ValueKind::Long:
-      value.text = checked_integer<std::int32_t>(text);
-      break;
-    case ValueKind::ULong:
-      value.text = checked_integer<std::uint32_t>(text);
-      break;
-    case ValueKind::LongLong:
-      value.text = checked_integer<std::int64_t>(text);
-      break;
-    case ValueKind::ULongLong:
-      value.text = checked_integer<std::uint64_t>(text);
-      break;
-    case ValueKind::Float:
-      value.text = checked_floating<float>(text);
-      break;
-    case ValueKind::Double:
-      value.text = checked_floating<double>(text);
-      break;
     case ValueKind::String:
       value.text = text;
       break;
     case ValueKind::Enum:
       throw std::invalid_argument("an enum value needs its type (make_enum_value)");
+    default:  // the numbers, above
+      break;
   }
   return value;
 }

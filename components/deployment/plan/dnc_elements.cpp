@@ -57,11 +57,19 @@ std::string Required::get() const {
   return text_;
 }
 
-std::string idref(const XmlElement& element) {
-  std::string id = element.attribute("idref");
-  if (id.empty()) throw PlanError(element.where(), "<" + element.name() + "> has no xmi:idref");
-  return id;
+namespace {
+
+std::string required_attribute(const XmlElement& element, const char* name) {
+  std::string value = element.attribute(name);
+  if (value.empty())
+    throw PlanError(element.where(), "<" + element.name() + "> has no xmi:" + name);
+  return value;
 }
+
+}  // namespace
+
+std::string idref(const XmlElement& element) { return required_attribute(element, "idref"); }
+std::string xmi_id(const XmlElement& element) { return required_attribute(element, "id"); }
 
 bool read_boolean(const XmlElement& element) {
   const std::string text = element.text();

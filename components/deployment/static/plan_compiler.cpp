@@ -1,8 +1,9 @@
 // Compiling a plan into C++ tables and a CMake project (plan_compiler.hpp).
 #include <algorithm>
+#include <array>
 #include <cstdio>
 #include <map>
-#include <mwccm/deployment/connection_settings.hpp>
+#include <mwccm/deployment/detail/connection_settings.hpp>
 #include <mwccm/deployment/localities.hpp>
 #include <mwccm/deployment/plan_compiler.hpp>
 #include <mwccm/deployment/plan_error.hpp>
@@ -52,39 +53,15 @@ std::string cmake_literal(const std::string& text) {
   return "[" + equals + "[" + text + "]" + equals + "]";
 }
 
-const char* value_kind_enumerator(ValueKind kind) {
-  switch (kind) {
-    case ValueKind::Boolean:
-      return "Boolean";
-    case ValueKind::Char:
-      return "Char";
-    case ValueKind::Octet:
-      return "Octet";
-    case ValueKind::Short:
-      return "Short";
-    case ValueKind::UShort:
-      return "UShort";
-    case ValueKind::Long:
-      return "Long";
-    case ValueKind::ULong:
-      return "ULong";
-    case ValueKind::LongLong:
-      return "LongLong";
-    case ValueKind::ULongLong:
-      return "ULongLong";
-    case ValueKind::Float:
-      return "Float";
-    case ValueKind::Double:
-      return "Double";
-    case ValueKind::String:
-      return "String";
-    case ValueKind::Enum:
-      return "Enum";
-  }
-  return "String";
-}
+// The enumerator of each ValueKind as the tables spell it, in the enum's order.
+constexpr std::array<const char*, 13> kValueKindEnumerators{
+    "Boolean",  "Char",      "Octet", "Short",  "UShort", "Long", "ULong",
+    "LongLong", "ULongLong", "Float", "Double", "String", "Enum"};
+static_assert(static_cast<std::size_t>(ValueKind::Enum) + 1 == kValueKindEnumerators.size());
 
-bool is_user(PortKind kind) { return kind != PortKind::Facet && kind != PortKind::EventConsumer; }
+const char* value_kind_enumerator(ValueKind kind) {
+  return kValueKindEnumerators.at(static_cast<std::size_t>(kind));
+}
 
 std::string property_text(const std::vector<Property>& properties, const char* name) {
   const Property* property = find_property(properties, name);
@@ -219,7 +196,7 @@ class TablesWriter {
       const Endpoint* user = nullptr;
       const Endpoint* provider = nullptr;
       for (const auto& endpoint : connection.internal_endpoints)
-        (is_user(endpoint.kind) ? user : provider) = &endpoint;
+        (is_provider(endpoint.kind) ? provider : user) = &endpoint;
       const bool events =
           user->kind == PortKind::EventEmitter || user->kind == PortKind::EventPublisher;
       const ConnectionSettings settings = connection_settings(index_, connection);

@@ -5,20 +5,23 @@
 #include <mwccm/deployment/component_interface.hpp>
 #include <mwccm/deployment/input_files.hpp>
 #include <mwccm/deployment/plan_error.hpp>
+#include <mwccm/deployment/plan_properties.hpp>
 
 #include "dnc_elements.hpp"
 
 namespace mwccm::deployment {
 namespace {
 
+using detail::append_to;
 using detail::read_boolean;
 using detail::read_children;
 using detail::read_property;
 using detail::Required;
 using detail::XmlElement;
 
-// The infoProperty that names a home of the component, once per home.
-constexpr const char* kHomeEntrypoint = "mwccm.HomeEntrypoint";
+// The infoProperty that names a home of the component, once per home: the
+// name an implementation's execParameter has in a plan.
+constexpr const char* kHomeEntrypoint = properties::kHomeEntrypoint;
 
 PortDescription read_port(const XmlElement& element) {
   PortDescription port;
@@ -95,9 +98,8 @@ ComponentInterface read_component_interface(const std::string& file) {
   read_children(document,
                 {{"label", [&](const XmlElement& e) { component.label = e.text(); }},
                  {"specificType", specific_type.reader()},
-                 {"port", [&](const XmlElement& e) { component.ports.push_back(read_port(e)); }},
-                 {"property",
-                  [&](const XmlElement& e) { component.attributes.push_back(read_attribute(e)); }},
+                 {"port", append_to(component.ports, read_port)},
+                 {"property", append_to(component.attributes, read_attribute)},
                  {"infoProperty",
                   [&](const XmlElement& e) {
                     Property property = read_property(e);
@@ -137,6 +139,15 @@ const ComponentInterface* InterfaceCatalog::find_by_entrypoint(
     const std::string& entrypoint) const {
   auto found = by_entrypoint_.find(entrypoint);
   return found == by_entrypoint_.end() ? nullptr : &components_[found->second];
+}
+
+const ComponentInterface* InterfaceCatalog::find_for(const PlanIndex& plan,
+                                                     const Instance& instance) const {
+  const Implementation* implementation = plan.implementation(instance.implementation_id);
+  if (implementation == nullptr) return nullptr;
+  const Property* entrypoint =
+      find_property(implementation->exec_parameters, properties::kHomeEntrypoint);
+  return entrypoint == nullptr ? nullptr : find_by_entrypoint(entrypoint->value.text);
 }
 
 }  // namespace mwccm::deployment

@@ -16,16 +16,6 @@
 namespace mwccm::deployment {
 namespace {
 
-bool is_receptacle(PortKind kind) {
-  return kind == PortKind::SimplexReceptacle || kind == PortKind::MultiplexReceptacle;
-}
-bool is_event_source(PortKind kind) {
-  return kind == PortKind::EventPublisher || kind == PortKind::EventEmitter;
-}
-bool is_provider(PortKind kind) {
-  return kind == PortKind::Facet || kind == PortKind::EventConsumer;
-}
-
 class Checker {
  public:
   Checker(const Plan& plan, const InterfaceCatalog& interfaces, const CheckScope& scope)
@@ -193,11 +183,7 @@ class Checker {
   }
 
   const ComponentInterface* interface(const Instance& instance) const {
-    const Implementation* implementation = index_.implementation(instance.implementation_id);
-    if (implementation == nullptr) return nullptr;
-    const Property* entrypoint =
-        find_property(implementation->exec_parameters, properties::kHomeEntrypoint);
-    return entrypoint == nullptr ? nullptr : interfaces_.find_by_entrypoint(entrypoint->value.text);
+    return interfaces_.find_for(index_, instance);
   }
 
   // An endpoint's instance and port, or null after adding the problem.
@@ -376,45 +362,6 @@ class Checker {
 };
 
 }  // namespace
-
-void complete_plan(Plan& plan, const InterfaceCatalog& interfaces) {
-  const PlanIndex index(plan);  // the plan's elements stay where they are
-  auto component_of = [&](const std::string& instance_id) -> const ComponentInterface* {
-    const Instance* instance = index.instance(instance_id);
-    const Implementation* implementation =
-        instance == nullptr ? nullptr : index.implementation(instance->implementation_id);
-    const Property* entrypoint =
-        implementation == nullptr
-            ? nullptr
-            : find_property(implementation->exec_parameters, properties::kHomeEntrypoint);
-    return entrypoint == nullptr ? nullptr : interfaces.find_by_entrypoint(entrypoint->value.text);
-  };
-  for (auto& connection : plan.connections) {
-    for (auto& endpoint : connection.internal_endpoints) {
-      if (!endpoint.kind_implied) continue;
-      const ComponentInterface* component = component_of(endpoint.instance_id);
-      const PortDescription* port =
-          component == nullptr ? nullptr : component->find_port(endpoint.port_name);
-      // A port that is not there, or of the other family, is left to check_plan.
-      if (port == nullptr) continue;
-      const bool same_family =
-          is_receptacle(endpoint.kind) ? is_receptacle(port->kind) : is_event_source(port->kind);
-      if (same_family) endpoint.kind = port->kind;
-      endpoint.kind_implied = false;
-    }
-  }
-  for (auto& instance : plan.instances) {
-    const ComponentInterface* component = component_of(instance.id);
-    if (component == nullptr) continue;
-    for (auto& property : instance.config_properties) {
-      if (property.value.kind != ValueKind::Enum || !property.value.enum_type_id.empty()) continue;
-      const AttributeDescription* attribute = component->find_attribute(property.name);
-      if (attribute == nullptr || attribute->kind != ValueKind::Enum) continue;
-      property.value.enum_type_id = attribute->enum_type_id;
-      property.value.enum_members = attribute->enum_members;
-    }
-  }
-}
 
 void check_plan(const Plan& plan, const InterfaceCatalog& interfaces, const CheckScope& scope) {
   Checker(plan, interfaces, scope).run();

@@ -26,6 +26,13 @@ void read_children(XmlDocument& document,
                    std::initializer_list<std::pair<const char*, Handler>> handlers,
                    std::initializer_list<const char*> ignored = {});
 
+// A handler that appends what `read` makes of each such child to `items`:
+// {"property", append_to(requirement.properties, read_property)}.
+template <class T, class Read>
+Handler append_to(std::vector<T>& items, Read read) {
+  return [&items, read](const XmlElement& element) { items.push_back(read(element)); };
+}
+
 // The text of a child that must be there once: pass reader() to
 // read_children, then get() (PlanError when it was missing).
 class Required {
@@ -43,8 +50,9 @@ class Required {
   bool found_ = false;
 };
 
-std::string idref(const XmlElement& element);  // xmi:idref, required
-bool read_boolean(const XmlElement& element);  // true/false/1/0
+std::string idref(const XmlElement& element);   // xmi:idref, required
+std::string xmi_id(const XmlElement& element);  // xmi:id, required
+bool read_boolean(const XmlElement& element);   // true/false/1/0
 
 // A DataType: <type><kind>tk_enum</kind><enum><typeId/><member/>...</enum></type>
 struct ValueType {
