@@ -105,6 +105,10 @@ class Assembly {
                     const PortEnd& provider);
   void register_component(const std::string& component, const std::string& target);
 
+  // The container of a component on a local server (a delivery strategy's
+  // receivers are there); InvalidName otherwise.
+  Container& local_container(const std::string& component) const;
+
   // Borrowed references; InvalidName for a name this assembly does not know.
   Components::CCMObject_ptr component(const std::string& name) const;
   Components::Deployment::ComponentServer_ptr server(const std::string& name) const;
@@ -137,7 +141,6 @@ class Assembly {
   // The servant of a component on a local server, and its container;
   // InvalidName otherwise.
   ComponentServant& local_servant(const std::string& component) const;
-  Container& local_container(const std::string& component) const;
 
   CORBA::ORB_var orb_;
   std::map<std::string, Components::Deployment::ComponentServer_var> servers_;
