@@ -133,7 +133,7 @@ FACTORS: tuple[Factor, ...] = (
     # Who delivers a component's events (the container-managed pub/sub study, the ccmevents
     # driver): one call per subscriber, the containers' event channels, or a DDS topic;
     # and whether components or plain objects use that delivery.
-    Factor("delivery", "delivery", Literal["direct", "channel", "dds"], (None,), "TEXT",
+    Factor("delivery", "delivery", Literal["direct", "channel", "dds", "zmq"], (None,), "TEXT",
            _after("delivery"), crossed=True, driver_option="delivery"),
     Factor("layer", "layer", Literal["component", "object"], (None,), "TEXT", _after("layer"),
            crossed=True, driver_option="layer"),
