@@ -43,7 +43,7 @@ class ChannelWiring final : public DeliveryWiring {
   std::map<std::string, std::shared_ptr<Gateway>> gateways_;
 };
 
-class ChannelDelivery final : public Delivery {
+class ChannelDelivery final : public DeliveryOf<ChannelWiring> {
  public:
   const char* name() const noexcept override { return "channel"; }
   const char* summary() const noexcept override {
@@ -51,10 +51,6 @@ class ChannelDelivery final : public Delivery {
            "process, by the transport's gateway";
   }
   std::vector<std::string> transports() const override { return {"iiop", "udp", "multicast"}; }
-  std::unique_ptr<DeliveryWiring> wire(Assembly& assembly,
-                                       const WiringSettings& settings) const override {
-    return std::make_unique<ChannelWiring>(assembly, settings);
-  }
 };
 
 MWCCM_REGISTER_DELIVERY(ChannelDelivery);

@@ -54,7 +54,7 @@ class DdsWiring final : public DeliveryWiring {
   std::set<Container*> readers_here_;  // the containers here that read
 };
 
-class DdsDelivery final : public Delivery {
+class DdsDelivery final : public DeliveryOf<DdsWiring> {
  public:
   const char* name() const noexcept override { return "dds"; }
   const char* summary() const noexcept override {
@@ -64,10 +64,6 @@ class DdsDelivery final : public Delivery {
   bool calls_local_sinks_on_the_pushing_thread() const noexcept override { return false; }
   std::string unavailable() const override {
     return dds_available() ? "" : "this mwccm was built without Cyclone DDS";
-  }
-  std::unique_ptr<DeliveryWiring> wire(Assembly& assembly,
-                                       const WiringSettings& settings) const override {
-    return std::make_unique<DdsWiring>(assembly, settings);
   }
 };
 

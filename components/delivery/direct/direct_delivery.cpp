@@ -9,8 +9,8 @@ namespace {
 
 class DirectWiring final : public DeliveryWiring {
  public:
-  DirectWiring(Assembly& assembly, CORBA::ORB_ptr orb)
-      : assembly_(assembly), orb_(CORBA::ORB::_duplicate(orb)) {}
+  DirectWiring(Assembly& assembly, const WiringSettings& settings)
+      : assembly_(assembly), orb_(CORBA::ORB::_duplicate(settings.orb)) {}
 
   void connect_local(const PortEnd& source, const PortEnd& sink, const EventFilter&) override {
     assembly_.subscribe(source, sink);
@@ -32,17 +32,13 @@ class DirectWiring final : public DeliveryWiring {
   CORBA::ORB_var orb_;
 };
 
-class DirectDeliveryStrategy final : public Delivery {
+class DirectDeliveryStrategy final : public DeliveryOf<DirectWiring> {
  public:
   const char* name() const noexcept override { return "direct"; }
   const char* summary() const noexcept override {
     return "one CORBA call per subscriber (between processes: IIOP)";
   }
   std::vector<std::string> transports() const override { return {"iiop"}; }
-  std::unique_ptr<DeliveryWiring> wire(Assembly& assembly,
-                                       const WiringSettings& settings) const override {
-    return std::make_unique<DirectWiring>(assembly, settings.orb);
-  }
 };
 
 MWCCM_REGISTER_DELIVERY(DirectDeliveryStrategy);

@@ -168,7 +168,7 @@ class ZmqWiring final : public DeliveryWiring {
   std::map<std::string, std::shared_ptr<Gateway>> gateways_;
 };
 
-class ZmqDelivery final : public Delivery {
+class ZmqDelivery final : public DeliveryOf<ZmqWiring> {
  public:
   ZmqDelivery() { ChannelReceivers::add_kind("zmq", &make_receiver); }
   const char* name() const noexcept override { return "zmq"; }
@@ -177,10 +177,6 @@ class ZmqDelivery final : public Delivery {
            "TCP (--transport zmq)";
   }
   std::vector<std::string> transports() const override { return {"zmq"}; }
-  std::unique_ptr<DeliveryWiring> wire(Assembly& assembly,
-                                       const WiringSettings& settings) const override {
-    return std::make_unique<ZmqWiring>(assembly, settings);
-  }
 };
 
 MWCCM_REGISTER_DELIVERY(ZmqDelivery);

@@ -70,6 +70,16 @@ class Delivery {
                                                const WiringSettings& settings) const = 0;
 };
 
+// A Delivery whose wiring is `Wiring`, made from (Assembly&, const WiringSettings&).
+template <class Wiring>
+class DeliveryOf : public Delivery {
+ public:
+  std::unique_ptr<DeliveryWiring> wire(Assembly& assembly,
+                                       const WiringSettings& settings) const override {
+    return std::make_unique<Wiring>(assembly, settings);
+  }
+};
+
 // The strategy of that name, or null.
 const Delivery* find_delivery(const std::string& name) noexcept;
 // Every registered strategy, by name.
