@@ -138,6 +138,9 @@ class Assembly {
   template <class T>
   const T& find(const std::map<std::string, T>& in, const std::string& name,
                 const char* what) const;
+  template <class Connect>
+  void record(const PortEnd& user, const PortEnd& provider, bool subscription,
+              const std::string& step, Connect&& connect);
   // The servant of a component on a local server, and its container;
   // InvalidName otherwise.
   ComponentServant& local_servant(const std::string& component) const;
