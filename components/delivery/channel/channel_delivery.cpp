@@ -11,6 +11,13 @@
 namespace mwccm {
 namespace {
 
+std::shared_ptr<Gateway> channel_gateway(CORBA::ORB_ptr orb, const std::string& text,
+                                         const ReceiverSettings& settings) {
+  ChannelEndpoint endpoint = parse_endpoint(text);
+  if (endpoint.kind == "multicast") endpoint.interface = settings.multicast_interface;
+  return make_gateway(orb, endpoint);
+}
+
 class ChannelWiring final : public DeliveryWiring {
  public:
   ChannelWiring(Assembly& assembly, const WiringSettings& settings)
@@ -51,6 +58,10 @@ class ChannelDelivery final : public DeliveryOf<ChannelWiring> {
            "process, by the transport's gateway";
   }
   std::vector<std::string> transports() const override { return {"iiop", "udp", "multicast"}; }
+  std::shared_ptr<Gateway> gateway_to(CORBA::ORB_ptr orb, const std::string& endpoint,
+                                      const ReceiverSettings& settings) const override {
+    return channel_gateway(orb, endpoint, settings);
+  }
 };
 
 MWCCM_REGISTER_DELIVERY(ChannelDelivery);

@@ -139,6 +139,12 @@ std::unique_ptr<ChannelReceivers::Receiver> make_receiver(EventChannel& channel,
   return std::make_unique<ZmqReceiver>(channel, settings);
 }
 
+std::shared_ptr<Gateway> zmq_gateway(const std::string& endpoint) {
+  if (endpoint.rfind("zmq:", 0) != 0)
+    throw std::invalid_argument("a zmq endpoint is zmq:tcp://ADDRESS:PORT, not '" + endpoint + "'");
+  return std::make_shared<ZmqGateway>(endpoint.substr(4));
+}
+
 class ZmqWiring final : public DeliveryWiring {
  public:
   ZmqWiring(Assembly& assembly, const WiringSettings& settings)
@@ -154,11 +160,8 @@ class ZmqWiring final : public DeliveryWiring {
   }
   // One gateway per receiver, however many sinks it feeds.
   void route(const PortEnd& source, const std::string& endpoint, const PortEnd& far) override {
-    if (endpoint.rfind("zmq:", 0) != 0)
-      throw std::invalid_argument("a zmq endpoint is zmq:tcp://ADDRESS:PORT, not '" + endpoint +
-                                  "'");
     auto& gateway = gateways_[endpoint];
-    if (!gateway) gateway = std::make_shared<ZmqGateway>(endpoint.substr(4));
+    if (!gateway) gateway = zmq_gateway(endpoint);
     assembly_.route_channel(source, gateway, far);
   }
 
@@ -177,6 +180,10 @@ class ZmqDelivery final : public DeliveryOf<ZmqWiring> {
            "TCP (--transport zmq)";
   }
   std::vector<std::string> transports() const override { return {"zmq"}; }
+  std::shared_ptr<Gateway> gateway_to(CORBA::ORB_ptr, const std::string& endpoint,
+                                      const ReceiverSettings&) const override {
+    return zmq_gateway(endpoint);
+  }
 };
 
 MWCCM_REGISTER_DELIVERY(ZmqDelivery);

@@ -68,6 +68,14 @@ class Delivery {
   virtual std::string unavailable() const { return {}; }
   virtual std::unique_ptr<DeliveryWiring> wire(Assembly& assembly,
                                                const WiringSettings& settings) const = 0;
+  // A strategy that links containers' channels by endpoint: the sending
+  // side of a gateway to the endpoint a receiver of its kind published
+  // (`settings`: this process's, as a multicast group's interface). Null
+  // for one that does not (direct, dds: a topic's writer).
+  virtual std::shared_ptr<Gateway> gateway_to(CORBA::ORB_ptr, const std::string& /*endpoint*/,
+                                              const ReceiverSettings&) const {
+    return nullptr;
+  }
 };
 
 // A Delivery whose wiring is `Wiring`, made from (Assembly&, const WiringSettings&).
