@@ -2,11 +2,13 @@
 # (docs/components.md section 3, docs/deployment.md section 5):
 #   bin/                     mwccm-component-server, mwccm-node, mwccm-deploy,
 #                            mwccm-plan, mwccm-plan-compile, mwccm-inspect
-#   lib/                     libmwccm.so, libmwccm_locality.a, libmwccm_plan_values.a
+#   lib/                     libmwccm.so, libmwccm_locality.a, libmwccm_static.a,
+#                            libmwccm_plan_values.a
 #   include/                 mwccm's headers and the generated Components.hh,
 #                            MwccmDeployment.hh
 #   share/mwccm/cmake/       the package: find_package(mwccm) gives mwccm::mwccm,
-#                            mwccm::locality, mwccm::plan-compile, mwccm_generate()
+#                            mwccm::locality, mwccm::static, mwccm::plan-compile,
+#                            mwccm_generate()
 #                            and mwccm_static_plan()
 #   share/mwccm/generator/   mwccm-gen, which mwccm_generate() runs
 #   share/mwccm/idl/         Components.idl
@@ -18,9 +20,11 @@ set(mwccm_share ${CMAKE_INSTALL_DATADIR}/mwccm)
 
 target_include_directories(mwccm INTERFACE $<INSTALL_INTERFACE:${CMAKE_INSTALL_INCLUDEDIR}>)
 set_target_properties(mwccm_locality PROPERTIES EXPORT_NAME locality)
+set_target_properties(mwccm_static PROPERTIES EXPORT_NAME static)
 set_target_properties(mwccm-plan-compile PROPERTIES EXPORT_NAME plan-compile)
 set_target_properties(mwccm_plan_values PROPERTIES EXPORT_NAME plan-values)
-install(TARGETS mwccm mwccm_locality mwccm_plan_values mwccm-plan-compile EXPORT mwccmTargets
+install(TARGETS mwccm mwccm_locality mwccm_static mwccm_plan_values mwccm-plan-compile
+  EXPORT mwccmTargets
   LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}
   ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
   RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})

@@ -1,7 +1,7 @@
 // Splitting a checked plan into locality plans (locality_plans.hpp).
 #include <map>
-#include <mwccm/deployment/any_value.hpp>
-#include <mwccm/deployment/connection_settings.hpp>
+#include <mwccm/deployment/detail/any_value.hpp>
+#include <mwccm/deployment/detail/connection_settings.hpp>
 #include <mwccm/deployment/localities.hpp>
 #include <mwccm/deployment/locality_assembly.hpp>
 #include <mwccm/deployment/locality_plans.hpp>

@@ -2,7 +2,7 @@
 #include <omniORB4/CORBA.h>
 #include <omniORB4/dynAny.h>
 
-#include <mwccm/deployment/any_value.hpp>
+#include <mwccm/deployment/detail/any_value.hpp>
 #include <stdexcept>
 #include <string>
 

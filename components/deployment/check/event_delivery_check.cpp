@@ -5,7 +5,7 @@
 #include <cctype>
 #include <iterator>
 #include <map>
-#include <mwccm/deployment/connection_settings.hpp>
+#include <mwccm/deployment/detail/connection_settings.hpp>
 #include <mwccm/deployment/plan_properties.hpp>
 #include <mwccm/event_filter.hpp>
 #include <set>

@@ -1,5 +1,5 @@
 // A compiled plan's tables as a locality plan (static_plan.hpp).
-#include <mwccm/deployment/any_value.hpp>
+#include <mwccm/deployment/detail/any_value.hpp>
 #include <mwccm/deployment/locality_assembly.hpp>
 #include <mwccm/deployment/static_plan.hpp>
 #include <stdexcept>

@@ -1,5 +1,5 @@
 // A connection's settings (connection_settings.hpp).
-#include <mwccm/deployment/connection_settings.hpp>
+#include <mwccm/deployment/detail/connection_settings.hpp>
 #include <mwccm/deployment/plan_properties.hpp>
 
 namespace mwccm::deployment {

@@ -2,7 +2,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <map>
-#include <mwccm/deployment/connection_settings.hpp>
+#include <mwccm/deployment/detail/connection_settings.hpp>
 #include <mwccm/deployment/localities.hpp>
 #include <mwccm/deployment/plan_compiler.hpp>
 #include <mwccm/deployment/plan_error.hpp>
