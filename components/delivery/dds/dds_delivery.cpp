@@ -31,10 +31,13 @@ class DdsWiring final : public DeliveryWiring {
     return assembly_.accept_channel(supplier, sink, filter, "dds", settings_.receiver,
                                     settings_.topic);
   }
+  void prepare(const PortEnd&) override {
+    if (!writer_) writer_ = make_dds_writer(settings_.receiver.dds, settings_.topic);
+  }
   // The channel sends the source's events to the topic's one writer, however
   // many readers take them (it sends through a gateway once).
   void route(const PortEnd& source, const std::string& endpoint, const PortEnd& far) override {
-    if (!writer_) writer_ = make_dds_writer(settings_.receiver.dds, settings_.topic);
+    prepare(source);
     readers_.insert(endpoint);
     assembly_.route_channel(source, writer_, far);
   }

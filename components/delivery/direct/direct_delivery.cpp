@@ -39,6 +39,7 @@ class DirectDeliveryStrategy final : public DeliveryOf<DirectWiring> {
     return "one CORBA call per subscriber (between processes: IIOP)";
   }
   std::vector<std::string> transports() const override { return {"iiop"}; }
+  bool links_channels() const noexcept override { return false; }
 };
 
 MWCCM_REGISTER_DELIVERY(DirectDeliveryStrategy);

@@ -48,6 +48,10 @@ class DeliveryWiring {
   // The sending side: `source` here to the endpoint another process's
   // accept() returned, for the sink `far` (named in messages).
   virtual void route(const PortEnd& source, const std::string& endpoint, const PortEnd& far) = 0;
+  // Before any process of a deployment wires its far ends (start_launch):
+  // what must exist early, as a DDS writer that other processes' readers
+  // wait to match when they finish.
+  virtual void prepare(const PortEnd& /*source*/) {}
   // Once every connection is wired: returns when the strategy can deliver
   // (a DDS writer matched its readers); std::runtime_error if it cannot.
   virtual void finish() {}
@@ -61,6 +65,10 @@ class Delivery {
   virtual const char* summary() const noexcept = 0;
   // The transports it crosses processes by, the default first.
   virtual std::vector<std::string> transports() const = 0;
+  // Whether sinks in other processes are fed by their containers' channels,
+  // through endpoints accept() returned (false: a CORBA reference each, as
+  // direct calls are made across processes).
+  virtual bool links_channels() const noexcept { return true; }
   // Whether sinks in the source's process are called before its push
   // returns (false: on a thread of the strategy's, as a DDS reader's).
   virtual bool calls_local_sinks_on_the_pushing_thread() const noexcept { return true; }
