@@ -11,63 +11,13 @@
 #include <mwccm/registration.hpp>
 #include <mwccm/step_observer.hpp>
 
+#include "assembly_steps.hpp"
+
 namespace mwccm {
 
-namespace {
-
-template <class E>
-[[noreturn]] void reraise_with_step(const E& error, const std::string& step) {
-  raise<E>(step + ": " + error.message.in());
-}
-
-// Runs `body`; a CCM exception comes out as the same exception with `step`
-// before its message. System exceptions (a server gone) pass unchanged.
-template <class F>
-auto run_step(const std::string& step, F&& body) -> decltype(body()) {
-  try {
-    return body();
-  } catch (const Components::InvalidName& e) {
-    reraise_with_step(e, step);
-  } catch (const Components::InvalidConnection& e) {
-    reraise_with_step(e, step);
-  } catch (const Components::AlreadyConnected& e) {
-    reraise_with_step(e, step);
-  } catch (const Components::NoConnection& e) {
-    reraise_with_step(e, step);
-  } catch (const Components::ExceededConnectionLimit& e) {
-    reraise_with_step(e, step);
-  } catch (const Components::CookieRequired& e) {
-    reraise_with_step(e, step);
-  } catch (const Components::BadEventType& e) {
-    reraise_with_step(e, step);
-  } catch (const Components::InvalidConfiguration& e) {
-    reraise_with_step(e, step);
-  } catch (const Components::CreateFailure& e) {
-    reraise_with_step(e, step);
-  } catch (const Components::RemoveFailure& e) {
-    reraise_with_step(e, step);
-  } catch (const Components::IllegalState& e) {
-    reraise_with_step(e, step);
-  } catch (const Components::CCMException& e) {
-    reraise_with_step(e, step);
-  } catch (const Components::Deployment::InstallationFailure& e) {
-    reraise_with_step(e, step);
-  } catch (const Components::Deployment::ImplEntryPointNotFound& e) {
-    reraise_with_step(e, step);
-  } catch (const Components::Deployment::InvalidConfiguration& e) {
-    reraise_with_step(e, step);
-  } catch (const Components::Deployment::RegistrationFailure& e) {
-    reraise_with_step(e, step);
-  }
-}
-
-std::string quoted(const std::string& name) { return "'" + name + "'"; }
-
-std::string describe(const char* kind, const PortEnd& end) {
-  return std::string(kind) + " " + quoted(end.port) + " of " + quoted(end.component);
-}
-
-}  // namespace
+using detail::describe;
+using detail::quoted;
+using detail::run_step;
 
 Assembly::Assembly(CORBA::ORB_ptr orb) : orb_(CORBA::ORB::_duplicate(orb)) {
   register_value_factories(orb);  // subscribe and connect_<multiple> return cookies
@@ -75,14 +25,14 @@ Assembly::Assembly(CORBA::ORB_ptr orb) : orb_(CORBA::ORB::_duplicate(orb)) {
 
 Assembly::~Assembly() = default;
 
-template <class T>
-const T& Assembly::find(const std::map<std::string, T>& in, const std::string& name,
-                        const char* what) const {
-  auto it = in.find(name);
-  if (it == in.end()) {
-    raise<Components::InvalidName>(std::string("the assembly has no ") + what + " " + quoted(name));
-  }
-  return it->second;
+// Every connection's step: timed and observed under the user's port, a
+// refusal worded with `step`, the cookie kept for remove().
+template <class Connect>
+void Assembly::record(const PortEnd& user, const PortEnd& provider, bool subscription,
+                      const std::string& step, Connect&& connect) {
+  ObservedStep observed(Step::Connection, user.component + "." + user.port);
+  Components::Cookie_var cookie = run_step(step, connect);
+  connections_.push_back(Connection{user, provider, subscription, cookie});
 }
 
 void Assembly::add_server(const std::string& server,
@@ -176,27 +126,21 @@ void Assembly::configure(const std::string& component,
 void Assembly::connect(const PortEnd& receptacle, const PortEnd& facet) {
   const auto& user = find(components_, receptacle.component, "component");
   const auto& provider = find(components_, facet.component, "component");
-  ObservedStep observed(Step::Connection, receptacle.component + "." + receptacle.port);
-  const std::string step =
-      "connect " + describe("receptacle", receptacle) + " to " + describe("facet", facet);
-  Components::Cookie_var cookie = run_step(step, [&] {
-    CORBA::Object_var ref = provider.ref->provide_facet(facet.port.c_str());
-    return user.ref->connect(receptacle.port.c_str(), ref.in());
-  });
-  connections_.push_back(Connection{receptacle, facet, false, cookie});
+  record(receptacle, facet, false,
+         "connect " + describe("receptacle", receptacle) + " to " + describe("facet", facet), [&] {
+           CORBA::Object_var ref = provider.ref->provide_facet(facet.port.c_str());
+           return user.ref->connect(receptacle.port.c_str(), ref.in());
+         });
 }
 
 void Assembly::subscribe(const PortEnd& publisher, const PortEnd& sink) {
   const auto& source = find(components_, publisher.component, "component");
   const auto& consumer = find(components_, sink.component, "component");
-  ObservedStep observed(Step::Connection, publisher.component + "." + publisher.port);
-  const std::string step =
-      "subscribe " + describe("sink", sink) + " to " + describe("publisher", publisher);
-  Components::Cookie_var cookie = run_step(step, [&] {
-    Components::EventConsumerBase_var ref = consumer.ref->get_consumer(sink.port.c_str());
-    return source.ref->subscribe(publisher.port.c_str(), ref.in());
-  });
-  connections_.push_back(Connection{publisher, sink, true, cookie});
+  record(publisher, sink, true,
+         "subscribe " + describe("sink", sink) + " to " + describe("publisher", publisher), [&] {
+           Components::EventConsumerBase_var ref = consumer.ref->get_consumer(sink.port.c_str());
+           return source.ref->subscribe(publisher.port.c_str(), ref.in());
+         });
 }
 
 Container& Assembly::local_container(const std::string& component) const {
@@ -226,42 +170,40 @@ ComponentServant& Assembly::local_servant(const std::string& component) const {
 
 void Assembly::subscribe_channel(const PortEnd& source, const PortEnd& sink,
                                  const EventFilter& filter) {
-  ObservedStep observed(Step::Connection, source.component + "." + source.port);
-  const std::string step = "subscribe " + describe("sink", sink) + " to " +
-                           describe("source", source) + " through its container's channel";
-  Components::Cookie_var cookie = run_step(step, [&]() -> Components::Cookie* {
-    ComponentServant& user = local_servant(source.component);
-    ComponentServant& provider = local_servant(sink.component);
-    return user.ports().subscribe_channel(
-        source.port.c_str(), local_container(source.component).channel(),
-        source.component + "." + source.port, provider.ports(), sink.port.c_str(), filter);
-  });
-  connections_.push_back(Connection{source, sink, true, cookie});
+  record(source, sink, true,
+         "subscribe " + describe("sink", sink) + " to " + describe("source", source) +
+             " through its container's channel",
+         [&]() -> Components::Cookie* {
+           return local_servant(source.component)
+               .ports()
+               .subscribe_channel(source.port.c_str(), local_container(source.component).channel(),
+                                  source.component + "." + source.port,
+                                  local_servant(sink.component).ports(), sink.port.c_str(), filter);
+         });
 }
 
 void Assembly::connect_plain(const PortEnd& receptacle, const PortEnd& facet) {
-  ObservedStep observed(Step::Connection, receptacle.component + "." + receptacle.port);
-  const std::string step = "connect " + describe("receptacle", receptacle) + " to " +
-                           describe("facet", facet) + " as plain C++";
-  Components::Cookie_var cookie = run_step(step, [&]() -> Components::Cookie* {
-    ComponentServant& user = local_servant(receptacle.component);
-    ComponentServant& provider = local_servant(facet.component);
-    return user.ports().connect_plain(receptacle.port.c_str(), provider.ports(),
-                                      facet.port.c_str());
-  });
-  connections_.push_back(Connection{receptacle, facet, false, cookie});
+  record(receptacle, facet, false,
+         "connect " + describe("receptacle", receptacle) + " to " + describe("facet", facet) +
+             " as plain C++",
+         [&]() -> Components::Cookie* {
+           return local_servant(receptacle.component)
+               .ports()
+               .connect_plain(receptacle.port.c_str(), local_servant(facet.component).ports(),
+                              facet.port.c_str());
+         });
 }
 
 void Assembly::subscribe_plain(const PortEnd& source, const PortEnd& sink) {
-  ObservedStep observed(Step::Connection, source.component + "." + source.port);
-  const std::string step =
-      "subscribe " + describe("sink", sink) + " to " + describe("source", source) + " as plain C++";
-  Components::Cookie_var cookie = run_step(step, [&]() -> Components::Cookie* {
-    ComponentServant& user = local_servant(source.component);
-    ComponentServant& provider = local_servant(sink.component);
-    return user.ports().subscribe_plain(source.port.c_str(), provider.ports(), sink.port.c_str());
-  });
-  connections_.push_back(Connection{source, sink, true, cookie});
+  record(
+      source, sink, true,
+      "subscribe " + describe("sink", sink) + " to " + describe("source", source) + " as plain C++",
+      [&]() -> Components::Cookie* {
+        return local_servant(source.component)
+            .ports()
+            .subscribe_plain(source.port.c_str(), local_servant(sink.component).ports(),
+                             sink.port.c_str());
+      });
 }
 
 std::string Assembly::accept_channel(const std::string& supplier, const PortEnd& sink,
@@ -283,16 +225,14 @@ std::string Assembly::accept_channel(const std::string& supplier, const PortEnd&
 
 void Assembly::route_channel(const PortEnd& source, std::shared_ptr<Gateway> gateway,
                              const PortEnd& provider) {
-  ObservedStep observed(Step::Connection, source.component + "." + source.port);
   const std::string step = "send " + describe("source", source) + " to " +
                            describe("sink", provider) + " through " + gateway->describe();
-  Components::Cookie_var cookie = run_step(step, [&]() -> Components::Cookie* {
+  record(source, provider, true, step, [&]() -> Components::Cookie* {
     return local_servant(source.component)
         .ports()
         .route_channel(source.port.c_str(), local_container(source.component).channel(),
                        source.component + "." + source.port, std::move(gateway));
   });
-  connections_.push_back(Connection{source, provider, true, cookie});
 }
 
 CORBA::Object_ptr Assembly::provide(const PortEnd& facet) {
@@ -310,21 +250,17 @@ Components::EventConsumerBase_ptr Assembly::consumer(const PortEnd& sink) {
 void Assembly::connect_to(const PortEnd& receptacle, CORBA::Object_ptr facet,
                           const PortEnd& provider) {
   const auto& user = find(components_, receptacle.component, "component");
-  ObservedStep observed(Step::Connection, receptacle.component + "." + receptacle.port);
-  Components::Cookie_var cookie = run_step(
-      "connect " + describe("receptacle", receptacle) + " to " + describe("facet", provider),
-      [&] { return user.ref->connect(receptacle.port.c_str(), facet); });
-  connections_.push_back(Connection{receptacle, provider, false, cookie});
+  record(receptacle, provider, false,
+         "connect " + describe("receptacle", receptacle) + " to " + describe("facet", provider),
+         [&] { return user.ref->connect(receptacle.port.c_str(), facet); });
 }
 
 void Assembly::subscribe_to(const PortEnd& publisher, Components::EventConsumerBase_ptr sink,
                             const PortEnd& provider) {
   const auto& source = find(components_, publisher.component, "component");
-  ObservedStep observed(Step::Connection, publisher.component + "." + publisher.port);
-  Components::Cookie_var cookie = run_step(
-      "subscribe " + describe("sink", provider) + " to " + describe("publisher", publisher),
-      [&] { return source.ref->subscribe(publisher.port.c_str(), sink); });
-  connections_.push_back(Connection{publisher, provider, true, cookie});
+  record(publisher, provider, true,
+         "subscribe " + describe("sink", provider) + " to " + describe("publisher", publisher),
+         [&] { return source.ref->subscribe(publisher.port.c_str(), sink); });
 }
 
 void Assembly::activate() {
@@ -362,77 +298,6 @@ Components::CCMObject_ptr Assembly::component(const std::string& name) const {
 
 Components::Deployment::ComponentServer_ptr Assembly::server(const std::string& name) const {
   return find(servers_, name, "server").in();
-}
-
-void Assembly::remove() {
-  // Events from other processes first: none reaches a component being
-  // passivated, and once remove_inbound returns none is still being delivered.
-  while (!inbound_.empty()) {
-    const Inbound& last = inbound_.back();
-    local_container(last.component).channel().remove_inbound(last.supplier, last.route);
-    inbound_.pop_back();
-  }
-  for (auto name = creation_order_.rbegin(); name != creation_order_.rend(); ++name) {
-    Installed& installed = components_.at(*name);
-    if (!installed.active) continue;
-    const auto& container = find(containers_, installed.container, "container");
-    ObservedStep observed(Step::Passivation, *name);
-    run_step("passivate component " + quoted(*name),
-             [&] { container->passivate_component(installed.ref.in()); });
-    installed.active = false;
-  }
-  while (!connections_.empty()) {
-    const Connection& last = connections_.back();
-    const auto& user = find(components_, last.user.component, "component");
-    ObservedStep observed(Step::Disconnection, last.user.component + "." + last.user.port);
-    if (last.subscription && last.cookie.in() == nullptr) {  // an emitter's one consumer
-      run_step("disconnect " + describe("sink", last.provider) + " from " +
-                   describe("emitter", last.user),
-               [&] {
-                 Components::EventConsumerBase_var former =
-                     user.ref->disconnect_consumer(last.user.port.c_str());
-               });
-    } else if (last.subscription) {
-      run_step("unsubscribe " + describe("sink", last.provider) + " from " +
-                   describe("publisher", last.user),
-               [&] {
-                 Components::EventConsumerBase_var former =
-                     user.ref->unsubscribe(last.user.port.c_str(), last.cookie.in());
-               });
-    } else {
-      run_step("disconnect " + describe("receptacle", last.user) + " from " +
-                   describe("facet", last.provider),
-               [&] {
-                 CORBA::Object_var former =
-                     user.ref->disconnect(last.user.port.c_str(), last.cookie.in());
-               });
-    }
-    connections_.pop_back();
-  }
-  while (!creation_order_.empty()) {
-    const std::string name = creation_order_.back();
-    ObservedStep observed(Step::Removal, name);
-    run_step("remove component " + quoted(name), [&] { components_.at(name).ref->remove(); });
-    components_.erase(name);
-    creation_order_.pop_back();
-  }
-  homes_.clear();  // removed with their containers
-  home_containers_.clear();
-  while (!containers_.empty()) {
-    auto last = std::prev(containers_.end());
-    const auto& server = find(servers_, container_servers_.at(last->first), "server");
-    ObservedStep observed(Step::Removal, last->first);
-    run_step("remove container " + quoted(last->first),
-             [&] { server->remove_container(last->second.in()); });
-    container_servers_.erase(last->first);
-    containers_.erase(last);
-  }
-}
-
-void Assembly::shutdown_servers() {
-  for (const auto& [name, ref] : servers_) ref->shutdown();
-  servers_.clear();
-  local_servers_.clear();
 }
 
 }  // namespace mwccm

@@ -86,7 +86,7 @@ std::optional<Decoded> decode(std::span<const char> bytes) {
   std::uint64_t sequence = 0;
   for (std::size_t i = 8; i < kHeader; ++i) sequence = (sequence << 8) | byte(i);
   if (length == 0 || bytes.size() < kHeader + length) return std::nullopt;
-  return Decoded{std::string(bytes.data() + kHeader, length), sequence,
+  return Decoded{std::string_view(bytes.data() + kHeader, length), sequence,
                  bytes.subspan(kHeader + length)};
 }
 

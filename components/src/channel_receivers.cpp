@@ -150,7 +150,22 @@ class UdpReceiver final : public ChannelReceivers::Receiver {
   std::thread reader_;
 };
 
+// Receiver kinds added by delivery strategies, by kind.
+struct Kinds {
+  std::mutex mutex;
+  std::map<std::string, ChannelReceivers::MakeReceiver> makers;
+};
+Kinds& kinds() {
+  static Kinds registered;
+  return registered;
+}
+
 }  // namespace
+
+void ChannelReceivers::add_kind(const std::string& kind, MakeReceiver make) {
+  std::lock_guard lock(kinds().mutex);
+  kinds().makers[kind] = make;
+}
 
 ChannelReceivers::ChannelReceivers(EventChannel& channel, CORBA::ORB_ptr orb,
                                    PortableServer::POA_ptr poa)
@@ -185,8 +200,22 @@ std::string ChannelReceivers::endpoint(const std::string& kind, const ReceiverSe
       receiver = std::make_unique<UdpReceiver>(channel_, "", settings.multicast_group,
                                                settings.multicast_interface);
     } else {
-      receivers_.erase(kind);
-      throw std::invalid_argument("no channel receiver of kind '" + kind + "'");
+      MakeReceiver make = nullptr;
+      {
+        std::lock_guard registered(kinds().mutex);
+        const auto found = kinds().makers.find(kind);
+        if (found != kinds().makers.end()) make = found->second;
+      }
+      if (make == nullptr) {
+        receivers_.erase(kind);
+        throw std::invalid_argument("no channel receiver of kind '" + kind + "'");
+      }
+      try {
+        receiver = make(channel_, settings);
+      } catch (...) {
+        receivers_.erase(kind);
+        throw;
+      }
     }
   }
   return receiver->endpoint();

@@ -226,6 +226,8 @@ class Reader final : public DdsReader {
     dds_set_guardcondition(guard_, true);
     thread_.join();
     remove_entities();
+    for (auto& sample : samples_)
+      dds_sample_free(&sample, &MwccmDds_ChannelEvent_desc, DDS_FREE_CONTENTS);
   }
   void wait_for_writers(std::size_t writers, std::chrono::milliseconds timeout) override {
     wait_matched(participant_.handle(), reader_, false, writers, timeout, topic_);
@@ -248,25 +250,28 @@ class Reader final : public DdsReader {
     }
   }
 
-  // Loaned samples (no copy), handed over in the order they arrived.
+  // Taken into samples of this reader's own, handed over in the order they
+  // arrived: Cyclone reads a sample's supplier and bytes into the buffers
+  // the last sample left (a string or sequence it reuses when large
+  // enough), so the steady state allocates nothing per event.
   void take() {
-    constexpr std::size_t kBatch = 64;
-    void* samples[kBatch] = {};
+    void* samples[kBatch];
+    for (std::size_t i = 0; i < kBatch; ++i) samples[i] = &samples_[i];
     dds_sample_info_t infos[kBatch];
     for (;;) {
-      samples[0] = nullptr;
       const dds_return_t taken = dds_take(reader_, samples, infos, kBatch, kBatch);
       if (taken <= 0) return;
       for (dds_return_t i = 0; i < taken; ++i) {
         if (!infos[i].valid_data) continue;  // a writer gone, not an event
-        const auto* event = static_cast<const MwccmDds_ChannelEvent*>(samples[i]);
-        channel_.receive(event->supplier, event->sequence_number,
-                         {reinterpret_cast<const char*>(event->cdr._buffer), event->cdr._length});
+        const MwccmDds_ChannelEvent& event = samples_[i];
+        channel_.receive(event.supplier, event.sequence_number,
+                         {reinterpret_cast<const char*>(event.cdr._buffer), event.cdr._length});
       }
-      dds_return_loan(reader_, samples, taken);
     }
   }
 
+  static constexpr std::size_t kBatch = 64;
+  MwccmDds_ChannelEvent samples_[kBatch] = {};
   EventChannel& channel_;
   Participant participant_;
   std::string topic_;

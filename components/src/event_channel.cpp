@@ -70,6 +70,10 @@ struct EventChannel::Inbound {
   // see n+1 before n). Recursive: a sink's own call may bring an event of
   // this supplier back to this thread.
   std::recursive_mutex in_order;
+  // Under in_order: the event delivered last, unmarshalled into again by the
+  // next (no allocation); not while a delivery of it is still on the stack.
+  std::unique_ptr<ReceivedEvent> last_event;
+  bool delivering = false;
   mutable std::mutex arrivals_mutex;
   SequenceWindow arrivals;
   std::uint64_t received = 0;
@@ -212,6 +216,36 @@ void EventChannel::deliver(const EventCodec& codec, const std::string& source,
   }
 }
 
+namespace {
+// The buffer a thread marshals its events into, reused from one publish to
+// the next; a publish nested in a gateway's send (a collocated IIOP
+// receiver's sink publishing again) marshals into one of its own.
+class MarshalBuffer {
+ public:
+  MarshalBuffer() : stream_(busy_ ? own_ : shared()) {
+    nested_ = busy_;
+    busy_ = true;
+    stream_.rewindPtrs();
+    stream_.marshalBoolean(omni::myByteOrder);  // as an encapsulation starts
+  }
+  ~MarshalBuffer() { busy_ = nested_; }
+  MarshalBuffer(const MarshalBuffer&) = delete;
+  MarshalBuffer& operator=(const MarshalBuffer&) = delete;
+  cdrEncapsulationStream& stream() noexcept { return stream_; }
+
+ private:
+  static cdrEncapsulationStream& shared() {
+    thread_local cdrEncapsulationStream stream;
+    return stream;
+  }
+  static thread_local bool busy_;
+  cdrEncapsulationStream own_;
+  cdrEncapsulationStream& stream_;
+  bool nested_ = false;
+};
+thread_local bool MarshalBuffer::busy_ = false;
+}  // namespace
+
 void EventChannel::publish(Supplier& supplier, const void* event) {
   published_.fetch_add(1, std::memory_order_relaxed);
   const Delivering delivering(*this);
@@ -220,7 +254,8 @@ void EventChannel::publish(Supplier& supplier, const void* event) {
   if (remotes.empty()) return;
   // Marshalled once, whatever the number of containers it goes to. An
   // encapsulation starts with its byte order, so any receiver can read it.
-  cdrEncapsulationStream cdr;
+  MarshalBuffer buffer;
+  cdrEncapsulationStream& cdr = buffer.stream();
   supplier.codec_.marshal(event, cdr);
   const std::span<const char> bytes(static_cast<const char*>(cdr.bufPtr()), cdr.bufSize());
   const std::uint64_t sequence = supplier.sequence_.fetch_add(1, std::memory_order_relaxed) + 1;
@@ -235,7 +270,7 @@ void EventChannel::publish(Supplier& supplier, const void* event) {
   }
 }
 
-void EventChannel::receive(const std::string& supplier, std::uint64_t sequence,
+void EventChannel::receive(std::string_view supplier, std::uint64_t sequence,
                            std::span<const char> bytes) {
   received_.fetch_add(1, std::memory_order_relaxed);
   const Delivering delivering(*this);
@@ -270,8 +305,18 @@ void EventChannel::receive(const std::string& supplier, std::uint64_t sequence,
   try {
     cdrEncapsulationStream cdr(reinterpret_cast<const CORBA::Octet*>(data),
                                static_cast<CORBA::ULong>(bytes.size()));
-    const std::unique_ptr<ReceivedEvent> event = codec.unmarshal(cdr);
-    deliver(codec, supplier, inbound->event_type, event->event(), *routes);
+    std::unique_ptr<ReceivedEvent> nested;  // a delivery of this supplier is on the stack
+    std::unique_ptr<ReceivedEvent>& slot = inbound->delivering ? nested : inbound->last_event;
+    const void* event = codec.unmarshal(cdr, slot);
+    const bool outermost = !inbound->delivering;
+    inbound->delivering = true;
+    try {
+      deliver(codec, inbound->supplier, inbound->event_type, event, *routes);
+    } catch (...) {
+      if (outermost) inbound->delivering = false;
+      throw;
+    }
+    if (outermost) inbound->delivering = false;
   } catch (const CORBA::SystemException&) {
     unreadable_.fetch_add(1, std::memory_order_relaxed);
   }

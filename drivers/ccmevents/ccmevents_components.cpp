@@ -1,9 +1,12 @@
 // The component layer: a Publisher and Subscribers assembled by name
-// (mwccm::Assembly, the steps a deployment plan drives), the delivery
-// chosen when connecting, as a plan's mwccm.EventDelivery chooses it; the
-// executors below are the same whatever the delivery.
+// (mwccm::Assembly, the steps a deployment plan drives), wired by the
+// delivery strategy of that name (mwccm/delivery.hpp), as a plan's
+// mwccm.EventDelivery chooses it; the executors below are the same whatever
+// the delivery.
+#include <unistd.h>
+
 #include <mwccm/assembly.hpp>
-#include <mwccm/channel_gateways.hpp>
+#include <mwccm/delivery.hpp>
 #include <set>
 #include <stdexcept>
 
@@ -40,7 +43,6 @@ class SubscriberExecutor final : public CcmEvents::Subscriber_exec_base {
 };
 
 constexpr const char* kServer = "here";
-constexpr const char* kContainer = "fanout";
 constexpr const char* kPublisher = "publisher";
 
 std::string subscriber_name(int number) { return "subscriber" + std::to_string(number); }
@@ -51,12 +53,13 @@ class ComponentFanout final : public Fanout {
       : orb_(CORBA::ORB::_duplicate(orb)),
         settings_(settings),
         server_(new mwccm::ComponentServer(orb)),
-        assembly_(orb) {
+        assembly_(orb),
+        wiring_(wire(orb, settings, assembly_)) {
     assembly_.add_local_server(kServer, *server_);
-    assembly_.create_container(kServer, kContainer);
+    assembly_.create_container(kServer, container_);
     // Linked into this program (static assembly): no library to load.
-    assembly_.install_home(kContainer, "publisher-home", "mwccm_home_CcmEvents_PublisherHome", "");
-    assembly_.install_home(kContainer, "subscriber-home", "mwccm_home_CcmEvents_SubscriberHome",
+    assembly_.install_home(container_, "publisher-home", "mwccm_home_CcmEvents_PublisherHome", "");
+    assembly_.install_home(container_, "subscriber-home", "mwccm_home_CcmEvents_SubscriberHome",
                            "");
   }
 
@@ -86,56 +89,30 @@ class ComponentFanout final : public Fanout {
     }
   }
 
+  // The endpoint each subscriber here is fed by, as the strategy's receiving
+  // side publishes it (once per distinct endpoint: a channel's receiver
+  // feeds every subscriber of the process).
   std::string subscriber_fields() override {
-    std::string fields;
-    if (settings_.delivery == "direct") {
-      fields = "consumers=";
-      for (const auto& subscriber : subscribers_) {
-        Components::EventConsumerBase_var sink = assembly_.consumer({subscriber.name, "events"});
-        CORBA::String_var ior = orb_->object_to_string(sink.in());
-        fields += (fields.back() == '=' ? "" : ",") + std::string(ior.in());
-      }
-    } else {
-      fields = "channel=" + accept_here();
+    std::vector<std::string> endpoints;
+    for (const auto& subscriber : subscribers_) {
+      std::string endpoint = wiring_->accept(kSupplier, {subscriber.name, "events"}, {});
+      if (std::find(endpoints.begin(), endpoints.end(), endpoint) == endpoints.end())
+        endpoints.push_back(std::move(endpoint));
     }
     assembly_.activate();
-    return fields;
+    return endpoints_field(endpoints);
   }
 
   void connect_publisher(const std::vector<std::string>& lines) override {
     assembly_.create_component("publisher-home", kPublisher);
     const mwccm::PortEnd source{kPublisher, "events"};
-    if (settings_.delivery == "dds") {
-      remote_readers_ = lines.size();
-      connect_topic(source, lines.empty());
-    } else if (lines.empty()) {  // collocated: every subscriber is in this container
-      for (const auto& subscriber : subscribers_) {
-        if (settings_.delivery == "direct") {
-          assembly_.subscribe(source, {subscriber.name, "events"});
-        } else {
-          assembly_.subscribe_channel(source, {subscriber.name, "events"}, {});
-        }
-      }
-    } else if (settings_.delivery == "direct") {
-      for (std::size_t process = 0; process < lines.size(); ++process) {
-        for (const auto& ior : consumer_references(lines[process])) {
-          CORBA::Object_var object = orb_->string_to_object(ior.c_str());
-          Components::EventConsumerBase_var sink =
-              Components::EventConsumerBase::_narrow(object.in());
-          assembly_.subscribe_to(source, sink.in(), far_end(process));
-        }
-      }
-    } else {
-      // One route per receiving endpoint, however many subscribers are
-      // behind it: a process's, or a multicast group's for every process.
-      std::set<std::string> routed;
-      for (std::size_t process = 0; process < lines.size(); ++process) {
-        const auto endpoint = gateway_endpoint(lines[process], settings_);
-        if (routed.insert(endpoint.text()).second)
-          assembly_.route_channel(source, mwccm::make_gateway(orb_.in(), endpoint),
-                                  far_end(process));
-      }
+    for (const auto& subscriber : subscribers_)  // collocated: every subscriber is here
+      wiring_->connect_local(source, {subscriber.name, "events"}, {});
+    for (std::size_t process = 0; process < lines.size(); ++process) {
+      for (const auto& endpoint : subscriber_endpoints(lines[process]))
+        wiring_->route(source, endpoint, far_end(process));
     }
+    wiring_->finish();
     assembly_.activate();
     publisher_ = &executor<PublisherExecutor>(kPublisher);
   }
@@ -150,7 +127,7 @@ class ComponentFanout final : public Fanout {
   }
 
   nlohmann::json channel_counters() const override {
-    mwccm::Container* container = server_->find_local_container(kContainer);
+    mwccm::Container* container = server_->find_local_container(container_);
     return container == nullptr ? nlohmann::json() : counters_json(container->channel());
   }
 
@@ -164,34 +141,17 @@ class ComponentFanout final : public Fanout {
     return {"subscriber process " + std::to_string(process), "events"};
   }
 
-  // This container's channel feeds every subscriber here with the
-  // publisher's events, received through the gateway's receiver (or the
-  // topic's reader), whose endpoint this returns.
-  std::string accept_here() {
-    const std::string gateway = settings_.delivery == "dds" ? "dds" : settings_.gateway;
-    std::string endpoint;
-    for (const auto& subscriber : subscribers_) {
-      endpoint = assembly_.accept_channel(kSupplier, {subscriber.name, "events"}, {}, gateway,
-                                          settings_.receiver, settings_.topic);
-    }
-    return endpoint;
-  }
-
-  // dds: the channel routes the source to the topic's one writer, whatever
-  // the number of readers (a container each: this one's, collocated, or one
-  // per subscriber process); returns once they match.
-  void connect_topic(const mwccm::PortEnd& source, bool collocated) {
-    if (collocated) accept_here();
-    writer_ = mwccm::make_dds_writer(settings_.receiver.dds, settings_.topic);
-    assembly_.route_channel(source, writer_, {"the readers of its topic", "events"});
-    writer_->wait_for_readers(collocated ? 1 : remote_readers_, kDdsMatchTimeout);
-    if (collocated)
-      server_->find_local_container(kContainer)->receivers().wait_for_dds_writers(kDdsMatchTimeout);
+  static std::unique_ptr<mwccm::DeliveryWiring> wire(CORBA::ORB_ptr orb,
+                                                     const FanoutSettings& settings,
+                                                     mwccm::Assembly& assembly) {
+    const mwccm::Delivery* delivery = mwccm::find_delivery(settings.delivery);
+    if (delivery == nullptr) throw std::logic_error("no delivery " + settings.delivery);
+    return delivery->wire(assembly, {orb, settings.gateway, settings.receiver, settings.topic});
   }
 
   template <class Executor>
   Executor& executor(const std::string& name) {
-    mwccm::Container* container = server_->find_local_container(kContainer);
+    mwccm::Container* container = server_->find_local_container(container_);
     mwccm::ComponentServant* servant =
         container ? container->servant_of(assembly_.component(name)) : nullptr;
     auto* found = servant ? dynamic_cast<Executor*>(servant->executor()) : nullptr;
@@ -201,12 +161,14 @@ class ComponentFanout final : public Fanout {
 
   CORBA::ORB_var orb_;
   FanoutSettings settings_;
+  // A name of this process's own: a topic's readers are counted by their
+  // channels' names, one per subscriber process.
+  std::string container_ = "fanout-" + std::to_string(::getpid());
   PortableServer::Servant_var<mwccm::ComponentServer> server_;
   mwccm::Assembly assembly_;
+  std::unique_ptr<mwccm::DeliveryWiring> wiring_;  // before the assembly's removal
   std::vector<Hosted> subscribers_;
   PublisherExecutor* publisher_ = nullptr;
-  std::shared_ptr<mwccm::DdsWriter> writer_;  // dds
-  std::size_t remote_readers_ = 0;            // dds: the subscriber processes
 };
 
 }  // namespace

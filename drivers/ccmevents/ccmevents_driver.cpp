@@ -20,9 +20,11 @@
 #include <arpa/inet.h>
 #include <omniORB4/CORBA.h>
 
+#include <algorithm>
 #include <atomic>
 #include <mwccm/channel_gateways.hpp>
 #include <mwccm/dds_channel.hpp>
+#include <mwccm/delivery.hpp>
 #include <mwccm/errors.hpp>
 #include <nlohmann/json.hpp>
 #include <optional>
@@ -85,6 +87,23 @@ std::string checked_interface(const std::string& value, const std::string& trans
   return value;
 }
 
+// Without --option delivery: a channel, or the strategy whose transport it is
+// (dds for --transport dds).
+std::string default_delivery(const std::string& transport) {
+  const mwccm::Delivery* channel = mwccm::find_delivery("channel");
+  for (const mwccm::Delivery* delivery : mwccm::deliveries()) {
+    const auto transports = delivery->transports();
+    const bool goes =
+        std::find(transports.begin(), transports.end(), transport) != transports.end();
+    if (goes && delivery != channel && channel != nullptr) {
+      const auto by_channel = channel->transports();
+      if (std::find(by_channel.begin(), by_channel.end(), transport) == by_channel.end())
+        return delivery->name();
+    }
+  }
+  return "channel";
+}
+
 Cell read_cell(const DriverOptions& o) {
   if (o.threads != 1)
     throw mwbench::UsageError("--threads: fanout has one publishing thread; use --subscribers");
@@ -92,22 +111,25 @@ Cell read_cell(const DriverOptions& o) {
   cell.layer = o.option("layer", "component");
   if (cell.layer != "component" && cell.layer != "object")
     throw mwbench::UsageError("--option layer=" + cell.layer + ": component or object");
-  // By default, the transport dds means the delivery dds; any other, a channel.
-  const std::string delivery = cell.fanout.delivery =
-      o.option("delivery", o.transport == "dds" ? "dds" : "channel");
-  if (delivery != "direct" && delivery != "channel" && delivery != "dds")
-    throw mwbench::UsageError("--option delivery=" + delivery + ": direct, channel or dds");
-  if (delivery == "dds" && !mwccm::dds_available())
-    throw mwbench::UsageError("--option delivery=dds: this mwccm was built without Cyclone DDS");
+  cell.fanout.delivery = o.option("delivery", default_delivery(o.transport));
+  const mwccm::Delivery* delivery = mwccm::find_delivery(cell.fanout.delivery);
+  const std::string option = "--option delivery=" + cell.fanout.delivery;
+  if (delivery == nullptr)
+    throw mwbench::UsageError(option + ": one of " + mwccm::delivery_names());
+  if (const std::string why = delivery->unavailable(); !why.empty())
+    throw mwbench::UsageError(option + ": " + why);
+  // The object layer uses the channel's own pieces (its receivers and
+  // make_gateway), which are those of direct, channel and dds.
+  if (cell.layer == "object" && cell.fanout.delivery == "zmq")
+    throw mwbench::UsageError(option + ": the object layer takes direct, channel or dds");
   if (o.mode == "remote") {
-    // The transport a delivery goes by: direct, IIOP; dds, DDS; channel, its gateway.
-    const std::string needed = delivery == "direct" ? "iiop" : delivery == "dds" ? "dds" : "";
-    if (!needed.empty() && o.transport != needed) {
-      throw mwbench::UsageError("--transport " + o.transport + ": delivery=" + delivery +
-                                " goes by " + needed);
+    const std::vector<std::string> transports = delivery->transports();
+    if (std::find(transports.begin(), transports.end(), o.transport) == transports.end()) {
+      std::string listed;
+      for (const auto& transport : transports) listed += (listed.empty() ? "" : ", ") + transport;
+      throw mwbench::UsageError("--transport " + o.transport +
+                                ": delivery=" + cell.fanout.delivery + " goes by " + listed);
     }
-    if (needed.empty() && o.transport == "dds")
-      throw mwbench::UsageError("--transport dds: give delivery=dds");
     cell.fanout.gateway = o.transport;
   }
   cell.fanout.verify = o.option_flag("verify", false);
@@ -206,8 +228,10 @@ void measure_fanout(const DriverOptions& o, mwbench::Measurement& m) {
     const CcmEvents::Update_var event = make_event(o.payload_bytes);
     std::uint64_t next = 0;
     bool failed = false;  // the rest of a batch after a failure does nothing
-    if (o.role == mwbench::Role::collocated && cell.fanout.delivery == "dds") {
-      // Delivered on the reader's thread: the publisher waits for the last reply.
+    const bool on_pushing_thread =
+        mwccm::find_delivery(cell.fanout.delivery)->calls_local_sinks_on_the_pushing_thread();
+    if (o.role == mwbench::Role::collocated && !on_pushing_thread) {
+      // Delivered on another thread (dds: the reader's): the publisher waits for the last reply.
       WaitingReplies replies(o.subscribers, m);
       const std::unique_ptr<Fanout> fanout = make_fanout(orb.in(), cell);
       fanout->host_subscribers(0, o.subscribers, replies);
@@ -281,17 +305,29 @@ class CcmEventsDriver final : public mwbench::Driver {
   mwbench::Description describe() const override {
     mwbench::Description d("ccmevents", "mwccm (omniORB)", omniORB::versionString());
     d.operations = {{"roundtrip", false}, {mwbench::kFanoutOperation, true}};
-    d.modes = {{"remote", {"iiop", "udp", "multicast"}}, {"collocated", {"inproc"}}};
-    if (mwccm::dds_available()) d.modes["remote"].push_back("dds");
+    d.modes = {{"remote", {}}, {"collocated", {"inproc"}}};
+    // What cell() refuses, said up front from the strategies themselves, so
+    // that a spec crossing deliveries and transports skips impossible cells.
+    std::string deliveries;
+    for (const mwccm::Delivery* delivery : mwccm::deliveries()) {
+      if (!delivery->unavailable().empty()) continue;
+      auto& by = d.option_transports["delivery"][delivery->name()];
+      by.push_back("inproc");
+      for (const auto& transport : delivery->transports()) {
+        by.push_back(transport);
+        auto& remote = d.modes["remote"];
+        if (std::find(remote.begin(), remote.end(), transport) == remote.end())
+          remote.push_back(transport);
+      }
+      deliveries += std::string(deliveries.empty() ? "" : "; ") + delivery->name() + ": " +
+                    delivery->summary();
+    }
     d.options = {
         {"layer",
          "component (default): mwccm components, the container delivers; object: plain objects "
          "use the same channel (or CORBA consumers) directly"},
         {"delivery",
-         "channel (default; dds with --transport dds): through event channels, between "
-         "processes by the --transport "
-         "gateway; direct: one call per subscriber (remote: --transport iiop); dds: a Cyclone "
-         "DDS topic, read by every subscriber's container, even collocated (--transport dds)"},
+         "default channel (or the strategy of --transport: dds for dds); " + deliveries},
         {"dds_partition",
          "delivery=dds: the DDS partition of the fan-out's topic (default ccmevents); "
          "fan-outs run at once on one network need different ones (mwbench gives each "
@@ -303,13 +339,6 @@ class CcmEventsDriver final : public mwbench::Driver {
         {"multicast_interface",
          "the address of the interface multicast is joined on and sent from (default: --bind)"},
     };
-    // What cell() refuses, said up front so that a spec crossing deliveries and
-    // transports skips the impossible cells: direct calls go by IIOP, a DDS topic
-    // by dds, a channel by a gateway (never dds).
-    d.option_transports = {{"delivery",
-                            {{"direct", {"inproc", "iiop"}},
-                             {"dds", {"inproc", "dds"}},
-                             {"channel", {"inproc", "iiop", "udp", "multicast"}}}}};
     d.max_threads = 1;
     d.max_servants = 1;
     // A thread per subscriber process and a CORBA object or sink per

@@ -18,11 +18,27 @@ std::string required_field(const std::string& line, const char* key) {
 }
 }  // namespace
 
+namespace {
+std::vector<std::string> listed(const std::string& line, const char* key) {
+  std::vector<std::string> items;
+  std::istringstream list(required_field(line, key));
+  for (std::string item; std::getline(list, item, ',');) items.push_back(item);
+  return items;
+}
+}  // namespace
+
+std::string endpoints_field(const std::vector<std::string>& endpoints) {
+  std::string field = "endpoints=";
+  for (const auto& endpoint : endpoints) field += (field.back() == '=' ? "" : ",") + endpoint;
+  return field;
+}
+
+std::vector<std::string> subscriber_endpoints(const std::string& line) {
+  return listed(line, "endpoints");
+}
+
 std::vector<std::string> consumer_references(const std::string& line) {
-  std::vector<std::string> references;
-  std::istringstream list(required_field(line, "consumers"));
-  for (std::string reference; std::getline(list, reference, ',');) references.push_back(reference);
-  return references;
+  return listed(line, "consumers");
 }
 
 std::string channel_endpoint(const std::string& line) { return required_field(line, "channel"); }

@@ -75,6 +75,11 @@ class Fanout {
 std::unique_ptr<Fanout> make_component_fanout(CORBA::ORB_ptr orb, const FanoutSettings& settings);
 std::unique_ptr<Fanout> make_object_fanout(CORBA::ORB_ptr orb, const FanoutSettings& settings);
 
+// The component layer's "endpoints=E1,E2" field: what a subscriber process's
+// delivery strategy accepted its subscribers by (mwccm/delivery.hpp), and
+// the endpoints in such a field.
+std::string endpoints_field(const std::vector<std::string>& endpoints);
+std::vector<std::string> subscriber_endpoints(const std::string& line);
 // The CORBA references in an endpoint's "consumers=" field.
 std::vector<std::string> consumer_references(const std::string& line);
 // The receiver's endpoint in an endpoint's "channel=" field.

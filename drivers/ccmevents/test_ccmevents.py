@@ -39,7 +39,10 @@ def test_describe():
     done = subprocess.run([str(CCMEVENTS.program), "--describe"], capture_output=True,
                           text=True, check=True)
     d = json.loads(done.stdout)
-    assert d["modes"] == {"remote": ["iiop", "udp", "multicast", "dds"], "collocated": ["inproc"]}
+    assert d["modes"] == {"remote": ["iiop", "udp", "multicast", "dds", "zmq"],
+                          "collocated": ["inproc"]}
+    # Each delivery strategy says which transports it goes by (mwccm/delivery.hpp).
+    assert d["option_transports"]["delivery"]["zmq"] == ["inproc", "zmq"]
     assert d["operations"] == {"roundtrip": {"payload": False}, "fanout": {"payload": True}}
     assert {"layer", "delivery", "verify"} <= set(d["options"]) and "address" not in d["options"]
     assert "host_local" not in d  # every transport crosses hosts
@@ -56,6 +59,32 @@ def test_collocated_every_subscriber_gets_every_event_once(tmp_path, layer, deli
     assert header["fanout"]["subscribers"] == 4
     assert_every_event_delivered(header)
     assert header["middleware_config"]["layer"] == layer
+
+
+def test_zmq_collocated_every_subscriber_gets_every_event_once(tmp_path):
+    proc, output = CCMEVENTS.run("collocated", tmp_path, *cell("fanout", "inproc", 256),
+                                 "--subscribers", "4", *options("component", "zmq"))
+    assert proc.returncode == 0, proc.stderr
+    header, samples = read_result(output)
+    assert len(samples) == 200
+    assert_every_event_delivered(header)
+
+
+def test_zmq_between_processes_every_subscriber_gets_every_event_once(tmp_path):
+    # A ZeroMQ gateway per subscriber process: each event once per process.
+    header, samples, servers = run_fanout(
+        CCMEVENTS, tmp_path, [*cell("fanout", "zmq", 1024), *options("component", "zmq")], 4, 2)
+    assert len(samples) == 200
+    assert header["middleware_config"]["gateway"] == "zmq"
+    for server in servers:
+        channel = server["middleware_config"]["channel"]
+        assert channel["received"] >= 200 and channel["duplicates"] == 0, channel
+
+
+def test_the_object_layer_refuses_zmq(tmp_path):
+    proc, _ = CCMEVENTS.run("collocated", tmp_path, *cell("fanout", "inproc", 0),
+                            *options("object", "zmq"))
+    assert proc.returncode == 2 and "delivery=zmq" in proc.stderr
 
 
 @pytest.mark.parametrize(("delivery", "transport"), [
@@ -126,7 +155,7 @@ def test_a_bad_multicast_option_is_refused_naming_it(tmp_path, transport, option
 @pytest.mark.skipif(namespaces.unavailable() is not None, reason=str(namespaces.unavailable()))
 @pytest.mark.parametrize(("delivery", "transport"), [
     ("channel", "udp"), ("channel", "multicast"), ("channel", "iiop"), ("direct", "iiop"),
-    ("dds", "dds")])
+    ("dds", "dds"), ("zmq", "zmq")])
 def test_subscribers_on_two_other_hosts_get_every_event_once(tmp_path, delivery, transport):
     # Hosts are network namespaces (198.18.0.0/24), each process on its host's
     # address (--bind): the publisher's gateway sends from its own interface, once

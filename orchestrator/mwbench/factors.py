@@ -195,10 +195,11 @@ FACTORS: tuple[Factor, ...] = (
                    "how a component application is put together (the `deploy` driver): its "
                    "plan compiled into a program (`static`) or read and carried out at run "
                    "time (`dynamic`)"),
-    _driver_option("delivery", Literal["direct", "channel", "dds"],
+    _driver_option("delivery", Literal["direct", "channel", "dds", "zmq"],
                    "who delivers a component's events (the `ccmevents` driver, the "
                    "container-managed pub/sub study): one call per subscriber (`direct`), "
-                   "the containers' event channels (`channel`), or a DDS topic (`dds`)"),
+                   "the containers' event channels (`channel`), a DDS topic (`dds`), or ZeroMQ "
+                   "between the containers (`zmq`)"),
     _driver_option("layer", Literal["component", "object"],
                    "whether components or plain objects use that delivery (the `ccmevents` "
                    "driver)"),

@@ -1,5 +1,6 @@
 // Splitting a checked plan into locality plans (locality_plans.hpp).
 #include <map>
+#include <mwccm/delivery.hpp>
 #include <mwccm/deployment/any_value.hpp>
 #include <mwccm/deployment/detail/connection_settings.hpp>
 #include <mwccm/deployment/localities.hpp>
@@ -155,13 +156,17 @@ std::vector<MwccmDeployment::LocalityPlan> make_locality_plans(CORBA::ORB_ptr or
       wired.provider = port_end(provider_name, provider->port_name);
       wired.external = "";
       const std::size_t there = locality_of.at(provider->instance_id);
-      const bool dds = settings.delivery == properties::kDds;
-      if (there != here && (settings.delivery == properties::kChannel || dds)) {
+      // A strategy that links channels (mwccm/delivery.hpp): the sink's
+      // process receives by the connection's gateway, or by the strategy's
+      // one transport (dds, zmq).
+      const mwccm::Delivery* delivery = mwccm::find_delivery(settings.delivery);
+      if (there != here && delivery != nullptr && delivery->links_channels()) {
+        const auto transports = delivery->transports();
         // The sink's channel is fed by this one; it publishes its endpoint.
         MwccmDeployment::ChannelInbound inbound;
         inbound.supplier = wired.user;
         inbound.sink = wired.provider;
-        inbound.gateway = dds ? properties::kDds : wired.gateway.in();
+        inbound.gateway = transports.size() == 1 ? transports.front().c_str() : wired.gateway.in();
         inbound.filter = wired.filter;
         inbound.topic = wired.topic;
         append(result[there].inbound, inbound);

@@ -1,7 +1,9 @@
 // Assembling a locality's part of a plan in process (locality_assembly.hpp).
 #include <unistd.h>
 
+#include <algorithm>
 #include <mwccm/channel_gateways.hpp>
+#include <mwccm/delivery.hpp>
 #include <mwccm/deployment/locality_assembly.hpp>
 #include <mwccm/errors.hpp>
 #include <mwccm/registration.hpp>
@@ -40,8 +42,24 @@ mwccm::DdsTopic dds_topic(const MwccmDeployment::DdsTopic& topic) {
   return {topic.name.in(), topic.reliable != 0, topic.history_depth};
 }
 
-bool is_dds(const MwccmDeployment::ConnectionPlan& connection) {
-  return connection.events && std::string(connection.delivery.in()) == "dds";
+// The strategy of that name (the plan's check refused any other).
+const mwccm::Delivery& delivery_named(const std::string& name) {
+  const mwccm::Delivery* delivery = mwccm::find_delivery(name);
+  if (delivery == nullptr)
+    throw mwccm::Error("no delivery strategy '" + name + "' (this mwccm has " +
+                       mwccm::delivery_names() + ")");
+  return *delivery;
+}
+
+// The strategy whose receivers of this kind feed sinks through channels.
+const mwccm::Delivery& receiving_by(const std::string& kind) {
+  for (const mwccm::Delivery* delivery : mwccm::deliveries()) {
+    const auto transports = delivery->transports();
+    if (delivery->links_channels() &&
+        std::find(transports.begin(), transports.end(), kind) != transports.end())
+      return *delivery;
+  }
+  throw mwccm::Error("no delivery strategy receives by '" + kind + "'");
 }
 
 // The consumer's filter; the plan's check parsed it already.
@@ -114,8 +132,11 @@ MwccmDeployment::ProvidedReferences* LocalityAssembly::start_launch(
     for (CORBA::ULong i = 0; i < plan.connections.length(); ++i) {
       const MwccmDeployment::ConnectionPlan& connection = plan.connections[i];
       subject = end_name(connection.user);
-      // Every writer before finish_launch, so that every reader can match one there.
-      if (is_dds(connection)) dds_writer(connection.topic);
+      // What a strategy needs early (a DDS writer) before finish_launch, so
+      // that every other process's receiver can match it there.
+      if (connection.events && !connection.plain_cxx)
+        wiring(connection.delivery.in(), connection.gateway.in(), connection.topic)
+            .prepare(port_end(connection.user));
       if (here.count(connection.provider.instance.in()) != 0) connect_here(connection);
     }
     // Owned until returned: a step below that throws frees it.
@@ -137,11 +158,10 @@ MwccmDeployment::ProvidedReferences* LocalityAssembly::start_launch(
       subject = end_name(inbound.sink);
       MwccmDeployment::ProvidedReference& entry = provided[plan.provided.length() + i];
       entry.end = inbound.sink;
-      dds_reading_ = dds_reading_ || std::string(inbound.gateway.in()) == "dds";
-      entry.channel = assembly_
-                          .accept_channel(end_name(inbound.supplier), port_end(inbound.sink),
-                                          filter_of(inbound.filter.in()), inbound.gateway.in(),
-                                          receiver_settings(plan), dds_topic(inbound.topic))
+      const std::string kind = inbound.gateway.in();
+      entry.channel = wiring(receiving_by(kind).name(), kind, inbound.topic)
+                          .accept(end_name(inbound.supplier), port_end(inbound.sink),
+                                  filter_of(inbound.filter.in()))
                           .c_str();
     }
     return provided._retn();
@@ -160,14 +180,9 @@ void LocalityAssembly::connect_here(const MwccmDeployment::ConnectionPlan& conne
   const mwccm::PortEnd provider = port_end(connection.provider);
   if (connection.events && connection.plain_cxx) {
     assembly_.subscribe_plain(user, provider);
-  } else if (connection.events && std::string(connection.delivery.in()) == "channel") {
-    assembly_.subscribe_channel(user, provider, filter_of(connection.filter.in()));
-  } else if (is_dds(connection)) {
-    // Through DDS here too, as a connector delivers: this container's reader.
-    accept_dds(connection.user, connection.provider, connection.filter.in(), connection.topic);
-    route_dds(connection, *dds_readers_[connection.topic.name.in()].begin());
   } else if (connection.events) {
-    assembly_.subscribe(user, provider);
+    wiring(connection.delivery.in(), connection.gateway.in(), connection.topic)
+        .connect_local(user, provider, filter_of(connection.filter.in()));
   } else if (connection.plain_cxx) {
     assembly_.connect_plain(user, provider);
   } else {
@@ -177,8 +192,7 @@ void LocalityAssembly::connect_here(const MwccmDeployment::ConnectionPlan& conne
 
 void LocalityAssembly::connect_there(const MwccmDeployment::ConnectionPlan& connection,
                                      const MwccmDeployment::ProvidedReferences& references) {
-  if (connection.events &&
-      (std::string(connection.delivery.in()) == "channel" || is_dds(connection))) {
+  if (connection.events && delivery_named(connection.delivery.in()).links_channels()) {
     route_through_channel(connection, references);
     return;
   }
@@ -217,54 +231,24 @@ void LocalityAssembly::route_through_channel(
   }
   if (endpoint_text.empty())
     throw mwccm::Error("no process published a channel for " + end_name(connection.provider));
-  if (is_dds(connection)) {
-    route_dds(connection, endpoint_text);
-    return;
+  wiring(connection.delivery.in(), connection.gateway.in(), connection.topic)
+      .route(port_end(connection.user), endpoint_text, port_end(connection.provider));
+}
+
+// One wiring per strategy, transport and topic: what its connections share
+// (a gateway per endpoint, a writer per topic) lives there. A strategy of
+// one transport is wired by it whatever the plan's gateway says.
+mwccm::DeliveryWiring& LocalityAssembly::wiring(const std::string& name, const std::string& gateway,
+                                                const MwccmDeployment::DdsTopic& topic) {
+  const mwccm::Delivery& delivery = delivery_named(name);
+  const auto transports = delivery.transports();
+  const std::string transport = transports.size() == 1 ? transports.front() : gateway;
+  auto& wired = wirings_[name + "\n" + transport + "\n" + topic.name.in()];
+  if (!wired) {
+    wired = delivery.wire(assembly_,
+                          {orb_.in(), transport, receiver_settings(plan_), dds_topic(topic)});
   }
-  mwccm::ChannelEndpoint endpoint = mwccm::parse_endpoint(endpoint_text);
-  if (endpoint.kind == "multicast")
-    endpoint.interface = receiver_settings(plan_).multicast_interface;
-  auto& gateway = gateways_[endpoint.text()];
-  if (!gateway) gateway = mwccm::make_gateway(orb_.in(), endpoint);
-  assembly_.route_channel(port_end(connection.user), gateway, port_end(connection.provider));
-}
-
-mwccm::DdsWriter& LocalityAssembly::dds_writer(const MwccmDeployment::DdsTopic& topic) {
-  auto& writer = dds_writers_[topic.name.in()];
-  if (!writer) writer = mwccm::make_dds_writer(receiver_settings(plan_).dds, dds_topic(topic));
-  return *writer;
-}
-
-void LocalityAssembly::accept_dds(const MwccmDeployment::PortEnd& supplier,
-                                  const MwccmDeployment::PortEnd& sink, const char* filter,
-                                  const MwccmDeployment::DdsTopic& topic) {
-  dds_reading_ = true;
-  const std::string endpoint =
-      assembly_.accept_channel(end_name(supplier), port_end(sink), filter_of(filter), "dds",
-                               receiver_settings(plan_), dds_topic(topic));
-  dds_readers_[topic.name.in()].insert(endpoint);
-}
-
-// The channel sends the source's events to the topic's writer once, however
-// many readers (containers) take them: the channel dedups routes by gateway.
-void LocalityAssembly::route_dds(const MwccmDeployment::ConnectionPlan& connection,
-                                 const std::string& endpoint) {
-  dds_readers_[connection.topic.name.in()].insert(endpoint);
-  assembly_.route_channel(port_end(connection.user), dds_writers_.at(connection.topic.name.in()),
-                          port_end(connection.provider));
-}
-
-// A writer's readers are the containers that published a reader endpoint
-// for its topic; a reader's writer is the one process of its topic's source.
-// Both sides wait, since a match on one side does not yet mean one on the
-// other (Cyclone drops what a reader gets from a writer it has not matched).
-void LocalityAssembly::wait_for_dds_matches() {
-  for (const auto& [topic, writer] : dds_writers_)
-    writer->wait_for_readers(dds_readers_[topic].size(), kDdsMatchTimeout);
-  if (dds_reading_) {
-    mwccm::Container* container = server_.find_local_container(plan_.name.in());
-    if (container != nullptr) container->receivers().wait_for_dds_writers(kDdsMatchTimeout);
-  }
+  return *wired;
 }
 
 void LocalityAssembly::finish_launch(const MwccmDeployment::ProvidedReferences& references,
@@ -281,7 +265,8 @@ void LocalityAssembly::finish_launch(const MwccmDeployment::ProvidedReferences& 
       if (here.count(connection.provider.instance.in()) == 0) connect_there(connection, references);
     }
     subject = plan_.name.in();
-    wait_for_dds_matches();
+    // Each strategy waits until it can deliver (a DDS writer and its readers matched).
+    for (const auto& [key, wired] : wirings_) wired->finish();
   } catch (...) {
     fail("finish_launch", subject);
   }
@@ -330,9 +315,7 @@ void LocalityAssembly::teardown() {
   StepTimer::Timed timed(timer_);
   try {
     assembly_.remove();
-    dds_writers_.clear();  // the routes are gone: the last writer deletes the participant
-    dds_readers_.clear();
-    dds_reading_ = false;
+    wirings_.clear();  // the routes are gone: gateways and writers go (a DDS participant too)
     for (const auto& target : registrations_) mwccm::unregister_reference(orb_.in(), target);
     registrations_.clear();
     launched_ = false;

@@ -23,7 +23,7 @@ TEST_F(PlanCheck, NamesAnUnknownDeliveryOrGatewayAndADeliveryOfCalls) {
   Requirement unknown{properties::kEventDelivery, "carrier_pigeon", {}, {"added", 4}};
   connection("tick").deploy_requirements.push_back(unknown);
   expect_problem(
-      "mwccm.EventDelivery 'carrier_pigeon' is not one mwccm knows (direct, channel, dds)",
+      "mwccm.EventDelivery 'carrier_pigeon' is not one mwccm knows (direct, channel, dds, zmq)",
       unknown.where);
   Requirement channel{properties::kEventDelivery, properties::kChannel, {}, {"added", 4}};
   channel.properties.push_back(

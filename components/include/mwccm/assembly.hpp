@@ -105,6 +105,10 @@ class Assembly {
                     const PortEnd& provider);
   void register_component(const std::string& component, const std::string& target);
 
+  // The container of a component on a local server (a delivery strategy's
+  // receivers are there); InvalidName otherwise.
+  Container& local_container(const std::string& component) const;
+
   // Borrowed references; InvalidName for a name this assembly does not know.
   Components::CCMObject_ptr component(const std::string& name) const;
   Components::Deployment::ComponentServer_ptr server(const std::string& name) const;
@@ -134,10 +138,12 @@ class Assembly {
   template <class T>
   const T& find(const std::map<std::string, T>& in, const std::string& name,
                 const char* what) const;
+  template <class Connect>
+  void record(const PortEnd& user, const PortEnd& provider, bool subscription,
+              const std::string& step, Connect&& connect);
   // The servant of a component on a local server, and its container;
   // InvalidName otherwise.
   ComponentServant& local_servant(const std::string& component) const;
-  Container& local_container(const std::string& component) const;
 
   CORBA::ORB_var orb_;
   std::map<std::string, Components::Deployment::ComponentServer_var> servers_;

@@ -17,6 +17,7 @@
 #include <optional>
 #include <span>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace mwccm {
@@ -56,7 +57,7 @@ std::array<char, kHeaderSize> header(const std::string& supplier, std::uint64_t 
 std::vector<char> encode(const std::string& supplier, std::uint64_t sequence,
                          std::span<const char> cdr);
 struct Decoded {
-  std::string supplier;
+  std::string_view supplier;  // in the bytes decoded: nothing allocated
   std::uint64_t sequence;
   std::span<const char> cdr;
 };

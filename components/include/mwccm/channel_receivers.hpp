@@ -52,6 +52,11 @@ class ChannelReceivers {
     virtual ~Receiver() = default;
     virtual std::string endpoint() const = 0;
   };
+  // A receiver of another kind, made by a delivery strategy's folder
+  // (components/delivery/<name>/): endpoint(kind) makes it on first use.
+  using MakeReceiver = std::unique_ptr<Receiver> (*)(EventChannel& channel,
+                                                     const ReceiverSettings& settings);
+  static void add_kind(const std::string& kind, MakeReceiver make);
 
  private:
   EventChannel& channel_;

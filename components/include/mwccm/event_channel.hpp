@@ -6,12 +6,14 @@
 // On the other side, a gateway's receiver hands the bytes to receive(),
 // which unmarshals them once and calls every local sink of that source.
 //
-// Publishing allocates nothing when every subscriber is local (routes are
-// snapshots, as ports' connections are); marshalling for gateways fills a
-// buffer per publishing thread. A delivery holds the channel's delivery
-// lock shared (one atomic operation, uncontended unless a route is being
-// removed), so that removing a route can wait until no thread still calls
-// the sink it removed: its component may be destroyed right after.
+// The steady state allocates nothing per event (components/tests/
+// event_allocations_gtest.cpp): routes are snapshots, as ports' connections
+// are; marshalling for gateways fills a buffer per publishing thread, reused;
+// receiving unmarshals into the event of the supplier delivered last
+// (event_codec.hpp), and a supplier is named by a view of the bytes. A delivery holds the channel's
+// delivery lock shared (one atomic operation, uncontended unless a route is being removed), so that
+// removing a route can wait until no thread still calls the sink it removed: its component may be
+// destroyed right after.
 #pragma once
 
 #include <atomic>
@@ -25,6 +27,7 @@
 #include <shared_mutex>
 #include <span>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace mwccm {
@@ -119,7 +122,7 @@ class EventChannel {
   // Delivered once, whatever the number of gateways it came by: an event
   // whose sequence number already arrived is dropped and counted (a plan
   // may reach one process through two gateways, one per connection).
-  void receive(const std::string& supplier, std::uint64_t sequence, std::span<const char> cdr);
+  void receive(std::string_view supplier, std::uint64_t sequence, std::span<const char> cdr);
 
   // A receiver's bytes that were no event of any channel.
   void note_unreadable() noexcept { unreadable_.fetch_add(1, std::memory_order_relaxed); }

@@ -16,6 +16,7 @@
 #include <mwccm/assembly.hpp>
 #include <mwccm/component_server.hpp>
 #include <mwccm/dds_channel.hpp>
+#include <mwccm/delivery.hpp>
 #include <mwccm/deployment/step_timer.hpp>
 #include <set>
 #include <string>
@@ -56,13 +57,10 @@ class LocalityAssembly {
                      const MwccmDeployment::ProvidedReferences& references);
   void route_through_channel(const MwccmDeployment::ConnectionPlan& connection,
                              const MwccmDeployment::ProvidedReferences& references);
-  // The `dds` connections: this process's writer of a topic (made once,
-  // shared by every route), a reader here, a route through the writer.
-  mwccm::DdsWriter& dds_writer(const MwccmDeployment::DdsTopic& topic);
-  void accept_dds(const MwccmDeployment::PortEnd& supplier, const MwccmDeployment::PortEnd& sink,
-                  const char* filter, const MwccmDeployment::DdsTopic& topic);
-  void route_dds(const MwccmDeployment::ConnectionPlan& connection, const std::string& endpoint);
-  void wait_for_dds_matches();
+  // The delivery strategy's wiring of this assembly (mwccm/delivery.hpp),
+  // by the strategy's name, the connection's gateway and its topic.
+  mwccm::DeliveryWiring& wiring(const std::string& delivery, const std::string& gateway,
+                                const MwccmDeployment::DdsTopic& topic);
 
   CORBA::ORB_var orb_;
   mwccm::ComponentServer& server_;
@@ -71,10 +69,7 @@ class LocalityAssembly {
   StepTimer timer_;
   std::map<std::string, std::string> homes_;  // entry point → home id
   std::vector<std::string> registrations_;    // targets to unregister at teardown
-  std::map<std::string, std::shared_ptr<mwccm::Gateway>> gateways_;       // by endpoint
-  std::map<std::string, std::shared_ptr<mwccm::DdsWriter>> dds_writers_;  // by topic
-  std::map<std::string, std::set<std::string>> dds_readers_;  // reader endpoints, by topic
-  bool dds_reading_ = false;  // some reader of this process feeds a sink here
+  std::map<std::string, std::unique_ptr<mwccm::DeliveryWiring>> wirings_;
   bool launched_ = false;
 };
 

@@ -40,7 +40,7 @@ inline constexpr const char* kLocalInterface = "Local_Interface";
 
 // connection deployRequirement: how the container delivers the events of
 // the source to the sink (docs/events.md section 1): its resourceType is one
-// of kDeliveries ("direct", the default, "channel" and "dds"). A channel's
+// of kDeliveries ("direct", the default, "channel", "dds" and "zmq"). A channel's
 // property kGateway, one of kGateways ("iiop", the default, "udp",
 // "multicast"), says how it reaches a sink in another process; a dds
 // connection's properties are its topic and QoS (kDdsProperties).
@@ -48,7 +48,8 @@ inline constexpr const char* kEventDelivery = "mwccm.EventDelivery";
 inline constexpr const char* kDirect = "direct";
 inline constexpr const char* kChannel = "channel";
 inline constexpr const char* kDds = "dds";
-inline constexpr const char* kDeliveries[] = {kDirect, kChannel, kDds};
+inline constexpr const char* kZmq = "zmq";
+inline constexpr const char* kDeliveries[] = {kDirect, kChannel, kDds, kZmq};
 inline constexpr const char* kGateway = "gateway";
 inline constexpr const char* kGateways[] = {"iiop", "udp", "multicast"};
 inline constexpr const char* kTopic = "topic";  // default: "INSTANCE/PORT" of the source
