@@ -74,21 +74,26 @@ def test_the_report_has_the_phases_table_figure_and_footprint(stored, tmp_path):
     in_process(["report", "--db", str(stored), "-o", str(output)])
     html = output.read_text()
     section = html[html.index('id="run1-deploy-phases"'):]
-    table = section[:section.index("</table>")]
-    rows = re.findall(r'<tr class="depth-(\d)"><td[^>]*>(\w+)</td><td>(\S+)</td>', table)
-    # Segments under their whole, roots in file order: total before teardown; a row in ms
-    # once its slowest sample takes a millisecond (total, a dynamic home creation).
-    assert rows == [("0", "total", "ms"), ("1", "plan_parsing", "µs"),
-                    ("1", "home_creation", "ms"), ("2", "library_load", "µs"),
-                    ("1", "registration", "µs"), ("2", "registration_publish", "µs"),
-                    ("0", "teardown", "µs")]
-    assert "static assembly" in table and "dynamic assembly" in table
-    assert f"{2 * SAMPLES} samples" in table and "2 launches" in table
+    tables = re.findall(r'<table class="phase-table">(.*?)</table>', section, re.S)
+    captions = [re.search(r"<strong>(.*?)</strong><br><small>(.*?)</small>", t, re.S).groups()
+                for t in tables]
+    assert [(label, " ".join(small.split())) for label, small in captions] == [
+        ("static assembly", f"{2 * SAMPLES} samples, 2 launches; plan standin"),
+        ("dynamic assembly", f"{2 * SAMPLES} samples, 2 launches; plan standin")]
+    # One unit per table, the one its largest value reads best in: a static total under
+    # a millisecond, a dynamic one over.
+    assert [re.findall(r'<th class="num">\w+ (\S+)</th>', t) for t in tables] == [
+        ["µs"] * 3, ["ms"] * 3]
+    # Segments under their whole, roots in file order: total before teardown.
+    for table in tables:
+        rows = re.findall(r'<tr class="depth-(\d)"><td[^>]*>(\w+)</td>', table)
+        assert rows == [("0", "total"), ("1", "plan_parsing"), ("1", "home_creation"),
+                        ("2", "library_load"), ("1", "registration"),
+                        ("2", "registration_publish"), ("0", "teardown")]
     # plan_parsing: static 100,000 + i ns, dynamic 300,000 + i ns, i in 0..39, pooled.
-    plan = table[table.index(">plan_parsing<"):]
-    plan = plan[:plan.index("</tr>")]
-    assert re.findall(r'class="num">([^<]+)<', plan) == ["100", "100", "100", "300", "300",
-                                                         "300"]
+    parsing = [re.search(r">plan_parsing<.*?</tr>", t, re.S).group(0) for t in tables]
+    assert [re.findall(r'class="num">([^<]+)<', row) for row in parsing] == [
+        ["100", "100", "100"], ["0.300", "0.300", "0.300"]]
     assert 'id="run1-deploy-phases-total"' in section
     assert "the time no part accounts for" in section
     footprint = section[section.index('id="run1-deploy-phases-footprint"'):]
