@@ -259,7 +259,10 @@ def _cannot_run(levels: dict, driver: DriverInfo) -> str | None:
         return "cross-cpu needs two CPUs"
     if reason := _cannot_place(levels, driver):
         return reason
-    for option, value in (levels["options"] or {}).items():
+    # The factors a driver takes as options (delivery) bind transports as options do.
+    as_options = {factor.driver_option: levels[factor.name] for factor in AS_DRIVER_OPTION
+                  if levels[factor.name] is not None}
+    for option, value in {**(levels["options"] or {}), **as_options}.items():
         works_over = driver.option_transports.get(option, {}).get(value)
         if works_over is not None and levels["transport"] not in works_over:
             return (f"{option}={value} works over {', '.join(works_over)} only "

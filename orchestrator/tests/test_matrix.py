@@ -90,14 +90,26 @@ def test_options_go_only_to_drivers_that_know_them():
         "rawtcp": None, "omniorb": {"threading": "pool"}}
 
 
-def test_an_option_value_is_skipped_over_a_transport_it_does_not_work_over():
-    events = DriverInfo(
-        name="ccmevents", program=Path("ccmevents"), available=True, middleware="mwccm",
-        operations={"fanout": {"payload": True}}, modes={"remote": ["iiop", "udp"]},
-        options={"delivery": "direct or channel"},
-        option_transports={"delivery": {"direct": ["inproc", "iiop"]}})
+EVENTS = DriverInfo(
+    name="ccmevents", program=Path("ccmevents"), available=True, middleware="mwccm",
+    operations={"fanout": {"payload": True}}, modes={"remote": ["iiop", "udp"]},
+    options={"delivery": "direct or channel"},
+    option_transports={"delivery": {"direct": ["inproc", "iiop"]}})
+
+
+def test_a_factor_given_as_an_option_is_skipped_over_a_transport_it_does_not_work_over():
     matrix = expand(spec(operation="fanout", drivers="ccmevents", transports=["iiop", "udp"],
-                         options={"delivery": ["direct", "channel"]}), {"ccmevents": events})
+                         delivery=["direct", "channel"]), {"ccmevents": EVENTS})
+    assert [(c["transport"], c["delivery"]) for c in matrix.configurations] == [
+        ("iiop", "direct"), ("iiop", "channel"), ("udp", "channel")]
+    (skipped,) = matrix.skipped
+    assert skipped.reason == "delivery=direct works over inproc, iiop only " \
+        "(option_transports in its --describe)"
+
+
+def test_an_option_value_is_skipped_over_a_transport_it_does_not_work_over():
+    matrix = expand(spec(operation="fanout", drivers="ccmevents", transports=["iiop", "udp"],
+                         options={"delivery": ["direct", "channel"]}), {"ccmevents": EVENTS})
     assert [(c["transport"], c["options"]["delivery"]) for c in matrix.configurations] == [
         ("iiop", "direct"), ("iiop", "channel"), ("udp", "channel")]
     (skipped,) = matrix.skipped
