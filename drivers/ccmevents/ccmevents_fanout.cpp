@@ -43,12 +43,6 @@ std::vector<std::string> consumer_references(const std::string& line) {
 
 std::string channel_endpoint(const std::string& line) { return required_field(line, "channel"); }
 
-mwccm::ChannelEndpoint gateway_endpoint(const std::string& line, const FanoutSettings& settings) {
-  mwccm::ChannelEndpoint endpoint = mwccm::parse_endpoint(channel_endpoint(line));
-  if (endpoint.kind == "multicast") endpoint.interface = settings.receiver.multicast_interface;
-  return endpoint;
-}
-
 nlohmann::json counters_json(const mwccm::EventChannel& channel) {
   const mwccm::EventChannel::Counters c = channel.counters();
   nlohmann::json suppliers = nlohmann::json::object();
