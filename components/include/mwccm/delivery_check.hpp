@@ -13,6 +13,7 @@
 
 #include <map>
 #include <memory>
+#include <mwccm/named_registry.hpp>
 #include <string>
 #include <vector>
 
@@ -56,27 +57,25 @@ class DeliveryCheck {
   virtual std::unique_ptr<DeliveryPlanRule> plan_rule() const { return nullptr; }
 };
 
-// The check of the strategy of that name, or null.
-const DeliveryCheck* find_delivery_check(const std::string& name) noexcept;
-// Every registered strategy's check, by name.
-std::vector<const DeliveryCheck*> delivery_checks();
-// Their names, ", "-separated, for messages ("channel, dds, direct, zmq").
-std::string delivery_check_names();
-
 namespace detail {
-void add_delivery_check(const DeliveryCheck& check);
-template <class Check>
-struct DeliveryCheckRegistration {
-  DeliveryCheckRegistration() {
-    static const Check check;
-    add_delivery_check(check);
-  }
-};
+template <>
+NamedRegistry<DeliveryCheck>& registry_of<DeliveryCheck>();
 }  // namespace detail
+
+// The check of the strategy of that name, or null.
+inline const DeliveryCheck* find_delivery_check(const std::string& name) noexcept {
+  return detail::registry_of<DeliveryCheck>().find(name);
+}
+// Every registered strategy's check, by name.
+inline std::vector<const DeliveryCheck*> delivery_checks() {
+  return detail::registry_of<DeliveryCheck>().all();
+}
+// Their names, ", "-separated, for messages ("channel, dds, direct, zmq").
+inline std::string delivery_check_names() { return detail::registry_of<DeliveryCheck>().names(); }
 
 }  // namespace mwccm
 
 // Registers a default-constructible mwccm::DeliveryCheck under its name() at start-up.
-#define MWCCM_REGISTER_DELIVERY_CHECK(Check)                     \
-  static const ::mwccm::detail::DeliveryCheckRegistration<Check> \
+#define MWCCM_REGISTER_DELIVERY_CHECK(Check)                                \
+  static const ::mwccm::detail::Registration<Check, ::mwccm::DeliveryCheck> \
       mwccm_delivery_check_registration_##Check

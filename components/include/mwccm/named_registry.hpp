@@ -1,6 +1,7 @@
 // Objects registered by name from static initialisers (delivery.hpp,
-// delivery_check.hpp): each registry is a function-local static of one of
-// these, so registration order across files does not matter.
+// delivery_check.hpp): each kind's registry is a function-local static
+// (registry_of, defined once in components/src/registries.cpp), so
+// registration order across files does not matter.
 #pragma once
 
 #include <map>
@@ -41,6 +42,19 @@ class NamedRegistry {
  private:
   mutable std::mutex mutex_;
   std::map<std::string, const Registered*> by_name_;
+};
+
+// The registry of every `Base`; specialised once per kind (registries.cpp).
+template <class Base>
+NamedRegistry<Base>& registry_of();
+
+// Registers a default-constructible `Registered` among the `Base`s at start-up.
+template <class Registered, class Base>
+struct Registration {
+  Registration() {
+    static const Registered item;
+    registry_of<Base>().add(item);
+  }
 };
 
 }  // namespace mwccm::detail
