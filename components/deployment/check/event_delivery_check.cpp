@@ -17,7 +17,7 @@ namespace {
 // The strategies whose sinks are fed by a channel, where a filter applies.
 std::string channel_feeding_names() {
   std::string names;
-  for (const DeliveryCheck* strategy : delivery_checks()) {
+  for (const DeliveryCheck* strategy : delivery_checks().all()) {
     if (strategy->feeds_channels()) names += (names.empty() ? "" : ", ") + quote(strategy->name());
   }
   return names;
@@ -66,11 +66,11 @@ class DeliveryChecker {
                                    "delivered through a " + shortened(settings.delivery) +
                                    ": choose one");
     }
-    const DeliveryCheck* strategy = find_delivery_check(delivery->resource_type);
+    const DeliveryCheck* strategy = delivery_checks().find(delivery->resource_type);
     if (strategy == nullptr) {
       problem(delivery->where, head + properties::kEventDelivery + " " +
                                    quote(delivery->resource_type) + " is not one mwccm knows (" +
-                                   delivery_check_names() + ")");
+                                   delivery_checks().names() + ")");
       return;
     }
     if (const std::string why = strategy->unavailable(); !why.empty()) {
@@ -133,7 +133,7 @@ class DeliveryChecker {
   // Why `property` is not one of `strategy`'s: another strategy's, or none's.
   static std::string not_a_property_of(const DeliveryCheck& strategy, const std::string& property) {
     const std::string in = " (" + std::string(strategy.name()) + ")";
-    for (const DeliveryCheck* other : delivery_checks()) {
+    for (const DeliveryCheck* other : delivery_checks().all()) {
       const std::vector<std::string> its = other->properties();
       if (std::find(its.begin(), its.end(), property) != its.end()) {
         return quote(property) + " is a property of a " + other->name() +

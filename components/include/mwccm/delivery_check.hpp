@@ -62,16 +62,11 @@ template <>
 NamedRegistry<DeliveryCheck>& registry_of<DeliveryCheck>();
 }  // namespace detail
 
-// The check of the strategy of that name, or null.
-inline const DeliveryCheck* find_delivery_check(const std::string& name) noexcept {
-  return detail::registry_of<DeliveryCheck>().find(name);
+// The registered strategies' checks: find(name) (null if none), all() by
+// name, names() ", "-separated for messages ("channel, dds, direct, zmq").
+inline const detail::NamedRegistry<DeliveryCheck>& delivery_checks() {
+  return detail::registry_of<DeliveryCheck>();
 }
-// Every registered strategy's check, by name.
-inline std::vector<const DeliveryCheck*> delivery_checks() {
-  return detail::registry_of<DeliveryCheck>().all();
-}
-// Their names, ", "-separated, for messages ("channel, dds, direct, zmq").
-inline std::string delivery_check_names() { return detail::registry_of<DeliveryCheck>().names(); }
 
 }  // namespace mwccm
 
