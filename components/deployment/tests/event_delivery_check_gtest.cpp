@@ -8,14 +8,18 @@
 namespace mwccm::deployment::testing {
 namespace {
 
+// The HUD's filter on its airframe_ready sink, written on line `line`.
+Property airframe_ready_filter(int line) {
+  return {std::string(properties::kEventFilterPrefix) + "airframe_ready",
+          make_value(ValueKind::String, "disjunction: source=airframe.ready"),
+          {"added", line}};
+}
+
 TEST_F(PlanCheck, AcceptsAChannelWithAGatewayAndAFilter) {
   Requirement channel{properties::kEventDelivery, "channel", {}, {"added", 4}};
   channel.properties.push_back({properties::kGateway, make_value(ValueKind::String, "udp"), {}});
   connection("airframe_ready").deploy_requirements.push_back(channel);
-  instance("HUD").config_properties.push_back(
-      {std::string(properties::kEventFilterPrefix) + "airframe_ready",
-       make_value(ValueKind::String, "disjunction: source=airframe.ready"),
-       {"added", 5}});
+  instance("HUD").config_properties.push_back(airframe_ready_filter(5));
   EXPECT_EQ(problems(), std::vector<std::string>{});
 }
 
@@ -49,10 +53,7 @@ TEST_F(PlanCheck, AcceptsDdsConnectionsWithTheirTopicsAndQos) {
   // The default topic, "gps/ready", is a DDS topic name.
   connection("gps_ready")
       .deploy_requirements.push_back({properties::kEventDelivery, "dds", {}, {"added", 5}});
-  instance("HUD").config_properties.push_back(
-      {std::string(properties::kEventFilterPrefix) + "airframe_ready",
-       make_value(ValueKind::String, "disjunction: source=airframe.ready"),
-       {"added", 6}});
+  instance("HUD").config_properties.push_back(airframe_ready_filter(6));
   EXPECT_EQ(problems(), std::vector<std::string>{});
 }
 
@@ -147,9 +148,7 @@ TEST_F(PlanCheck, NamesAChannelThatIsAlsoPlainCxx) {
 }
 
 TEST_F(PlanCheck, NamesABadFilterOneOnASinkWithoutAChannelAndOneOnNoSink) {
-  Property filter{std::string(properties::kEventFilterPrefix) + "airframe_ready",
-                  make_value(ValueKind::String, "disjunction: source=airframe.ready"),
-                  {"added", 5}};
+  const Property filter = airframe_ready_filter(5);
   instance("HUD").config_properties.push_back(filter);
   expect_problem(
       "a filter applies in a channel, and no connection to 'hud.airframe_ready' is "
