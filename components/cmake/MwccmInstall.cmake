@@ -21,9 +21,11 @@ set(mwccm_share ${CMAKE_INSTALL_DATADIR}/mwccm)
 target_include_directories(mwccm INTERFACE $<INSTALL_INTERFACE:${CMAKE_INSTALL_INCLUDEDIR}>)
 set_target_properties(mwccm_locality PROPERTIES EXPORT_NAME locality)
 set_target_properties(mwccm_static PROPERTIES EXPORT_NAME static)
-set_target_properties(mwccm-plan-compile PROPERTIES EXPORT_NAME plan-compile)
+# It links the strategies' plan checks (libmwccm_delivery_checks), found beside libmwccm.
+set_target_properties(mwccm-plan-compile PROPERTIES EXPORT_NAME plan-compile
+  INSTALL_RPATH "$ORIGIN/../${CMAKE_INSTALL_LIBDIR}")
 set_target_properties(mwccm_plan_values PROPERTIES EXPORT_NAME plan-values)
-install(TARGETS mwccm mwccm_locality mwccm_static mwccm_plan_values mwccm-plan-compile
+install(TARGETS mwccm mwccm_delivery_checks mwccm_locality mwccm_static mwccm_plan_values mwccm-plan-compile
   EXPORT mwccmTargets
   LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}
   ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}

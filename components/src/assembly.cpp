@@ -7,6 +7,7 @@
 #include <mwccm/component_servant.hpp>
 #include <mwccm/container.hpp>
 #include <mwccm/cookie.hpp>
+#include <mwccm/delivery.hpp>
 #include <mwccm/errors.hpp>
 #include <mwccm/registration.hpp>
 #include <mwccm/step_observer.hpp>
@@ -24,6 +25,20 @@ Assembly::Assembly(CORBA::ORB_ptr orb) : orb_(CORBA::ORB::_duplicate(orb)) {
 }
 
 Assembly::~Assembly() = default;
+
+DeliveryWiring& Assembly::wiring(const Delivery& strategy, const WiringSettings& settings) {
+  const std::vector<std::string> transports = strategy.transports();
+  WiringSettings wired_by = settings;
+  if (transports.size() == 1) wired_by.transport = transports.front();
+  auto& wired = wirings_[std::string(strategy.name()) + "\n" + wired_by.transport + "\n" +
+                         wired_by.topic.name];
+  if (!wired) wired = strategy.wire(*this, wired_by);
+  return *wired;
+}
+
+void Assembly::finish_wiring() {
+  for (const auto& [key, wired] : wirings_) wired->finish();
+}
 
 // Every connection's step: timed and observed under the user's port, a
 // refusal worded with `step`, the cookie kept for remove().

@@ -3,6 +3,7 @@
 #include <iterator>
 #include <mwccm/assembly.hpp>
 #include <mwccm/container.hpp>
+#include <mwccm/delivery.hpp>
 #include <mwccm/step_observer.hpp>
 
 #include "assembly_steps.hpp"
@@ -76,6 +77,7 @@ void Assembly::remove() {
     container_servers_.erase(last->first);
     containers_.erase(last);
   }
+  wirings_.clear();  // the routes are gone: gateways and writers go (a DDS participant too)
 }
 
 void Assembly::shutdown_servers() {

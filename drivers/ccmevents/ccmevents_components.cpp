@@ -95,7 +95,7 @@ class ComponentFanout final : public Fanout {
   std::string subscriber_fields() override {
     std::vector<std::string> endpoints;
     for (const auto& subscriber : subscribers_) {
-      std::string endpoint = wiring_->accept(kSupplier, {subscriber.name, "events"}, {});
+      std::string endpoint = wiring_.accept(kSupplier, {subscriber.name, "events"}, {});
       if (std::find(endpoints.begin(), endpoints.end(), endpoint) == endpoints.end())
         endpoints.push_back(std::move(endpoint));
     }
@@ -107,12 +107,12 @@ class ComponentFanout final : public Fanout {
     assembly_.create_component("publisher-home", kPublisher);
     const mwccm::PortEnd source{kPublisher, "events"};
     for (const auto& subscriber : subscribers_)  // collocated: every subscriber is here
-      wiring_->connect_local(source, {subscriber.name, "events"}, {});
+      wiring_.connect_local(source, {subscriber.name, "events"}, {});
     for (std::size_t process = 0; process < lines.size(); ++process) {
       for (const auto& endpoint : subscriber_endpoints(lines[process]))
-        wiring_->route(source, endpoint, far_end(process));
+        wiring_.route(source, endpoint, far_end(process));
     }
-    wiring_->finish();
+    assembly_.finish_wiring();
     assembly_.activate();
     publisher_ = &executor<PublisherExecutor>(kPublisher);
   }
@@ -141,12 +141,11 @@ class ComponentFanout final : public Fanout {
     return {"subscriber process " + std::to_string(process), "events"};
   }
 
-  static std::unique_ptr<mwccm::DeliveryWiring> wire(CORBA::ORB_ptr orb,
-                                                     const FanoutSettings& settings,
-                                                     mwccm::Assembly& assembly) {
+  static mwccm::DeliveryWiring& wire(CORBA::ORB_ptr orb, const FanoutSettings& settings,
+                                     mwccm::Assembly& assembly) {
     const mwccm::Delivery* delivery = mwccm::find_delivery(settings.delivery);
     if (delivery == nullptr) throw std::logic_error("no delivery " + settings.delivery);
-    return delivery->wire(assembly, {orb, settings.gateway, settings.receiver, settings.topic});
+    return assembly.wiring(*delivery, {orb, settings.gateway, settings.receiver, settings.topic});
   }
 
   template <class Executor>
@@ -166,7 +165,7 @@ class ComponentFanout final : public Fanout {
   std::string container_ = "fanout-" + std::to_string(::getpid());
   PortableServer::Servant_var<mwccm::ComponentServer> server_;
   mwccm::Assembly assembly_;
-  std::unique_ptr<mwccm::DeliveryWiring> wiring_;  // before the assembly's removal
+  mwccm::DeliveryWiring& wiring_;  // the assembly's, for its strategy
   std::vector<Hosted> subscribers_;
   PublisherExecutor* publisher_ = nullptr;
 };

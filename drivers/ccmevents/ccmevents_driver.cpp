@@ -118,10 +118,6 @@ Cell read_cell(const DriverOptions& o) {
     throw mwbench::UsageError(option + ": one of " + mwccm::delivery_names());
   if (const std::string why = delivery->unavailable(); !why.empty())
     throw mwbench::UsageError(option + ": " + why);
-  // The object layer uses the channel's own pieces (its receivers and
-  // make_gateway), which are those of direct, channel and dds.
-  if (cell.layer == "object" && cell.fanout.delivery == "zmq")
-    throw mwbench::UsageError(option + ": the object layer takes direct, channel or dds");
   if (o.mode == "remote") {
     const std::vector<std::string> transports = delivery->transports();
     if (std::find(transports.begin(), transports.end(), o.transport) == transports.end()) {

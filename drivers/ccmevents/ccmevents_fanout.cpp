@@ -1,5 +1,6 @@
 #include "ccmevents_fanout.hpp"
 
+#include <mwccm/channel_counters_json.hpp>
 #include <sstream>
 #include <stdexcept>
 
@@ -43,32 +44,11 @@ std::vector<std::string> consumer_references(const std::string& line) {
 
 std::string channel_endpoint(const std::string& line) { return required_field(line, "channel"); }
 
-mwccm::ChannelEndpoint gateway_endpoint(const std::string& line, const FanoutSettings& settings) {
-  mwccm::ChannelEndpoint endpoint = mwccm::parse_endpoint(channel_endpoint(line));
-  if (endpoint.kind == "multicast") endpoint.interface = settings.receiver.multicast_interface;
-  return endpoint;
-}
-
 nlohmann::json counters_json(const mwccm::EventChannel& channel) {
-  const mwccm::EventChannel::Counters c = channel.counters();
   nlohmann::json suppliers = nlohmann::json::object();
-  for (const auto& from : channel.inbound()) {
-    suppliers[from.supplier] = {{"received", from.received},
-                                {"duplicates", from.duplicates},
-                                {"out_of_order", from.out_of_order},
-                                {"lost", from.lost}};
-  }
-  return {{"published", c.published},
-          {"delivered", c.delivered},
-          {"filtered", c.filtered},
-          {"sent", c.sent},
-          {"undeliverable", c.undeliverable},
-          {"received", c.received},
-          {"unreadable", c.unreadable},
-          {"duplicates", c.duplicates},
-          {"out_of_order", c.out_of_order},
-          {"lost", c.lost},
-          {"suppliers", suppliers}};
+  for (const auto& from : channel.inbound())
+    suppliers[from.supplier] = mwccm::supplier_counters_json(from);
+  return mwccm::channel_counters_json(channel.counters(), std::move(suppliers));
 }
 
 }  // namespace ccmevents

@@ -84,8 +84,5 @@ std::vector<std::string> subscriber_endpoints(const std::string& line);
 std::vector<std::string> consumer_references(const std::string& line);
 // The receiver's endpoint in an endpoint's "channel=" field.
 std::string channel_endpoint(const std::string& line);
-// What the publisher's gateway sends to: that endpoint, a multicast group
-// sent from this process's own interface (the receiver named its own).
-mwccm::ChannelEndpoint gateway_endpoint(const std::string& line, const FanoutSettings& settings);
 
 }  // namespace ccmevents

@@ -1,12 +1,15 @@
 // The object layer, the object-oriented counterpart of the component layer
 // (as TAO's event channel used by plain CORBA objects was CIAO's): no
-// components, homes, containers or contexts. `direct`: the publisher calls
+// components, homes, containers or contexts. The strategy (mwccm/delivery.hpp)
+// says how: one that links no channels (`direct`): the publisher calls
 // push_Update on every subscriber's CORBA object, as mwccm's DirectDelivery
-// calls each connected consumer. `channel`: the publisher and subscribers
-// use an mwccm::EventChannel, its gateways and receivers themselves, the very
-// ones a container's channel is made of.
-#include <mwccm/channel_gateways.hpp>
+// calls each connected consumer. One that does (`channel`, `zmq`): the
+// publisher and subscribers use an mwccm::EventChannel, its receivers and the
+// strategy's gateways themselves, the very ones a container's channel is made
+// of. One that feeds even the publisher's own process's sinks on a thread of
+// its own (`dds`): the topic's writer and readers.
 #include <mwccm/channel_receivers.hpp>
+#include <mwccm/delivery.hpp>
 #include <mwccm/event_channel.hpp>
 #include <mwccm/local_consumer.hpp>
 #include <mwccm/port.hpp>
@@ -53,7 +56,10 @@ struct Subscriber {
 class ObjectFanout final : public Fanout {
  public:
   ObjectFanout(CORBA::ORB_ptr orb, const FanoutSettings& settings)
-      : orb_(CORBA::ORB::_duplicate(orb)), settings_(settings), channel_("objects") {
+      : orb_(CORBA::ORB::_duplicate(orb)),
+        settings_(settings),
+        delivery_(*mwccm::find_delivery(settings.delivery)),  // read_cell checked the name
+        channel_("objects") {
     CORBA::Object_var object = orb->resolve_initial_references("RootPOA");
     poa_ = PortableServer::POA::_narrow(object.in());
     PortableServer::POAManager_var manager = poa_->the_POAManager();
@@ -85,7 +91,7 @@ class ObjectFanout final : public Fanout {
     for (int number = first; number < first + count; ++number) {
       auto subscriber = std::make_unique<Subscriber>();
       subscriber->logic.configure(number, settings_.verify, settings_.payload_bytes, replies);
-      if (settings_.delivery == "direct") {
+      if (calls_consumers()) {
         servants_.push_back(new ConsumerServant(subscriber->logic));
         subscriber->id = poa_->activate_object(servants_.back());
       } else {
@@ -101,7 +107,7 @@ class ObjectFanout final : public Fanout {
   }
 
   std::string subscriber_fields() override {
-    if (settings_.delivery == "direct") {
+    if (calls_consumers()) {
       std::string fields = "consumers=";
       for (const auto& subscriber : subscribers_) {
         CORBA::Object_var object = poa_->id_to_reference(subscriber->id.in());
@@ -114,7 +120,7 @@ class ObjectFanout final : public Fanout {
   }
 
   void connect_publisher(const std::vector<std::string>& lines) override {
-    if (settings_.delivery == "direct") {
+    if (calls_consumers()) {
       std::vector<std::string> iors;
       for (const auto& subscriber : subscribers_) {
         CORBA::Object_var object = poa_->id_to_reference(subscriber->id.in());
@@ -131,7 +137,7 @@ class ObjectFanout final : public Fanout {
       return;
     }
     supplier_ = &channel_.supplier(kSupplier, kEventType, mwccm::event_codec<CcmEvents::Update*>());
-    if (settings_.delivery == "dds") {   // the topic's one writer, whatever the readers
+    if (!delivery_.calls_local_sinks_on_the_pushing_thread()) {  // a topic's one writer
       if (lines.empty()) accept_here();  // collocated, through DDS all the same
       writer_ = mwccm::make_dds_writer(settings_.receiver.dds, settings_.topic);
       channel_.route(*supplier_, next_route_++, writer_);
@@ -141,12 +147,14 @@ class ObjectFanout final : public Fanout {
     }
     for (const auto& subscriber : subscribers_)
       channel_.subscribe(*supplier_, next_route_++, subscriber->sink, {});
-    // One route per receiving endpoint: a process's, or a multicast group's.
+    // One route per receiving endpoint: a process's, or a multicast group's
+    // (whose "@INTERFACE" is its receiver's: the gateway sends from ours).
     std::set<std::string> routed;
     for (const auto& line : lines) {
-      const auto endpoint = gateway_endpoint(line, settings_);
-      if (!routed.insert(endpoint.text()).second) continue;
-      channel_.route(*supplier_, next_route_++, mwccm::make_gateway(orb_.in(), endpoint));
+      const std::string endpoint = channel_endpoint(line);
+      if (!routed.insert(endpoint.substr(0, endpoint.find('@'))).second) continue;
+      channel_.route(*supplier_, next_route_++,
+                     delivery_.gateway_to(orb_.in(), endpoint, settings_.receiver));
     }
   }
 
@@ -155,8 +163,10 @@ class ObjectFanout final : public Fanout {
   std::string accept_here() {
     for (const auto& subscriber : subscribers_)
       channel_.accept(kSupplier, kEventType, next_route_++, subscriber->sink, {});
-    const std::string gateway = settings_.delivery == "dds" ? "dds" : settings_.gateway;
-    return receivers_->endpoint(gateway, settings_.receiver, settings_.topic);
+    // A strategy of one transport receives by it (dds, zmq); a channel by its gateway's.
+    const std::vector<std::string> transports = delivery_.transports();
+    const std::string transport = transports.size() == 1 ? transports.front() : settings_.gateway;
+    return receivers_->endpoint(transport, settings_.receiver, settings_.topic);
   }
 
   void push(CcmEvents::Update* event) override {
@@ -173,8 +183,12 @@ class ObjectFanout final : public Fanout {
   nlohmann::json channel_counters() const override { return counters_json(channel_); }
 
  private:
+  // Sinks elsewhere are CORBA consumers, called (direct), not fed by channels.
+  bool calls_consumers() const noexcept { return !delivery_.links_channels(); }
+
   CORBA::ORB_var orb_;
   FanoutSettings settings_;
+  const mwccm::Delivery& delivery_;
   PortableServer::POA_var poa_;
   PortableServer::POA_var channel_poa_;  // the iiop receiver's
   mwccm::EventChannel channel_;
@@ -183,7 +197,7 @@ class ObjectFanout final : public Fanout {
   std::vector<ConsumerServant*> servants_;
   std::vector<CcmEvents::UpdateConsumer_var> consumers_;
   mwccm::EventChannel::Supplier* supplier_ = nullptr;
-  std::shared_ptr<mwccm::DdsWriter> writer_;  // dds
+  std::shared_ptr<mwccm::DdsWriter> writer_;  // a topic's
   std::uint64_t next_route_ = 1;
 };
 

@@ -4,9 +4,12 @@
 // sinks, through the gateway the transport names (iiop, udp, multicast);
 // there, the receiver's channel feeds them. The endpoint a receiving side
 // publishes is its receiver's (channel_gateways.hpp).
+#include <iterator>
 #include <map>
 #include <mwccm/channel_gateways.hpp>
 #include <mwccm/delivery.hpp>
+
+#include "channel_transports.hpp"
 
 namespace mwccm {
 namespace {
@@ -57,7 +60,9 @@ class ChannelDelivery final : public DeliveryOf<ChannelWiring> {
     return "through the containers' event channels: one message per event to each other "
            "process, by the transport's gateway";
   }
-  std::vector<std::string> transports() const override { return {"iiop", "udp", "multicast"}; }
+  std::vector<std::string> transports() const override {
+    return {std::begin(channel_delivery::kTransports), std::end(channel_delivery::kTransports)};
+  }
   std::shared_ptr<Gateway> gateway_to(CORBA::ORB_ptr orb, const std::string& endpoint,
                                       const ReceiverSettings& settings) const override {
     return channel_gateway(orb, endpoint, settings);

@@ -2,9 +2,9 @@
 #include "event_delivery_check.hpp"
 
 #include <algorithm>
-#include <cctype>
-#include <iterator>
 #include <map>
+#include <memory>
+#include <mwccm/delivery_check.hpp>
 #include <mwccm/deployment/detail/connection_settings.hpp>
 #include <mwccm/deployment/plan_properties.hpp>
 #include <mwccm/event_filter.hpp>
@@ -14,16 +14,13 @@
 namespace mwccm::deployment {
 namespace {
 
-template <std::size_t N>
-bool one_of(const std::string& value, const char* const (&known)[N]) {
-  return std::find(std::begin(known), std::end(known), value) != std::end(known);
-}
-
-template <std::size_t N>
-std::string listed(const char* const (&known)[N]) {
-  std::string text;
-  for (const char* value : known) text += (text.empty() ? "" : ", ") + std::string(value);
-  return text;
+// The strategies whose sinks are fed by a channel, where a filter applies.
+std::string channel_feeding_names() {
+  std::string names;
+  for (const DeliveryCheck* strategy : delivery_checks().all()) {
+    if (strategy->feeds_channels()) names += (names.empty() ? "" : ", ") + quote(strategy->name());
+  }
+  return names;
 }
 
 bool is_event_connection(const Connection& connection) {
@@ -64,37 +61,44 @@ class DeliveryChecker {
       problem(delivery->where, head + properties::kEventDelivery +
                                    " is for a connection from an event source to a consumer");
     }
-    if (!one_of(delivery->resource_type, properties::kDeliveries)) {
-      problem(delivery->where, head + properties::kEventDelivery + " " +
-                                   quote(delivery->resource_type) + " is not one mwccm knows (" +
-                                   listed(properties::kDeliveries) + ")");
-    }
     if (settings.plain_cxx && settings.delivery != properties::kDirect) {
       problem(delivery->where, head + "is " + properties::kLocalInterface + " (plain C++) and " +
                                    "delivered through a " + shortened(settings.delivery) +
                                    ": choose one");
     }
-    if (settings.delivery == properties::kDds && !MWCCM_WITH_DDS) {
-      problem(delivery->where, head + properties::kEventDelivery + " '" + properties::kDds +
-                                   "': this mwccm was built without Cyclone DDS (configure it "
-                                   "again with cyclonedds-dev and cyclonedds-tools installed)");
+    const DeliveryCheck* strategy = delivery_checks().find(delivery->resource_type);
+    if (strategy == nullptr) {
+      problem(delivery->where, head + properties::kEventDelivery + " " +
+                                   quote(delivery->resource_type) + " is not one mwccm knows (" +
+                                   delivery_checks().names() + ")");
+      return;
     }
-    for (const auto& property : delivery->properties) check_property(head, settings, property);
-    if (settings.delivery == properties::kDds) check_topic(connection, settings, *delivery);
-    if (settings.delivery == properties::kChannel || settings.delivery == properties::kDds) {
-      std::string source;  // "instance.port", as a filter names it
-      for (const auto& endpoint : connection.internal_endpoints) {
-        const Instance* instance = index_.instance(endpoint.instance_id);
-        if (endpoint.kind != PortKind::EventConsumer && instance != nullptr)
-          source = instance->name + "." + endpoint.port_name;
-      }
-      for (const auto& endpoint : connection.internal_endpoints) {
-        if (endpoint.kind != PortKind::EventConsumer) continue;
-        const std::string sink = endpoint.instance_id + "\n" + endpoint.port_name;
-        channel_sinks_.insert(sink);
-        sources_of_[sink].insert(source);
-        check_one_way_into(sink, settings.delivery, connection, *delivery);
-      }
+    if (const std::string why = strategy->unavailable(); !why.empty()) {
+      problem(delivery->where,
+              head + properties::kEventDelivery + " " + quote(strategy->name()) + ": " + why);
+    }
+    DeliveryUse use{connection.name, {}, {}, {}};
+    for (const auto& endpoint : connection.internal_endpoints) {
+      const Instance* instance = index_.instance(endpoint.instance_id);
+      if (endpoint.kind == PortKind::EventConsumer || instance == nullptr) continue;
+      use.source_instance = instance->name;
+      use.source_port = endpoint.port_name;
+    }
+    for (const auto& property : delivery->properties) {
+      if (check_property(head, *strategy, property))
+        use.properties[property.name] = property.value.text;
+    }
+    if (auto& rule = rules_[strategy->name()]; rule || (rule = strategy->plan_rule())) {
+      if (const std::string conflict = rule->add(use); !conflict.empty())
+        problem(delivery->where, head + conflict);
+    }
+    if (!strategy->feeds_channels()) return;
+    for (const auto& endpoint : connection.internal_endpoints) {
+      if (endpoint.kind != PortKind::EventConsumer) continue;
+      const std::string sink = endpoint.instance_id + "\n" + endpoint.port_name;
+      channel_sinks_.insert(sink);
+      sources_of_[sink].insert(use.source_instance + "." + use.source_port);
+      check_one_way_into(sink, settings.delivery, connection, *delivery);
     }
   }
 
@@ -110,82 +114,38 @@ class DeliveryChecker {
                              ": a sink takes one of them");
   }
 
-  // A property of the delivery: the gateway of a channel, the topic and QoS
-  // of a dds connection, each with a value mwccm knows.
-  void check_property(const std::string& head, const ConnectionSettings& settings,
+  // A property of the strategy's requirement, with a value it takes; false
+  // when it is not one of its properties.
+  bool check_property(const std::string& head, const DeliveryCheck& strategy,
                       const Property& property) {
-    const std::string& value = property.value.text;
-    const bool dds_property = one_of(property.name, properties::kDdsProperties);
-    if (property.name != properties::kGateway && !dds_property) {
-      problem(property.where, head + properties::kEventDelivery + " has no property " +
-                                  quote(property.name) + " (it has: " + properties::kGateway +
-                                  ", " + listed(properties::kDdsProperties) + ")");
-    } else if (property.name == properties::kGateway && !one_of(value, properties::kGateways)) {
-      problem(property.where, head + "gateway " + quote(value) + " is not one mwccm knows (" +
-                                  listed(properties::kGateways) + ")");
-    } else if (property.name == properties::kGateway && settings.delivery != properties::kChannel) {
-      problem(property.where, head + "a gateway links channels; this connection is " +
-                                  shortened(settings.delivery));
-    } else if (dds_property && settings.delivery != properties::kDds) {
-      problem(property.where, head + quote(property.name) + " is a property of a " +
-                                  properties::kDds + " connection; this one is " +
-                                  shortened(settings.delivery));
-    } else if (property.name == properties::kReliability &&
-               !one_of(value, properties::kReliabilities)) {
-      problem(property.where, head + "reliability " + quote(value) + " is not one mwccm knows (" +
-                                  listed(properties::kReliabilities) + ")");
-    } else if (property.name == properties::kHistoryDepth && !is_depth(value)) {
-      problem(property.where, head + "history_depth " + quote(value) +
-                                  " is not a depth from 1 to 1000000 (leave it out for "
-                                  "KEEP_ALL, the default)");
+    const std::vector<std::string> known = strategy.properties();
+    if (std::find(known.begin(), known.end(), property.name) == known.end()) {
+      problem(property.where, head + not_a_property_of(strategy, property.name));
+      return false;
     }
+    if (const std::string why = strategy.refuse_value(property.name, property.value.text);
+        !why.empty()) {
+      problem(property.where, head + why);
+    }
+    return true;
   }
 
-  // The topic: a name DDS takes, carrying one source's events with one QoS.
-  void check_topic(const Connection& connection, const ConnectionSettings& settings,
-                   const Requirement& delivery) {
-    const std::string head = "connection " + quote(connection.name) + ": ";
-    if (!is_topic_name(settings.topic)) {
-      problem(delivery.where, head + "DDS topic " + quote(settings.topic) +
-                                  " is not a topic name (letters, digits, '_' and '/', not "
-                                  "starting with a digit); name one with " +
-                                  properties::kEventDelivery + " property " + properties::kTopic);
-      return;
+  // Why `property` is not one of `strategy`'s: another strategy's, or none's.
+  static std::string not_a_property_of(const DeliveryCheck& strategy, const std::string& property) {
+    const std::string in = " (" + std::string(strategy.name()) + ")";
+    for (const DeliveryCheck* other : delivery_checks().all()) {
+      const std::vector<std::string> its = other->properties();
+      if (std::find(its.begin(), its.end(), property) != its.end()) {
+        return quote(property) + " is a property of a " + other->name() +
+               " connection; this one is " + strategy.name();
+      }
     }
-    std::string source;
-    for (const auto& endpoint : connection.internal_endpoints) {
-      const Instance* instance = index_.instance(endpoint.instance_id);
-      if (endpoint.kind != PortKind::EventConsumer && instance != nullptr)
-        source = instance->name + "." + endpoint.port_name;
-    }
-    const auto [known, made] =
-        topics_.emplace(settings.topic, Topic{source, settings, connection.name});
-    if (made) return;
-    const Topic& first = known->second;
-    if (first.source != source) {
-      problem(delivery.where, head + "DDS topic " + quote(settings.topic) +
-                                  " carries the events of " + shortened(first.source) +
-                                  " already (connection " + quote(first.connection) +
-                                  "): a topic carries one source's events");
-    } else if (first.settings.reliability != settings.reliability ||
-               first.settings.history_depth != settings.history_depth) {
-      problem(delivery.where, head + "DDS topic " + quote(settings.topic) +
-                                  " has another QoS in connection " + quote(first.connection) +
-                                  ": a topic has one reliability and one history_depth");
-    }
-  }
-
-  static bool is_topic_name(const std::string& name) {
-    return !name.empty() && std::isdigit(static_cast<unsigned char>(name.front())) == 0 &&
-           std::all_of(name.begin(), name.end(), [](char c) {
-             return std::isalnum(static_cast<unsigned char>(c)) != 0 || c == '_' || c == '/';
-           });
-  }
-
-  static bool is_depth(const std::string& text) {
-    return !text.empty() && text.size() <= 7 &&
-           text.find_first_not_of("0123456789") == std::string::npos && std::stoul(text) >= 1 &&
-           std::stoul(text) <= 1000000;
+    std::string names;
+    for (const std::string& name : strategy.properties())
+      names += (names.empty() ? "" : ", ") + name;
+    return std::string(properties::kEventDelivery) + " " + quote(strategy.name()) +
+           " has no property " + quote(property) + " (it has: " + (names.empty() ? "none" : names) +
+           ")";
   }
 
   // Each mwccm.EventFilter.<sink>: a string, of a sink of the component,
@@ -218,8 +178,7 @@ class DeliveryChecker {
         problem(property.where, where + ": a filter applies in a channel, and no connection to " +
                                     quote(instance.name + "." + sink) +
                                     " is delivered through one (" + properties::kEventDelivery +
-                                    " \"" + properties::kChannel + "\" or \"" + properties::kDds +
-                                    "\")");
+                                    " " + channel_feeding_names() + ")");
         continue;
       }
       check_filter_sources(instance, sink, property);
@@ -255,12 +214,8 @@ class DeliveryChecker {
   std::map<std::string, std::set<std::string>> sources_of_;  // of such a sink: "instance.port"
   // Such a sink's delivery (channel or dds), and the first connection that chose it.
   std::map<std::string, std::pair<std::string, std::string>> delivery_into_;
-  struct Topic {
-    std::string source;  // "instance.port"
-    ConnectionSettings settings;
-    std::string connection;
-  };
-  std::map<std::string, Topic> topics_;  // the dds connections' topics, by name
+  // What each strategy's connections must agree on across the plan, by its name.
+  std::map<std::string, std::unique_ptr<DeliveryPlanRule>> rules_;
 };
 
 }  // namespace

@@ -235,20 +235,11 @@ void LocalityAssembly::route_through_channel(
       .route(port_end(connection.user), endpoint_text, port_end(connection.provider));
 }
 
-// One wiring per strategy, transport and topic: what its connections share
-// (a gateway per endpoint, a writer per topic) lives there. A strategy of
-// one transport is wired by it whatever the plan's gateway says.
+// The strategy's wiring of this assembly (Assembly::wiring).
 mwccm::DeliveryWiring& LocalityAssembly::wiring(const std::string& name, const std::string& gateway,
                                                 const MwccmDeployment::DdsTopic& topic) {
-  const mwccm::Delivery& delivery = delivery_named(name);
-  const auto transports = delivery.transports();
-  const std::string transport = transports.size() == 1 ? transports.front() : gateway;
-  auto& wired = wirings_[name + "\n" + transport + "\n" + topic.name.in()];
-  if (!wired) {
-    wired = delivery.wire(assembly_,
-                          {orb_.in(), transport, receiver_settings(plan_), dds_topic(topic)});
-  }
-  return *wired;
+  return assembly_.wiring(delivery_named(name),
+                          {orb_.in(), gateway, receiver_settings(plan_), dds_topic(topic)});
 }
 
 void LocalityAssembly::finish_launch(const MwccmDeployment::ProvidedReferences& references,
@@ -266,7 +257,7 @@ void LocalityAssembly::finish_launch(const MwccmDeployment::ProvidedReferences& 
     }
     subject = plan_.name.in();
     // Each strategy waits until it can deliver (a DDS writer and its readers matched).
-    for (const auto& [key, wired] : wirings_) wired->finish();
+    assembly_.finish_wiring();
   } catch (...) {
     fail("finish_launch", subject);
   }
@@ -315,7 +306,6 @@ void LocalityAssembly::teardown() {
   StepTimer::Timed timed(timer_);
   try {
     assembly_.remove();
-    wirings_.clear();  // the routes are gone: gateways and writers go (a DDS participant too)
     for (const auto& target : registrations_) mwccm::unregister_reference(orb_.in(), target);
     registrations_.clear();
     launched_ = false;

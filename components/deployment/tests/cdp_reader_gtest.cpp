@@ -8,13 +8,7 @@
 namespace mwccm::deployment::testing {
 namespace {
 
-class CdpReader : public ScratchTest {
- protected:
-  // Reading `file` fails with one problem at `line` whose text holds `part`.
-  void expect_error(const std::string& file, int line, const std::string& part) {
-    expect_refusal([&] { read_cdp(file); }, file, line, part);
-  }
-};
+using CdpReader = ReaderTest<read_cdp>;
 
 TEST_F(CdpReader, ReadsEveryElement) {
   const std::string file = plan_path("basic_sp.cdp");

@@ -9,12 +9,8 @@
 namespace mwccm::deployment::testing {
 namespace {
 
-class ConfigReader : public ScratchTest {
+class ConfigReader : public ReaderTest<read_config> {
  protected:
-  // Reading `file` fails with one problem at `line` whose text holds `part`.
-  void expect_error(const std::string& file, int line, const std::string& part) {
-    expect_refusal([&] { read_config(file); }, file, line, part);
-  }
   const Property& only_property(const std::string& value) {
     plan_ = read_config(write("value.config",
                               "nl.remedy.it.CCM.Component t lib f\n"

@@ -9,8 +9,6 @@ import signal
 import subprocess
 from pathlib import Path
 
-import pytest
-
 REPO = Path(__file__).resolve().parents[3]
 BUILD = Path(os.environ.get("MWBENCH_BUILD_DIR", REPO / "build")).resolve()
 PROGRAMS = BUILD / "components" / "server"
@@ -49,14 +47,6 @@ def children_of(pid):
                 found.add(int(entry.name))
         parents |= found
     return found
-
-
-@pytest.fixture
-def no_processes_left(own_processes):
-    """No node or component server that this test started is still running at its end."""
-    yield
-    left = own_processes(MWCCM_PROCESSES)
-    assert not left, f"processes left behind: {sorted(left)}"
 
 
 def start(command, cwd, ready):

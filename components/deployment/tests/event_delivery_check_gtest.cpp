@@ -8,14 +8,18 @@
 namespace mwccm::deployment::testing {
 namespace {
 
+// The HUD's filter on its airframe_ready sink, written on line `line`.
+Property airframe_ready_filter(int line) {
+  return {std::string(properties::kEventFilterPrefix) + "airframe_ready",
+          make_value(ValueKind::String, "disjunction: source=airframe.ready"),
+          {"added", line}};
+}
+
 TEST_F(PlanCheck, AcceptsAChannelWithAGatewayAndAFilter) {
-  Requirement channel{properties::kEventDelivery, properties::kChannel, {}, {"added", 4}};
+  Requirement channel{properties::kEventDelivery, "channel", {}, {"added", 4}};
   channel.properties.push_back({properties::kGateway, make_value(ValueKind::String, "udp"), {}});
   connection("airframe_ready").deploy_requirements.push_back(channel);
-  instance("HUD").config_properties.push_back(
-      {std::string(properties::kEventFilterPrefix) + "airframe_ready",
-       make_value(ValueKind::String, "disjunction: source=airframe.ready"),
-       {"added", 5}});
+  instance("HUD").config_properties.push_back(airframe_ready_filter(5));
   EXPECT_EQ(problems(), std::vector<std::string>{});
 }
 
@@ -23,23 +27,23 @@ TEST_F(PlanCheck, NamesAnUnknownDeliveryOrGatewayAndADeliveryOfCalls) {
   Requirement unknown{properties::kEventDelivery, "carrier_pigeon", {}, {"added", 4}};
   connection("tick").deploy_requirements.push_back(unknown);
   expect_problem(
-      "mwccm.EventDelivery 'carrier_pigeon' is not one mwccm knows (direct, channel, dds, zmq)",
+      "mwccm.EventDelivery 'carrier_pigeon' is not one mwccm knows (channel, dds, direct, zmq)",
       unknown.where);
-  Requirement channel{properties::kEventDelivery, properties::kChannel, {}, {"added", 4}};
+  Requirement channel{properties::kEventDelivery, "channel", {}, {"added", 4}};
   channel.properties.push_back(
       {properties::kGateway, make_value(ValueKind::String, "smoke"), {"added", 6}});
   connection("tick").deploy_requirements.back() = channel;
   expect_problem("gateway 'smoke' is not one mwccm knows (iiop, udp, multicast)",
                  channel.properties[0].where);
   connection("tick").deploy_requirements.clear();
-  Requirement on_a_call{properties::kEventDelivery, properties::kChannel, {}, {"added", 7}};
+  Requirement on_a_call{properties::kEventDelivery, "channel", {}, {"added", 7}};
   connection("gps_position").deploy_requirements.push_back(on_a_call);
   expect_problem("is for a connection from an event source to a consumer", on_a_call.where);
 }
 
 TEST_F(PlanCheck, AcceptsDdsConnectionsWithTheirTopicsAndQos) {
   if (!MWCCM_WITH_DDS) GTEST_SKIP() << "this mwccm was built without Cyclone DDS";
-  Requirement dds{properties::kEventDelivery, properties::kDds, {}, {"added", 4}};
+  Requirement dds{properties::kEventDelivery, "dds", {}, {"added", 4}};
   dds.properties.push_back(
       {properties::kTopic, make_value(ValueKind::String, "BasicSP/ready"), {}});
   dds.properties.push_back(
@@ -48,18 +52,14 @@ TEST_F(PlanCheck, AcceptsDdsConnectionsWithTheirTopicsAndQos) {
   connection("airframe_ready").deploy_requirements.push_back(dds);
   // The default topic, "gps/ready", is a DDS topic name.
   connection("gps_ready")
-      .deploy_requirements.push_back(
-          {properties::kEventDelivery, properties::kDds, {}, {"added", 5}});
-  instance("HUD").config_properties.push_back(
-      {std::string(properties::kEventFilterPrefix) + "airframe_ready",
-       make_value(ValueKind::String, "disjunction: source=airframe.ready"),
-       {"added", 6}});
+      .deploy_requirements.push_back({properties::kEventDelivery, "dds", {}, {"added", 5}});
+  instance("HUD").config_properties.push_back(airframe_ready_filter(6));
   EXPECT_EQ(problems(), std::vector<std::string>{});
 }
 
 TEST_F(PlanCheck, NamesABadDdsValueAndAPropertyOfAnotherStrategy) {
   if (!MWCCM_WITH_DDS) GTEST_SKIP() << "this mwccm was built without Cyclone DDS";
-  Requirement dds{properties::kEventDelivery, properties::kDds, {}, {"added", 4}};
+  Requirement dds{properties::kEventDelivery, "dds", {}, {"added", 4}};
   dds.properties.push_back(
       {properties::kReliability, make_value(ValueKind::String, "sometimes"), {"added", 5}});
   connection("tick").deploy_requirements.push_back(dds);
@@ -78,26 +78,24 @@ TEST_F(PlanCheck, NamesABadDdsValueAndAPropertyOfAnotherStrategy) {
   expect_problem("connection 'tick': DDS topic 'rate_gen.tick' is not a topic name", dds.where);
   connection("tick").deploy_requirements.back().properties[0] = {
       properties::kGateway, make_value(ValueKind::String, "udp"), {"added", 8}};
-  expect_problem("a gateway links channels; this connection is dds", {"added", 8});
+  expect_problem("'gateway' is a property of a channel connection; this one is dds", {"added", 8});
   connection("tick").deploy_requirements.back() = {
       properties::kEventDelivery,
-      properties::kChannel,
+      "channel",
       {{properties::kTopic, make_value(ValueKind::String, "t"), {"added", 9}}},
       {"added", 4}};
   expect_problem("'topic' is a property of a dds connection; this one is channel", {"added", 9});
   connection("tick").deploy_requirements.back().properties[0] = {
       "durability", make_value(ValueKind::String, "transient"), {"added", 10}};
-  expect_problem(
-      "mwccm.EventDelivery has no property 'durability' (it has: gateway, topic, reliability, "
-      "history_depth)",
-      {"added", 10});
+  expect_problem("mwccm.EventDelivery 'channel' has no property 'durability' (it has: gateway)",
+                 {"added", 10});
 }
 
 TEST_F(PlanCheck, NamesADdsTopicOfTwoSourcesOrOfTwoQos) {
   if (!MWCCM_WITH_DDS) GTEST_SKIP() << "this mwccm was built without Cyclone DDS";
   const auto on = [](const char* topic, const char* reliability) {
     return Requirement{properties::kEventDelivery,
-                       properties::kDds,
+                       "dds",
                        {{properties::kTopic, make_value(ValueKind::String, topic), {}},
                         {properties::kReliability, make_value(ValueKind::String, reliability), {}}},
                        {"added", 4}};
@@ -119,7 +117,7 @@ TEST_F(PlanCheck, NamesADdsTopicOfTwoSourcesOrOfTwoQos) {
 
 TEST_F(PlanCheck, RefusesDdsWhenBuiltWithoutCycloneDds) {
   if (MWCCM_WITH_DDS) GTEST_SKIP() << "this mwccm has Cyclone DDS";
-  Requirement dds{properties::kEventDelivery, properties::kDds, {}, {"added", 4}};
+  Requirement dds{properties::kEventDelivery, "dds", {}, {"added", 4}};
   connection("tick").deploy_requirements.push_back(dds);
   expect_problem(
       "connection 'tick': mwccm.EventDelivery 'dds': this mwccm was built without Cyclone DDS",
@@ -139,7 +137,7 @@ TEST_F(PlanCheck, NamesAChannelThatIsAlsoPlainCxx) {
   Connection& ready = connection("gps_ready");
   ready.deploy_requirements.push_back(
       {properties::kConnectionType, properties::kLocalInterface, {}, {}});
-  Requirement channel{properties::kEventDelivery, properties::kChannel, {}, {"added", 4}};
+  Requirement channel{properties::kEventDelivery, "channel", {}, {"added", 4}};
   ready.deploy_requirements.push_back(channel);
   const auto found = problems();  // and, as they are in two processes here, plain C++ across them
   EXPECT_TRUE(std::any_of(found.begin(), found.end(), [](const std::string& problem) {
@@ -150,17 +148,14 @@ TEST_F(PlanCheck, NamesAChannelThatIsAlsoPlainCxx) {
 }
 
 TEST_F(PlanCheck, NamesABadFilterOneOnASinkWithoutAChannelAndOneOnNoSink) {
-  Property filter{std::string(properties::kEventFilterPrefix) + "airframe_ready",
-                  make_value(ValueKind::String, "disjunction: source=airframe.ready"),
-                  {"added", 5}};
+  const Property filter = airframe_ready_filter(5);
   instance("HUD").config_properties.push_back(filter);
   expect_problem(
       "a filter applies in a channel, and no connection to 'hud.airframe_ready' is "
       "delivered through one",
       filter.where);
   connection("airframe_ready")
-      .deploy_requirements.push_back(
-          {properties::kEventDelivery, properties::kChannel, {}, {"added", 4}});
+      .deploy_requirements.push_back({properties::kEventDelivery, "channel", {}, {"added", 4}});
   instance("HUD").config_properties.back().value =
       make_value(ValueKind::String, "sometimes: source=x.y");
   expect_problem("an event filter starts with 'conjunction:' or 'disjunction:'", filter.where);
@@ -173,8 +168,7 @@ TEST_F(PlanCheck, NamesABadFilterOneOnASinkWithoutAChannelAndOneOnNoSink) {
 
 TEST_F(PlanCheck, NamesAFilterSourceThatNoChannelBringsToItsSink) {
   connection("airframe_ready")
-      .deploy_requirements.push_back(
-          {properties::kEventDelivery, properties::kChannel, {}, {"added", 4}});
+      .deploy_requirements.push_back({properties::kEventDelivery, "channel", {}, {"added", 4}});
   Property filter{std::string(properties::kEventFilterPrefix) + "airframe_ready",
                   make_value(ValueKind::String, "disjunction: source=gps.ready"),
                   {"added", 5}};
@@ -188,14 +182,13 @@ TEST_F(PlanCheck, NamesAFilterSourceThatNoChannelBringsToItsSink) {
 TEST_F(PlanCheck, NamesBothConnectionsOfASinkFedThroughAChannelAndThroughDds) {
   if (!MWCCM_WITH_DDS) GTEST_SKIP() << "this mwccm was built without Cyclone DDS";
   connection("airframe_ready")
-      .deploy_requirements.push_back(
-          {properties::kEventDelivery, properties::kChannel, {}, {"added", 4}});
+      .deploy_requirements.push_back({properties::kEventDelivery, "channel", {}, {"added", 4}});
   Connection from_gps = connection("airframe_ready");
   from_gps.name = "gps_to_hud";
   for (auto& end : from_gps.internal_endpoints) {
     if (end.kind != PortKind::EventConsumer) end.instance_id = "GPS";
   }
-  from_gps.deploy_requirements = {{properties::kEventDelivery, properties::kDds, {}, {"added", 9}}};
+  from_gps.deploy_requirements = {{properties::kEventDelivery, "dds", {}, {"added", 9}}};
   plan_.connections.push_back(from_gps);
   expect_problem(
       "connection 'gps_to_hud': delivers through dds into the sink that connection "

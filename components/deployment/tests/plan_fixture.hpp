@@ -10,6 +10,7 @@
 #include <mwccm/deployment/component_interface.hpp>
 #include <mwccm/deployment/plan.hpp>
 #include <mwccm/deployment/plan_error.hpp>
+#include <mwccm/deployment/plan_io.hpp>
 #include <string>
 
 namespace mwccm::deployment::testing {
@@ -42,6 +43,16 @@ PlanProblem only_problem(const std::function<void()>& step);
 // message holds `part`.
 void expect_refusal(const std::function<void()>& read, const std::string& file, int line,
                     const std::string& part);
+
+// A reader's test (read_cdp, read_config): expect_error(file, line, part)
+// when `Read` refuses `file` with one problem at `line` holding `part`.
+template <Plan (*Read)(const std::string&)>
+class ReaderTest : public ScratchTest {
+ protected:
+  void expect_error(const std::string& file, int line, const std::string& part) {
+    expect_refusal([&] { Read(file); }, file, line, part);
+  }
+};
 
 // A .config plan of `instances` Airframes (plans/interfaces) in one chain,
 // each one's receptacle `gps` using the next one's facet `position`, 100 to

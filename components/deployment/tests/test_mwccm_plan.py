@@ -200,13 +200,17 @@ BASIC_SP = REPO / "components" / "basic_sp"
 needs_dds = pytest.mark.skipif(
     not (BUILD / "components" / "basic_sp" / "basic_sp_one_process_dds").exists(),
     reason="this mwccm was built without Cyclone DDS")
+needs_zmq = pytest.mark.skipif(
+    not (BUILD / "components" / "basic_sp" / "basic_sp_two_processes_zmq").exists(),
+    reason="this mwccm was built without libzmq")
 
 
 @pytest.mark.parametrize(
     "plan", ["one_process", "one_process_rt", "one_process_plain", "one_process_channel",
              "two_processes", "two_processes_channel", "four_processes_two_nodes",
              pytest.param("one_process_dds", marks=needs_dds),
-             pytest.param("two_processes_dds", marks=needs_dds)]
+             pytest.param("two_processes_dds", marks=needs_dds),
+             pytest.param("two_processes_zmq", marks=needs_zmq)]
 )
 def test_basic_sp_plans_are_valid_and_both_formats_agree(plan, tmp_path):
     """The shipped .cdp of each Basic SP plan is what convert writes from its

@@ -13,16 +13,19 @@ import os
 import re
 import shutil
 import subprocess
+import time
 from pathlib import Path
 
 import pytest
 from deployment_programs import (
     ARTIFACTS,
     BUILD,
+    HANG_S,
     PHASES_OF_BOTH,
     PLANS,
     PROGRAMS,
     REPO,
+    hud_updates,
     start,
     stop,
 )
@@ -160,6 +163,23 @@ def test_the_in_tree_static_plan_runs_once_and_exits(tmp_path):
     assert result.stdout.startswith("assembled Basic SP: one process")
     assert "teardown" in json.loads((tmp_path / "t.json").read_text())["total_ns_per_step"]
     assert not (tmp_path / "hud.ior").exists()
+
+
+@pytest.mark.parametrize("delivery", ["channel", "dds", "zmq"])
+def test_a_compiled_plan_delivers_through_the_strategy_it_names(tmp_path, delivery):
+    """The compiled tables hold the strategy's name; the program finds it in the registry
+    as a deployment does, and the HUD sees the GPS's events through it."""
+    program = ARTIFACTS / f"basic_sp_two_processes_{delivery}"
+    if not program.exists():
+        pytest.skip(f"this mwccm was built without the {delivery} strategy's middleware")
+    process = start([program, "--set", "rate_gen.hertz=200"], tmp_path, "assembled")
+    try:
+        deadline = time.monotonic() + HANG_S
+        while hud_updates(tmp_path, tmp_path / "hud.ior") < 40:
+            assert time.monotonic() < deadline, "the HUD did not reach 40 updates"
+            assert process.poll() is None, process.stderr.read()
+    finally:
+        stop(process)
 
 
 def test_a_plan_of_several_processes_needs_one_process(tmp_path):

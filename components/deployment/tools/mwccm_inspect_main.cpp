@@ -26,6 +26,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <mwccm/channel_counters_json.hpp>
 #include <mwccm/cookie.hpp>
 #include <mwccm/deployment/any_value.hpp>
 #include <mwccm/deployment/component_interface.hpp>
@@ -119,24 +120,9 @@ nlohmann::json channels_of(CORBA::ORB_ptr orb, const std::string& state_file) {
     for (CORBA::ULong i = 0; i < counted->length(); ++i) {
       const MwccmDeployment::ChannelCounters& c = counted[i];
       nlohmann::json suppliers = nlohmann::json::object();
-      for (CORBA::ULong s = 0; s < c.suppliers.length(); ++s) {
-        const MwccmDeployment::SupplierCounters& from = c.suppliers[s];
-        suppliers[from.supplier.in()] = {{"received", from.received},
-                                         {"duplicates", from.duplicates},
-                                         {"out_of_order", from.out_of_order},
-                                         {"lost", from.lost}};
-      }
-      channels[c.process.in()] = {{"published", c.published},
-                                  {"delivered", c.delivered},
-                                  {"filtered", c.filtered},
-                                  {"sent", c.sent},
-                                  {"undeliverable", c.undeliverable},
-                                  {"received", c.received},
-                                  {"unreadable", c.unreadable},
-                                  {"duplicates", c.duplicates},
-                                  {"out_of_order", c.out_of_order},
-                                  {"lost", c.lost},
-                                  {"suppliers", suppliers}};
+      for (CORBA::ULong s = 0; s < c.suppliers.length(); ++s)
+        suppliers[c.suppliers[s].supplier.in()] = mwccm::supplier_counters_json(c.suppliers[s]);
+      channels[c.process.in()] = mwccm::channel_counters_json(c, std::move(suppliers));
     }
   }
   return channels;

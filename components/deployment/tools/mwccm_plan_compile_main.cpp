@@ -73,7 +73,7 @@ int main(int argc, char** argv) {
   for (const auto& directory : artifact_dirs)
     options.archive_directories.push_back(fs::canonical(directory).string());
 
-  try {
+  return run_or_refuse("mwccm-plan-compile", [&] {
     Plan plan = read_plan(plan_file);
     InterfaceCatalog catalog;
     for (const auto& directory : interface_dirs) catalog.add_directory(directory);
@@ -85,12 +85,6 @@ int main(int argc, char** argv) {
     fs::create_directories(output);
     write_file(fs::path(output) / "plan_tables.cpp", tables);
     if (!tables_only) write_file(fs::path(output) / "CMakeLists.txt", project);
-  } catch (const PlanError& error) {
-    for (const auto& problem : error.problems()) std::cerr << problem.to_string() << '\n';
-    return 2;
-  } catch (const std::exception& error) {
-    std::cerr << "mwccm-plan-compile: " << error.what() << '\n';
-    return 2;
-  }
-  return 0;
+    return 0;
+  });
 }

@@ -86,14 +86,8 @@ int main(int argc, char** argv) {
   convert_command->add_option("--interfaces", interface_dirs, "a directory of .ccd files");
   CLI11_PARSE(app, argc, argv);
 
-  try {
+  return run_or_refuse("mwccm-plan", [&] {
     if (check_command->parsed()) return check(plan_file, interface_dirs, artifact_dirs);
     return convert(plan_file, output, interface_dirs);
-  } catch (const PlanError& error) {
-    for (const auto& problem : error.problems()) std::cerr << problem.to_string() << '\n';
-    return 2;
-  } catch (const std::exception& error) {
-    std::cerr << "mwccm-plan: " << error.what() << '\n';
-    return 2;
-  }
+  });
 }

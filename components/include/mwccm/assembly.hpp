@@ -30,6 +30,7 @@
 
 #include <Components.hh>
 #include <map>
+#include <memory>
 #include <mwccm/component_server.hpp>
 #include <mwccm/event_filter.hpp>
 #include <string>
@@ -37,6 +38,10 @@
 #include <vector>
 
 namespace mwccm {
+
+class Delivery;         // delivery.hpp
+class DeliveryWiring;   // delivery.hpp
+struct WiringSettings;  // delivery.hpp
 
 // One port of one component instance of the assembly, by name.
 struct PortEnd {
@@ -90,6 +95,17 @@ class Assembly {
                              const ReceiverSettings& settings, const DdsTopic& topic = {});
   void route_channel(const PortEnd& source, std::shared_ptr<Gateway> gateway,
                      const PortEnd& provider);
+  // The one path of an event connection by delivery strategy (delivery.hpp:
+  // connect_local, accept, route), as the deployment and the ccmevents
+  // driver make theirs: the strategy's wiring of this assembly, one per
+  // strategy, transport and topic, made on first use and kept until
+  // remove() (what its connections share lives there: a gateway per
+  // endpoint, a writer per topic). A strategy of one transport is wired by
+  // it whatever settings.transport says.
+  DeliveryWiring& wiring(const Delivery& strategy, const WiringSettings& settings);
+  // Once every connection is wired: each wiring's finish() (a DDS writer
+  // waits for its readers); std::runtime_error if one cannot deliver.
+  void finish_wiring();
   // configuration_complete on every component not yet configured, then
   // activate_component on every component not yet active, in creation order
   // (so components created later are activated by a second call).
@@ -161,6 +177,8 @@ class Assembly {
     std::uint64_t route;
   };
   std::vector<Inbound> inbound_;
+  // Last: the strategies' wirings go before the connections they made.
+  std::map<std::string, std::unique_ptr<DeliveryWiring>> wirings_;
 };
 
 }  // namespace mwccm

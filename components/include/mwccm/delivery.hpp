@@ -20,6 +20,7 @@
 #include <mwccm/channel_receivers.hpp>
 #include <mwccm/dds_channel.hpp>
 #include <mwccm/event_filter.hpp>
+#include <mwccm/named_registry.hpp>
 #include <string>
 #include <vector>
 
@@ -96,27 +97,23 @@ class DeliveryOf : public Delivery {
   }
 };
 
-// The strategy of that name, or null.
-const Delivery* find_delivery(const std::string& name) noexcept;
-// Every registered strategy, by name.
-std::vector<const Delivery*> deliveries();
-// The names, ", "-separated, for messages ("channel, dds, direct").
-std::string delivery_names();
-
 namespace detail {
-void add_delivery(const Delivery& delivery);
-template <class Strategy>
-struct DeliveryRegistration {
-  DeliveryRegistration() {
-    static const Strategy strategy;
-    add_delivery(strategy);
-  }
-};
+template <>
+NamedRegistry<Delivery>& registry_of<Delivery>();
 }  // namespace detail
+
+// The strategy of that name, or null.
+inline const Delivery* find_delivery(const std::string& name) noexcept {
+  return detail::registry_of<Delivery>().find(name);
+}
+// Every registered strategy, by name.
+inline std::vector<const Delivery*> deliveries() { return detail::registry_of<Delivery>().all(); }
+// The names, ", "-separated, for messages ("channel, dds, direct").
+inline std::string delivery_names() { return detail::registry_of<Delivery>().names(); }
 
 }  // namespace mwccm
 
 // Registers a default-constructible mwccm::Delivery under its name() at start-up.
-#define MWCCM_REGISTER_DELIVERY(Strategy)                      \
-  static const ::mwccm::detail::DeliveryRegistration<Strategy> \
+#define MWCCM_REGISTER_DELIVERY(Strategy)                                 \
+  static const ::mwccm::detail::Registration<Strategy, ::mwccm::Delivery> \
       mwccm_delivery_registration_##Strategy

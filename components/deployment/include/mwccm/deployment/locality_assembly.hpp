@@ -69,7 +69,6 @@ class LocalityAssembly {
   StepTimer timer_;
   std::map<std::string, std::string> homes_;  // entry point → home id
   std::vector<std::string> registrations_;    // targets to unregister at teardown
-  std::map<std::string, std::unique_ptr<mwccm::DeliveryWiring>> wirings_;
   bool launched_ = false;
 };
 

@@ -7,6 +7,7 @@
 // which keeps it short: no plan makes a long error line.
 #pragma once
 
+#include <iostream>
 #include <mwccm/deployment/plan.hpp>
 #include <mwccm/user_input.hpp>
 #include <stdexcept>
@@ -30,6 +31,20 @@ class PlanError : public std::runtime_error {
  private:
   std::vector<PlanProblem> problems_;
 };
+
+// A tool's work, run: its exit status; 2 once a PlanError's problems (one a
+// line) or another std::exception's message ("PROGRAM: ...") are on stderr.
+template <class Work>
+int run_or_refuse(const char* program, Work&& work) {
+  try {
+    return work();
+  } catch (const PlanError& error) {
+    for (const auto& problem : error.problems()) std::cerr << problem.to_string() << '\n';
+  } catch (const std::exception& error) {
+    std::cerr << program << ": " << error.what() << '\n';
+  }
+  return 2;
+}
 
 // "'a', 'b', 'c' and 7 more": names a problem lists, quoted, the first ten
 // only (a node map may name thousands).

@@ -39,25 +39,18 @@ inline constexpr const char* kConnectionType = "mwccm.ConnectionType";
 inline constexpr const char* kLocalInterface = "Local_Interface";
 
 // connection deployRequirement: how the container delivers the events of
-// the source to the sink (docs/events.md section 1): its resourceType is one
-// of kDeliveries ("direct", the default, "channel", "dds" and "zmq"). A channel's
-// property kGateway, one of kGateways ("iiop", the default, "udp",
-// "multicast"), says how it reaches a sink in another process; a dds
-// connection's properties are its topic and QoS (kDdsProperties).
+// the source to the sink (docs/events.md section 1): its resourceType names
+// a registered delivery strategy (mwccm/delivery_check.hpp: the plan check
+// asks it which properties it takes), kDirect when there is none. The
+// properties the deployment reads: a channel's kGateway (how it reaches a
+// sink in another process), a dds connection's topic and QoS.
 inline constexpr const char* kEventDelivery = "mwccm.EventDelivery";
 inline constexpr const char* kDirect = "direct";
-inline constexpr const char* kChannel = "channel";
-inline constexpr const char* kDds = "dds";
-inline constexpr const char* kZmq = "zmq";
-inline constexpr const char* kDeliveries[] = {kDirect, kChannel, kDds, kZmq};
 inline constexpr const char* kGateway = "gateway";
-inline constexpr const char* kGateways[] = {"iiop", "udp", "multicast"};
 inline constexpr const char* kTopic = "topic";  // default: "INSTANCE/PORT" of the source
 inline constexpr const char* kReliability = "reliability";
-inline constexpr const char* kReliable = "reliable";  // the default
-inline constexpr const char* kReliabilities[] = {kReliable, "best_effort"};
+inline constexpr const char* kReliable = "reliable";           // the default
 inline constexpr const char* kHistoryDepth = "history_depth";  // KEEP_LAST N; absent: KEEP_ALL
-inline constexpr const char* kDdsProperties[] = {kTopic, kReliability, kHistoryDepth};
 // .config's names for those properties, after a link (a .config connection
 // has properties, not requirements with properties of their own): the
 // property's name after this prefix, as mwccm.EventDelivery.gateway.
