@@ -66,20 +66,8 @@ class ReplyReaderQos : public mwbench::dds::Qos {
   ReplyReaderQos() : Qos({.reliable = true, .history_depth = 0}) {}
 };
 
-// An event whose payload buffer is allocated here, as OwnedSample.
-class OwnedEvent {
- public:
-  explicit OwnedEvent(std::size_t capacity);
-  ~OwnedEvent();
-  OwnedEvent(const OwnedEvent&) = delete;
-  OwnedEvent& operator=(const OwnedEvent&) = delete;
-
-  mwbench_dds_Event& get() noexcept { return sample_; }
-
- private:
-  std::vector<std::uint8_t> buffer_;
-  mwbench_dds_Event sample_{};
-};
+// An event whose payload buffer is allocated here.
+using OwnedEvent = Owned<mwbench_dds_Event>;
 
 // How the middleware was configured for a fan-out, for the result header.
 nlohmann::json fanout_config(const std::string& config, const FanoutParticipant& participant,
