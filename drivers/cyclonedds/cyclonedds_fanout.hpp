@@ -3,15 +3,9 @@
 // participant with the event and reply topics, the partitions that keep
 // concurrent cells apart, and the event sample with a payload of its own.
 //
-// Every subscriber process of a cell must meet the publisher in one domain,
-// and the processes share no argument from which they could all derive the
-// same per-cell number. So every fan-out runs in one domain, kFanoutDomain,
-// on two fixed topics, and each subscriber process writes and reads in a
-// partition of its own, mwbench_fanout_<pid>. The publisher's publisher and
-// subscriber list the partitions of all its subscriber processes (DDS matches
-// when any partition matches): another cell's readers and writers, in other
-// partitions, never match. The endpoint carries the subscriber process's
-// address (--bind), which the publisher names as a unicast peer.
+// Why one domain and a partition per subscriber process:
+// common/dds_endpoint.hpp. The publisher names each subscriber process's
+// address as a unicast peer.
 #pragma once
 
 #include <cstdint>
