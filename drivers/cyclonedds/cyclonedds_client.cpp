@@ -7,11 +7,9 @@ Client::Client(Participant& participant, Wait wait, std::size_t payload_bytes, d
                mwbench::Measurement& measurement)
     : PingClient(participant.endpoint(), wait, timeout_s, measurement),
       payload_(payload_bytes),
-      endpoints_(participant.handle(),
-                 {participant.handle(), participant.ping_topic(), EndpointQos().get(), "ping"},
-                 {participant.handle(), participant.pong_topic(), EndpointQos().get(), "pong"},
-                 answers_in_listener(wait) ? this : nullptr, &Client::on_data_available,
-                 wait == Wait::waitset) {
+      endpoints_(ping_pong_endpoints(participant, PingPongEnd::client,
+                                     answers_in_listener(wait) ? this : nullptr,
+                                     &Client::on_data_available, wait == Wait::waitset)) {
   lend_payload(ping_.payload, payload_);
 }
 

@@ -6,11 +6,9 @@ namespace cyclonedds {
 Echo::Echo(Participant& participant, Wait wait, std::size_t payload_bytes, bool verify)
     : PingEcho(wait, {payload_bytes, verify}),
       ping_(payload_bytes),
-      endpoints_(participant.handle(),
-                 {participant.handle(), participant.pong_topic(), EndpointQos().get(), "pong"},
-                 {participant.handle(), participant.ping_topic(), EndpointQos().get(), "ping"},
-                 answers_in_listener(wait) ? this : nullptr, &Echo::on_data_available,
-                 wait == Wait::waitset) {
+      endpoints_(ping_pong_endpoints(participant, PingPongEnd::echo,
+                                     answers_in_listener(wait) ? this : nullptr,
+                                     &Echo::on_data_available, wait == Wait::waitset)) {
   guard_ = check(dds_create_guardcondition(participant.handle()), "dds_create_guardcondition");
   check(dds_waitset_attach(endpoints_.waitset(), guard_, 0), "dds_waitset_attach (guard)");
 }

@@ -3,8 +3,6 @@
 
 #include <string>
 
-#include "cyclonedds_session.hpp"
-
 namespace cyclonedds {
 
 WriterReader::WriterReader(dds_entity_t participant, const EntityPlan& writes,
@@ -38,6 +36,16 @@ void WriterReader::delete_all() noexcept {
 
 bool WriterReader::wait(dds_duration_t timeout) {
   return check(dds_waitset_wait(waitset_, nullptr, 0, timeout), "dds_waitset_wait") != 0;
+}
+
+WriterReader ping_pong_endpoints(Participant& participant, PingPongEnd end, void* listener_arg,
+                                 void (*on_data)(dds_entity_t, void*), bool in_waitset) {
+  const EndpointQos qos;
+  const EntityPlan ping{participant.handle(), participant.ping_topic(), qos.get(), "ping"};
+  const EntityPlan pong{participant.handle(), participant.pong_topic(), qos.get(), "pong"};
+  const bool client = end == PingPongEnd::client;
+  return WriterReader(participant.handle(), client ? ping : pong, client ? pong : ping,
+                      listener_arg, on_data, in_waitset);
 }
 
 }  // namespace cyclonedds

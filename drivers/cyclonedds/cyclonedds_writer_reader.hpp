@@ -6,6 +6,7 @@
 // its owner declares this after what the listener uses.
 #pragma once
 
+#include "cyclonedds_session.hpp"
 #include "dds/dds.h"
 
 namespace cyclonedds {
@@ -48,5 +49,14 @@ class WriterReader {
   dds_entity_t reader_ = 0;
   dds_entity_t waitset_ = 0;
 };
+
+// The two ends of a ping-pong cell: the client writes pings and reads
+// pongs, the echo writes pongs and reads pings.
+enum class PingPongEnd { client, echo };
+
+// The writer and reader of `end` in `participant`, both with EndpointQos;
+// the rest as WriterReader's constructor.
+WriterReader ping_pong_endpoints(Participant& participant, PingPongEnd end, void* listener_arg,
+                                 void (*on_data)(dds_entity_t, void*), bool in_waitset);
 
 }  // namespace cyclonedds
