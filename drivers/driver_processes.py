@@ -15,6 +15,7 @@ import uuid
 from pathlib import Path
 
 import pytest
+from proc_view import established_connections
 
 REPO = Path(__file__).resolve().parents[1]
 BUILD = Path(os.environ.get("MWBENCH_BUILD_DIR", REPO / "build"))
@@ -235,6 +236,24 @@ class Driver:
         assert proc.returncode == 0, proc.stderr
         assert status == 0, err
         return read_result(output)
+
+    def connections_per_port(self, tmp_path, endpoint_file, ports, *args):
+        """The established TCP connections a client (of the server that wrote
+        `endpoint_file`, with `args`) holds to each of `ports`, counted once it is in its
+        measured loop: its threads wait for each other after the warm-up, so each has made
+        its calls and holds its connection by then. The client is stopped with SIGTERM."""
+        env, flag = measuring(tmp_path)
+        client = subprocess.Popen(
+            [str(self.program), "--role", "client", "--endpoint-file", str(endpoint_file),
+             "--output", str(tmp_path / "client.result"), "--samples", "100000000",
+             "--warmup", "100", *args],
+            stderr=subprocess.PIPE, text=True, env=env)
+        _started.append(client)
+        wait_until_measuring(client, flag)
+        seen = [established_connections(client.pid, port) for port in ports]
+        client.send_signal(signal.SIGTERM)
+        client.communicate(timeout=HANG_S)
+        return seen
 
     def describe(self):
         """Its --describe, parsed."""

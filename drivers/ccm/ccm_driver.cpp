@@ -43,12 +43,8 @@ OrbSettings orb_settings(const DriverOptions& options) {
   // Every endpoint on --bind: the server's, and a component client's, whose
   // container makes references to its own Caller (for connect and subscribe).
   settings.address = options.bind_address;
-  const std::string threading = options.option("threading", "per-connection");
-  if (threading != "per-connection" && threading != "pool") {
-    throw mwbench::UsageError("--option threading=" + threading +
-                              ": must be per-connection or pool");
-  }
-  settings.thread_per_connection = threading == "per-connection";
+  settings.thread_per_connection = omniorb_driver::kThreadings.parse(
+      options.option("threading", "per-connection"), "--option threading=");
   return settings;
 }
 

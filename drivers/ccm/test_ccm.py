@@ -140,7 +140,7 @@ def test_naming_service_does_not_outlive_the_server(tmp_path):
 
 @pytest.mark.parametrize("args, message", [
     (["--option", "scenario=comp-comps"], "must be obj-obj, obj-comp, comp-obj or comp-comp"),
-    (["--option", "threading=many"], "must be per-connection or pool"),
+    (["--option", "threading=many"], "allowed values: per-connection, pool"),
     (["--operation", "event_value", "--option", "scenario=obj-comp"], "need scenario=comp-comp"),
     (["--operation", "provide_facet", "--option", "scenario=comp-obj"], "need scenario=obj-comp"),
 ])

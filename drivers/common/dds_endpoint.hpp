@@ -29,6 +29,17 @@ struct DdsEndpoint {
   std::string to_string() const;
 };
 
+// Every subscriber process of a fan-out cell must meet the publisher in one
+// domain, and the processes share no argument from which they could all
+// derive the same per-cell number. So every fan-out runs in one domain,
+// kFanoutDomain, on two fixed topics, and each subscriber process writes and
+// reads in a partition of its own, mwbench_fanout_<pid>. The publisher's
+// publisher and subscriber entities list the partitions of all its
+// subscriber processes (DDS matches when any partition matches): another
+// cell's readers and writers, in other partitions, never match. The endpoint
+// carries the subscriber process's address (--bind), which the publisher
+// names as a peer.
+//
 // One fan-out subscriber process's endpoint:
 // "dds:domain=100;partition=mwbench_fanout_4242;event=mwbench_fanout_event;reply=mwbench_fanout_reply;address=127.0.0.1".
 struct FanoutEndpoint {

@@ -12,8 +12,8 @@ PubSubSettings pubsub_settings(const DriverOptions& o, std::uint64_t max_payload
     throw UsageError("--payload-bytes " + std::to_string(o.payload_bytes) + ": " + bound_reason);
   }
   s.payload_bytes = o.payload_bytes;
-  if (o.operation == kFanoutOperation) check_busy_fanout(s.wait, o.subscribers);
-  if (s.wait == Wait::chain && o.operation == kFanoutOperation) {
+  if (is_fanout(o)) check_busy_fanout(s.wait, o.subscribers);
+  if (s.wait == Wait::chain && is_fanout(o)) {
     throw UsageError(
         "--option wait=chain: fanout waits for every subscriber's reply on the "
         "publisher's thread; use waitset, listener or poll");

@@ -12,6 +12,9 @@
 
 namespace mwbench::common {
 
+// Whether the cell measures a fan-out (docs/driver-contract.md section 5).
+inline bool is_fanout(const DriverOptions& o) { return o.operation == kFanoutOperation; }
+
 struct PubSubSettings {
   Wait wait = Wait::waitset;
   bool verify = false;

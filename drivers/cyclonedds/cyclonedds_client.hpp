@@ -9,6 +9,7 @@
 
 #include "common/dds_ping_client.hpp"
 #include "cyclonedds_session.hpp"
+#include "cyclonedds_writer_reader.hpp"
 #include "mwbench/measurement.hpp"
 
 namespace cyclonedds {
@@ -20,20 +21,16 @@ class Client final : public mwbench::common::PingClient<Client> {
   // does not answer the ping is reported through `measurement.fail()`.
   Client(Participant& participant, Wait wait, std::size_t payload_bytes, double timeout_s,
          mwbench::Measurement& measurement);
-  // Deletes its reader first, which waits for a listener that is running.
-  ~Client();
 
  private:
   MWBENCH_DDS_PING_CLIENT_HOOKS(Client)
   static void on_data_available(dds_entity_t reader, void* client);
 
-  dds_entity_t writer_ = 0;
-  dds_entity_t reader_ = 0;
-  dds_entity_t waitset_ = 0;  // wait=waitset: the read condition of reader_ attached
   std::vector<std::uint8_t> payload_;
   mwbench_dds_Sample ping_{};
   OwnedSample pong_{0};  // a pong has no payload
   dds_sample_info_t info_{};
+  WriterReader endpoints_;  // last: deleted first, while what its listener uses is alive
 };
 
 }  // namespace cyclonedds

@@ -32,8 +32,7 @@ using mwbench::Role;
 using namespace cyclonedds;
 namespace roles = mwbench::common;
 
-bool is_fanout(const DriverOptions& o) { return o.operation == mwbench::kFanoutOperation; }
-
+using mwbench::common::is_fanout;
 using Settings = mwbench::common::PubSubSettings;
 
 Settings settings(const DriverOptions& o) {

@@ -4,32 +4,24 @@
 namespace cyclonedds {
 
 Echo::Echo(Participant& participant, Wait wait, std::size_t payload_bytes, bool verify)
-    : PingEcho(wait, {payload_bytes, verify}), ping_(payload_bytes) {
-  const EndpointQos qos;
-  writer_ =
-      check(dds_create_writer(participant.handle(), participant.pong_topic(), qos.get(), nullptr),
-            "dds_create_writer (pong)");
-  reader_ = create_reader(participant.handle(), participant.ping_topic(), qos.get(),
-                          answers_in_listener(wait) ? this : nullptr, &Echo::on_data_available,
-                          "dds_create_reader (ping)");
-
-  waitset_ = check(dds_create_waitset(participant.handle()), "dds_create_waitset");
+    : PingEcho(wait, {payload_bytes, verify}),
+      ping_(payload_bytes),
+      endpoints_(ping_pong_endpoints(participant, PingPongEnd::echo,
+                                     answers_in_listener(wait) ? this : nullptr,
+                                     &Echo::on_data_available, wait == Wait::waitset)) {
   guard_ = check(dds_create_guardcondition(participant.handle()), "dds_create_guardcondition");
-  check(dds_waitset_attach(waitset_, guard_, 0), "dds_waitset_attach (guard)");
-  if (wait == Wait::waitset) attach_reader(waitset_, reader_, "dds_waitset_attach (ping)");
+  check(dds_waitset_attach(endpoints_.waitset(), guard_, 0), "dds_waitset_attach (guard)");
 }
 
 Echo::~Echo() {
-  if (reader_ > 0) dds_delete(reader_);
-  if (waitset_ > 0) dds_delete(waitset_);
-  if (guard_ > 0) dds_delete(guard_);
-  if (writer_ > 0) dds_delete(writer_);
+  dds_waitset_detach(endpoints_.waitset(), guard_);
+  dds_delete(guard_);
 }
 
 void Echo::on_data_available(dds_entity_t, void* echo) { static_cast<Echo*>(echo)->answer_all(); }
 
 bool Echo::take_ping(mwbench::common::PingView& ping) {
-  if (!take_valid(reader_, &ping_.get(), info_, "dds_take (ping)")) return false;
+  if (!take_valid(endpoints_.reader(), &ping_.get(), info_, "dds_take (ping)")) return false;
   const mwbench_dds_Sample& taken = ping_.get();
   ping = {taken.seq, taken.stamp, taken.payload._buffer, taken.payload._length};
   return true;
@@ -39,20 +31,21 @@ void Echo::send_pong(const mwbench::common::PingStamp& pong) {
   pong_.seq = pong.seq;
   pong_.stamp = pong.stamp;
   pong_.status = static_cast<std::uint8_t>(pong.status);
-  check(dds_write(writer_, &pong_), "dds_write (pong)");
+  check(dds_write(endpoints_.writer(), &pong_), "dds_write (pong)");
 }
 
 bool Echo::pong_reader_matched() noexcept {
   dds_publication_matched_status_t matched{};
-  return dds_get_publication_matched_status(writer_, &matched) == DDS_RETCODE_OK &&
+  return dds_get_publication_matched_status(endpoints_.writer(), &matched) == DDS_RETCODE_OK &&
          matched.current_count > 0;
 }
 
-bool Echo::pongs_acknowledged() noexcept { return dds_wait_for_acks(writer_, 0) == DDS_RETCODE_OK; }
+bool Echo::pongs_acknowledged() noexcept {
+  return dds_wait_for_acks(endpoints_.writer(), 0) == DDS_RETCODE_OK;
+}
 
 void Echo::wait_for_pings(bool refused) {
-  check(dds_waitset_wait(waitset_, nullptr, 0, refused ? DDS_MSECS(100) : DDS_INFINITY),
-        "dds_waitset_wait");
+  endpoints_.wait(refused ? DDS_MSECS(100) : DDS_INFINITY);
 }
 
 void Echo::wake() noexcept { dds_set_guardcondition(guard_, true); }

@@ -6,6 +6,7 @@
 
 #include "common/dds_ping_echo.hpp"
 #include "cyclonedds_session.hpp"
+#include "cyclonedds_writer_reader.hpp"
 
 namespace cyclonedds {
 
@@ -16,20 +17,19 @@ class Echo final : public mwbench::common::PingEcho<Echo> {
   // `payload_bytes` sizes the buffer pings are taken into; with `verify`
   // every payload byte is checked against pattern_byte().
   Echo(Participant& participant, Wait wait, std::size_t payload_bytes, bool verify);
-  // Deletes its reader first, which waits for a listener that is running.
+  // Deletes its guard condition; then endpoints_ deletes the reader, which
+  // waits for a listener that is running.
   ~Echo();
 
  private:
   MWBENCH_DDS_PING_ECHO_HOOKS(Echo)
   static void on_data_available(dds_entity_t reader, void* echo);
 
-  dds_entity_t reader_ = 0;
-  dds_entity_t writer_ = 0;
-  dds_entity_t waitset_ = 0;
-  dds_entity_t guard_ = 0;
   OwnedSample ping_;
   mwbench_dds_Sample pong_{};
   dds_sample_info_t info_{};
+  WriterReader endpoints_;  // last: deleted first, while what its listener uses is alive
+  dds_entity_t guard_ = 0;  // triggered by stop(), in endpoints_'s waitset
 };
 
 }  // namespace cyclonedds

@@ -35,17 +35,6 @@ FanoutParticipant::FanoutParticipant(std::uint32_t domain, std::vector<std::stri
 
 FanoutParticipant::~FanoutParticipant() { dds_delete(participant_); }
 
-OwnedEvent::OwnedEvent(std::size_t capacity) : buffer_(capacity) {
-  sample_.payload._buffer = buffer_.data();
-  sample_.payload._maximum = static_cast<std::uint32_t>(capacity);
-  sample_.payload._length = 0;
-  sample_.payload._release = false;  // ours: Cyclone must neither free nor grow it
-}
-
-OwnedEvent::~OwnedEvent() {
-  if (sample_.payload._release) dds_free(sample_.payload._buffer);
-}
-
 nlohmann::json fanout_config(const std::string& config, const FanoutParticipant& participant,
                              Wait wait) {
   return {

@@ -3,15 +3,9 @@
 // participant with the event and reply topics, the partitions that keep
 // concurrent cells apart, and the event sample with a payload of its own.
 //
-// Every subscriber process of a cell must meet the publisher in one domain,
-// and the processes share no argument from which they could all derive the
-// same per-cell number. So every fan-out runs in one domain, kFanoutDomain,
-// on two fixed topics, and each subscriber process writes and reads in a
-// partition of its own, mwbench_fanout_<pid>. The publisher's publisher and
-// subscriber list the partitions of all its subscriber processes (DDS matches
-// when any partition matches): another cell's readers and writers, in other
-// partitions, never match. The endpoint carries the subscriber process's
-// address (--bind), which the publisher names as a unicast peer.
+// Why one domain and a partition per subscriber process:
+// common/dds_endpoint.hpp. The publisher names each subscriber process's
+// address as a unicast peer.
 #pragma once
 
 #include <cstdint>
@@ -66,20 +60,8 @@ class ReplyReaderQos : public mwbench::dds::Qos {
   ReplyReaderQos() : Qos({.reliable = true, .history_depth = 0}) {}
 };
 
-// An event whose payload buffer is allocated here, as OwnedSample.
-class OwnedEvent {
- public:
-  explicit OwnedEvent(std::size_t capacity);
-  ~OwnedEvent();
-  OwnedEvent(const OwnedEvent&) = delete;
-  OwnedEvent& operator=(const OwnedEvent&) = delete;
-
-  mwbench_dds_Event& get() noexcept { return sample_; }
-
- private:
-  std::vector<std::uint8_t> buffer_;
-  mwbench_dds_Event sample_{};
-};
+// An event whose payload buffer is allocated here.
+using OwnedEvent = Owned<mwbench_dds_Event>;
 
 // How the middleware was configured for a fan-out, for the result header.
 nlohmann::json fanout_config(const std::string& config, const FanoutParticipant& participant,

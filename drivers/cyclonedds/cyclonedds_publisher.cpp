@@ -7,25 +7,14 @@ Publisher::Publisher(FanoutParticipant& participant, Wait wait, int subscribers,
                      std::size_t payload_bytes, double timeout_s, mwbench::Measurement& measurement)
     : EventPublisher(mwbench::common::fanout_place(participant.domain(), participant.partitions()),
                      wait, subscribers, timeout_s, measurement),
-      payload_(payload_bytes) {
+      payload_(payload_bytes),
+      endpoints_(
+          participant.handle(),
+          {participant.publisher(), participant.event_topic(), EndpointQos().get(), "event"},
+          {participant.subscriber(), participant.reply_topic(), ReplyReaderQos().get(), "reply"},
+          wait == Wait::listener ? this : nullptr, &Publisher::on_data_available,
+          wait == Wait::waitset) {
   lend_payload(event_.payload, payload_);
-
-  writer_ = check(dds_create_writer(participant.publisher(), participant.event_topic(),
-                                    EndpointQos().get(), nullptr),
-                  "dds_create_writer (event)");
-  reader_ = create_reader(participant.subscriber(), participant.reply_topic(),
-                          ReplyReaderQos().get(), wait == Wait::listener ? this : nullptr,
-                          &Publisher::on_data_available, "dds_create_reader (reply)");
-  if (wait == Wait::waitset) {
-    waitset_ = check(dds_create_waitset(participant.handle()), "dds_create_waitset");
-    attach_reader(waitset_, reader_, "dds_waitset_attach (reply)");
-  }
-}
-
-Publisher::~Publisher() {
-  if (reader_ > 0) dds_delete(reader_);  // its read condition with it
-  if (waitset_ > 0) dds_delete(waitset_);
-  if (writer_ > 0) dds_delete(writer_);
 }
 
 void Publisher::on_data_available(dds_entity_t, void* publisher) {
@@ -35,22 +24,25 @@ void Publisher::on_data_available(dds_entity_t, void* publisher) {
 mwbench::common::MatchCounts Publisher::matched() {
   dds_publication_matched_status_t published{};
   dds_subscription_matched_status_t subscribed{};
-  check(dds_get_publication_matched_status(writer_, &published), "publication matched status");
-  check(dds_get_subscription_matched_status(reader_, &subscribed), "subscription matched status");
+  check(dds_get_publication_matched_status(endpoints_.writer(), &published),
+        "publication matched status");
+  check(dds_get_subscription_matched_status(endpoints_.reader(), &subscribed),
+        "subscription matched status");
   return {static_cast<int>(published.current_count), static_cast<int>(subscribed.current_count)};
 }
 
 void Publisher::send_event(std::uint64_t number) {
   event_.number = number;
-  check(dds_write(writer_, &event_), number == 0 ? "dds_write (probe)" : "dds_write (event)");
+  check(dds_write(endpoints_.writer(), &event_),
+        number == 0 ? "dds_write (probe)" : "dds_write (event)");
 }
 
 bool Publisher::wait_in_waitset(const mwbench::common::PingTimeout& timeout) {
-  return check(dds_waitset_wait(waitset_, nullptr, 0, timeout.ns), "dds_waitset_wait") != 0;
+  return endpoints_.wait(timeout.ns);
 }
 
 bool Publisher::take_reply(mwbench::common::EventReply& reply) {
-  if (!take_valid(reader_, &reply_, info_, "dds_take (reply)")) return false;
+  if (!take_valid(endpoints_.reader(), &reply_, info_, "dds_take (reply)")) return false;
   reply = {static_cast<int>(reply_.subscriber), reply_.event_number, reply_.status == 1};
   return true;
 }

@@ -10,6 +10,7 @@
 
 #include "common/dds_event_publisher.hpp"
 #include "cyclonedds_fanout.hpp"
+#include "cyclonedds_writer_reader.hpp"
 #include "mwbench/measurement.hpp"
 
 namespace cyclonedds {
@@ -22,19 +23,16 @@ class Publisher final : public mwbench::common::EventPublisher<Publisher> {
   // or reports a payload mismatch, is reported through `measurement.fail()`.
   Publisher(FanoutParticipant& participant, Wait wait, int subscribers, std::size_t payload_bytes,
             double timeout_s, mwbench::Measurement& measurement);
-  ~Publisher();
 
  private:
   MWBENCH_DDS_EVENT_PUBLISHER_HOOKS(Publisher)
   static void on_data_available(dds_entity_t reader, void* publisher);
 
-  dds_entity_t writer_ = 0;
-  dds_entity_t reader_ = 0;
-  dds_entity_t waitset_ = 0;  // wait=waitset: the read condition of reader_ attached
   std::vector<std::uint8_t> payload_;
   mwbench_dds_Event event_{};
   mwbench_dds_Reply reply_{};
   dds_sample_info_t info_{};
+  WriterReader endpoints_;  // last: deleted first, while what its listener uses is alive
 };
 
 }  // namespace cyclonedds

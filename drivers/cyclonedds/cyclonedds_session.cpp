@@ -55,17 +55,6 @@ nlohmann::json middleware_config(const std::string& config, const Endpoint& endp
   };
 }
 
-OwnedSample::OwnedSample(std::size_t capacity) : buffer_(capacity) {
-  sample_.payload._buffer = buffer_.data();
-  sample_.payload._maximum = static_cast<std::uint32_t>(capacity);
-  sample_.payload._length = 0;
-  sample_.payload._release = false;  // ours: Cyclone must neither free nor grow it
-}
-
-OwnedSample::~OwnedSample() {
-  if (sample_.payload._release) dds_free(sample_.payload._buffer);
-}
-
 bool take_valid(dds_entity_t reader, void* into, dds_sample_info_t& info, const char* what) {
   for (;;) {
     if (check(dds_take(reader, &into, &info, 1, 1), what) == 0) return false;

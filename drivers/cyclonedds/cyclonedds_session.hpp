@@ -83,24 +83,33 @@ class EndpointQos : public mwbench::dds::Qos {
 // How the middleware was configured, for the result header.
 nlohmann::json middleware_config(const std::string& config, const Endpoint& endpoint, Wait wait);
 
-// A sample whose payload points at a buffer of its own, allocated here,
-// never by Cyclone as long as what arrives fits: taking into it, and writing
-// from it, allocates nothing. If Cyclone had to grow it (a payload larger
-// than `capacity` arrived), the destructor frees what Cyclone allocated.
-class OwnedSample {
+// A sample (of any type with a `payload` sequence of octets) whose payload
+// points at a buffer of its own, allocated here, never by Cyclone as long as
+// what arrives fits: taking into it, and writing from it, allocates nothing.
+// If Cyclone had to grow it (a payload larger than `capacity` arrived), the
+// destructor frees what Cyclone allocated.
+template <class Sample>
+class Owned {
  public:
-  explicit OwnedSample(std::size_t capacity);
-  ~OwnedSample();
-  OwnedSample(const OwnedSample&) = delete;
-  OwnedSample& operator=(const OwnedSample&) = delete;
+  explicit Owned(std::size_t capacity) : buffer_(capacity) {
+    sample_.payload._buffer = buffer_.data();
+    sample_.payload._maximum = static_cast<std::uint32_t>(capacity);
+    sample_.payload._length = 0;
+    sample_.payload._release = false;  // ours: Cyclone must neither free nor grow it
+  }
+  ~Owned() {
+    if (sample_.payload._release) dds_free(sample_.payload._buffer);
+  }
+  Owned(const Owned&) = delete;
+  Owned& operator=(const Owned&) = delete;
 
-  mwbench_dds_Sample& get() noexcept { return sample_; }
-  std::uint8_t* bytes() noexcept { return buffer_.data(); }
+  Sample& get() noexcept { return sample_; }
 
  private:
   std::vector<std::uint8_t> buffer_;
-  mwbench_dds_Sample sample_{};
+  Sample sample_{};
 };
+using OwnedSample = Owned<mwbench_dds_Sample>;
 
 // The payload pattern of the `octets` ping: byte i is i mod 251 (as in rawtcp).
 using mwbench::common::pattern_byte;

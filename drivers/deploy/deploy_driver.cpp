@@ -114,6 +114,15 @@ void record_nodes(nlohmann::json& config, const deploy::Deployments& deployments
   if (!elsewhere.empty()) config["nodes_elsewhere"] = elsewhere;
 }
 
+// Assembles the plan; returns the middleware configuration of an assembled
+// application (its plan and nodes), for the result header.
+nlohmann::json assemble(const deploy::Scenario& scenario, deploy::Deployments& deployments) {
+  deployments.assemble();
+  nlohmann::json config{{"plan", scenario.plan}};
+  record_nodes(config, deployments);
+  return config;
+}
+
 class DeployDriver final : public mwbench::Driver {
  public:
   mwbench::Description describe() const override {
@@ -148,10 +157,7 @@ class DeployDriver final : public mwbench::Driver {
     CORBA::ORB_var orb = init_orb(scenario);
     {
       auto deployments = deploy::make_deployments(orb.in(), scenario, scratch.path());
-      deployments->assemble();
-      nlohmann::json config{{"plan", scenario.plan}};
-      record_nodes(config, *deployments);
-      context.record_middleware_config(config);
+      context.record_middleware_config(assemble(scenario, *deployments));
       CORBA::Object_var position = airframe_position(orb.in(), *deployments, scratch.path());
       CORBA::String_var ior = orb->object_to_string(position.in());
       std::mutex mutex;
@@ -190,10 +196,7 @@ class DeployDriver final : public mwbench::Driver {
       // mwbench's, and calls the application it assembled.
       Scratch scratch;
       auto deployments = deploy::make_deployments(orb.in(), scenario, scratch.path());
-      deployments->assemble();
-      nlohmann::json config{{"plan", scenario.plan}};
-      record_nodes(config, *deployments);
-      measurement.record_middleware_config(config);
+      measurement.record_middleware_config(assemble(scenario, *deployments));
       CORBA::Object_var position = airframe_position(orb.in(), *deployments, scratch.path());
       measure_calls(position.in(), measurement);
       deployments->tear_down();

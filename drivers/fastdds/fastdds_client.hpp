@@ -4,16 +4,13 @@
 // (common/dds_ping_client.hpp); this class says it in Fast DDS's API.
 #pragma once
 
-#include <fastdds/dds/core/condition/WaitSet.hpp>
-#include <fastdds/dds/publisher/DataWriter.hpp>
-#include <fastdds/dds/subscriber/DataReader.hpp>
 #include <fastdds/dds/subscriber/DataReaderListener.hpp>
-#include <fastdds/dds/subscriber/ReadCondition.hpp>
 #include <fastdds/dds/subscriber/SampleInfo.hpp>
 
 #include "PingPong.h"
 #include "common/dds_ping_client.hpp"
 #include "fastdds_session.hpp"
+#include "fastdds_writer_reader.hpp"
 #include "mwbench/measurement.hpp"
 
 namespace fastdds_driver {
@@ -25,22 +22,15 @@ class Client final : public mwbench::common::PingClient<Client>, private dds::Da
   // does not answer the ping is reported through `measurement.fail()`.
   Client(Participant& participant, Wait wait, std::size_t payload_bytes, double timeout_s,
          mwbench::Measurement& measurement);
-  // Deletes its reader first, which waits for a listener that is running.
-  ~Client() override;
 
  private:
   MWBENCH_DDS_PING_CLIENT_HOOKS(Client)
   void on_data_available(dds::DataReader* /*reader*/) override { pong_available(); }
 
-  Participant& participant_;
-  dds::DataWriter* writer_ = nullptr;
-  dds::DataReader* reader_ = nullptr;
-  dds::ReadCondition* condition_ = nullptr;  // wait=waitset, attached to waitset_
-  dds::WaitSet waitset_;
-  dds::ConditionSeq active_;  // capacity reserved: waiting allocates nothing
   mwbench_fastdds::Sample ping_;
   mwbench_fastdds::Sample pong_;
   dds::SampleInfo info_;
+  WriterReader endpoints_;  // last: deleted first, while what its listener uses is alive
 };
 
 }  // namespace fastdds_driver

@@ -35,8 +35,7 @@ using mwbench::Role;
 using namespace fastdds_driver;
 namespace roles = mwbench::common;
 
-bool is_fanout(const DriverOptions& o) { return o.operation == mwbench::kFanoutOperation; }
-
+using mwbench::common::is_fanout;
 struct Settings : mwbench::common::PubSubSettings {
   Transport transport = Transport::udp;
   QosChoice qos;

@@ -5,16 +5,13 @@
 #pragma once
 
 #include <fastdds/dds/core/condition/GuardCondition.hpp>
-#include <fastdds/dds/core/condition/WaitSet.hpp>
-#include <fastdds/dds/publisher/DataWriter.hpp>
-#include <fastdds/dds/subscriber/DataReader.hpp>
 #include <fastdds/dds/subscriber/DataReaderListener.hpp>
-#include <fastdds/dds/subscriber/ReadCondition.hpp>
 #include <fastdds/dds/subscriber/SampleInfo.hpp>
 
 #include "PingPong.h"
 #include "common/dds_ping_echo.hpp"
 #include "fastdds_session.hpp"
+#include "fastdds_writer_reader.hpp"
 
 namespace fastdds_driver {
 
@@ -25,23 +22,19 @@ class Echo final : public mwbench::common::PingEcho<Echo>, private dds::DataRead
   // triggers. `payload_bytes` sizes the sample pings are taken into; with
   // `verify` every payload byte is checked against pattern_byte().
   Echo(Participant& participant, Wait wait, std::size_t payload_bytes, bool verify);
-  // Deletes its reader first, which waits for a listener that is running.
+  // Detaches the guard; then endpoints_ deletes the reader, which waits for
+  // a listener that is running.
   ~Echo() override;
 
  private:
   MWBENCH_DDS_PING_ECHO_HOOKS(Echo)
   void on_data_available(dds::DataReader* /*reader*/) override { answer_all(); }
 
-  Participant& participant_;
-  dds::DataWriter* writer_ = nullptr;
-  dds::DataReader* reader_ = nullptr;
-  dds::ReadCondition* condition_ = nullptr;  // wait=waitset
-  dds::GuardCondition guard_;
-  dds::WaitSet waitset_;
-  dds::ConditionSeq active_;
   mwbench_fastdds::Sample ping_;
   mwbench_fastdds::Sample pong_;
   dds::SampleInfo info_;
+  dds::GuardCondition guard_;  // triggered by stop(), in endpoints_'s waitset
+  WriterReader endpoints_;     // last: deleted first, while what its listener uses is alive
 };
 
 }  // namespace fastdds_driver

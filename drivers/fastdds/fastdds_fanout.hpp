@@ -3,15 +3,9 @@
 // participant with the event and reply topics, and the partitions that keep
 // concurrent cells apart.
 //
-// Every subscriber process of a cell must meet the publisher in one domain,
-// and the processes share no argument from which they could all derive the
-// same per-cell number. So every fan-out runs in one domain, kFanoutDomain,
-// on two fixed topics, and each subscriber process writes and reads in a
-// partition of its own, mwbench_fanout_<pid>. The publisher's Publisher and
-// Subscriber list the partitions of all its subscriber processes (DDS matches
-// when any partition matches): another cell's readers and writers, in other
-// partitions, never match. The endpoint carries the subscriber process's
-// address (--bind), which a udp publisher names as an initial peer.
+// Why one domain and a partition per subscriber process:
+// common/dds_endpoint.hpp. A udp publisher names each subscriber process's
+// address as an initial peer.
 #pragma once
 
 #include <cstdint>

@@ -6,16 +6,13 @@
 #pragma once
 
 #include <cstdint>
-#include <fastdds/dds/core/condition/WaitSet.hpp>
-#include <fastdds/dds/publisher/DataWriter.hpp>
-#include <fastdds/dds/subscriber/DataReader.hpp>
 #include <fastdds/dds/subscriber/DataReaderListener.hpp>
-#include <fastdds/dds/subscriber/ReadCondition.hpp>
 #include <fastdds/dds/subscriber/SampleInfo.hpp>
 
 #include "Fanout.h"
 #include "common/dds_event_publisher.hpp"
 #include "fastdds_fanout.hpp"
+#include "fastdds_writer_reader.hpp"
 #include "mwbench/measurement.hpp"
 
 namespace fastdds_driver {
@@ -29,22 +26,15 @@ class Publisher final : public mwbench::common::EventPublisher<Publisher>,
   // or reports a payload mismatch, is reported through `measurement.fail()`.
   Publisher(FanoutParticipant& participant, Wait wait, int subscribers, std::size_t payload_bytes,
             double timeout_s, mwbench::Measurement& measurement);
-  // Deletes its reader first, which waits for a listener that is running.
-  ~Publisher() override;
 
  private:
   MWBENCH_DDS_EVENT_PUBLISHER_HOOKS(Publisher)
   void on_data_available(dds::DataReader* /*reader*/) override { replies_available(); }
 
-  FanoutParticipant& participant_;
-  dds::DataWriter* writer_ = nullptr;
-  dds::DataReader* reader_ = nullptr;
-  dds::ReadCondition* condition_ = nullptr;  // wait=waitset, attached to waitset_
-  dds::WaitSet waitset_;
-  dds::ConditionSeq active_;  // capacity reserved: waiting allocates nothing
   mwbench_fastdds::Event event_;
   mwbench_fastdds::Reply reply_;
   dds::SampleInfo info_;
+  WriterReader endpoints_;  // last: deleted first, while what its listener uses is alive
 };
 
 }  // namespace fastdds_driver

@@ -91,16 +91,6 @@ void check(const ReturnCode& ret, const char* what) {
   }
 }
 
-bool wait_in(dds::WaitSet& waitset, dds::ConditionSeq& active, std::int64_t timeout_ns,
-             const char* what) {
-  const Duration duration(static_cast<std::int32_t>(timeout_ns / 1'000'000'000),
-                          static_cast<std::uint32_t>(timeout_ns % 1'000'000'000));
-  const ReturnCode ret = waitset.wait(active, duration);
-  if (ret == ReturnCode::RETCODE_TIMEOUT) return false;
-  check(ret, what);
-  return true;
-}
-
 dds::DataReader* create_reader(dds::Subscriber* subscriber, dds::Topic* topic,
                                const dds::DataReaderQos& qos, dds::DataReaderListener* listener,
                                const char* what) {

@@ -176,11 +176,6 @@ bool take_valid(dds::DataReader* reader, Sample& sample, dds::SampleInfo& info, 
   }
 }
 
-// Waits in `waitset` for at most `timeout_ns`; false on timeout. Throws on an
-// error, naming `what`. `active` has its capacity reserved: nothing allocates.
-bool wait_in(dds::WaitSet& waitset, dds::ConditionSeq& active, std::int64_t timeout_ns,
-             const char* what);
-
 // A DataReader of `topic` in `subscriber`; with `listener`, it hears
 // data_available. Throws naming `what`.
 dds::DataReader* create_reader(dds::Subscriber* subscriber, dds::Topic* topic,

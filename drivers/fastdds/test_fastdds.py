@@ -44,6 +44,25 @@ def run_collocated(tmp_path, args, samples=200):
     return FASTDDS.run("collocated", tmp_path, *args, samples=samples)
 
 
+def killed_shm_server_files(tmp_path, *options):
+    """Starts a shm server and kills it outright (SIGKILL: it removes nothing); returns the
+    Fast DDS files in /dev/shm it mapped or held open."""
+    server = DriverServer(DRIVER, tmp_path, cell("roundtrip", "shm", 0, *options))
+    files = fastdds_files_of(server.proc.pid)
+    server.proc.kill()
+    server.proc.wait(timeout=HANG_S)
+    server.proc.stderr.close()
+    return files
+
+
+def removed_at_next_start(tmp_path):
+    """The files the next driver process (a short collocated run) removed as stale at its
+    start (middleware_config.stale_shm.removed_at_start)."""
+    proc, output = run_collocated(tmp_path, cell("roundtrip", "inproc", 0), samples=10)
+    assert proc.returncode == 0, proc.stderr
+    return set(read_result(output)[0]["middleware_config"]["stale_shm"]["removed_at_start"])
+
+
 def test_describe():
     d = FASTDDS.describe()
     assert d["contract"] == 1 and d["driver"] == "fastdds"
@@ -139,20 +158,14 @@ def test_qos_options_are_for_ping_pong_only(tmp_path):
 def test_data_sharing_pools_of_a_killed_run_are_removed(tmp_path):
     # A data-sharing pool has no lock file: once old and mapped by nobody, it is
     # stale (as a port without its lock file, below).
-    server = DriverServer(DRIVER, tmp_path, cell("roundtrip", "shm", 0,
-                                                 "--option", "data_sharing=on"))
-    pools = {f for f in fastdds_files_of(server.proc.pid) if f.startswith("fast_datasharing_")}
-    server.proc.kill()
-    server.proc.wait(timeout=HANG_S)
-    server.proc.stderr.close()
+    pools = {f for f in killed_shm_server_files(tmp_path, "--option", "data_sharing=on")
+             if f.startswith("fast_datasharing_")}
     assert pools, "the killed server left no data-sharing pool"
     for name in pools:
         os.utime(SHM / name, (time.time() - 60, time.time() - 60))
 
-    proc, output = run_collocated(tmp_path, cell("roundtrip", "inproc", 0), samples=10)
-    assert proc.returncode == 0, proc.stderr
-    removed = read_result(output)[0]["middleware_config"]["stale_shm"]["removed_at_start"]
-    assert pools <= set(removed), sorted(pools - set(removed))
+    removed = removed_at_next_start(tmp_path)
+    assert pools <= removed, sorted(pools - removed)
 
 
 def test_inproc_is_no_remote_transport(tmp_path):
@@ -163,20 +176,14 @@ def test_inproc_is_no_remote_transport(tmp_path):
 def test_stale_segments_of_a_killed_run_are_removed_at_the_next_start(tmp_path):
     # A shm server killed outright leaves its segment, its ports and their
     # locks; the next driver process to start finds them unlocked and removes them.
-    server = DriverServer(DRIVER, tmp_path, cell("roundtrip", "shm", 0))
     # Its own files: a port (and its mutex) is every participant's of the domain here.
-    leftovers = {f for f in fastdds_files_of(server.proc.pid)
+    leftovers = {f for f in killed_shm_server_files(tmp_path)
                  if not f.startswith(("fastrtps_port", "sem.fastrtps_port"))}
-    server.proc.kill()
-    server.proc.wait(timeout=HANG_S)
-    server.proc.stderr.close()
     segments = [f for f in leftovers if f.endswith("_el") and not f.startswith("fastrtps_port")]
     assert segments, f"the killed server left no segment lock: {sorted(leftovers)}"
 
-    proc, output = run_collocated(tmp_path, cell("roundtrip", "inproc", 0), samples=10)
-    assert proc.returncode == 0, proc.stderr
-    removed = read_result(output)[0]["middleware_config"]["stale_shm"]["removed_at_start"]
-    assert leftovers <= set(removed), sorted(leftovers - set(removed))
+    removed = removed_at_next_start(tmp_path)
+    assert leftovers <= removed, sorted(leftovers - removed)
     assert not (fastdds_files() & leftovers)
 
 
@@ -187,10 +194,7 @@ def test_a_live_processs_segments_are_kept(tmp_path):
     server = DriverServer(DRIVER, tmp_path, args)
     beside = tmp_path / "beside"
     beside.mkdir()
-    proc, output = run_collocated(beside, cell("roundtrip", "inproc", 0), samples=10)
-    assert proc.returncode == 0, proc.stderr
-    removed = read_result(output)[0]["middleware_config"]["stale_shm"]["removed_at_start"]
-    assert not fastdds_files_of(server.proc.pid) & set(removed)
+    assert not fastdds_files_of(server.proc.pid) & removed_at_next_start(beside)
     client, _ = run_client(tmp_path, args, samples=50)
     assert client.returncode == 0, client.stderr
     assert server.stop()[0] == 0
@@ -238,11 +242,7 @@ def test_ports_of_a_killed_run_without_lock_files_are_removed(tmp_path, other_li
     # its processes hold them, and their lock files are not this test's to remove.
     if live := other_live_runs():
         pytest.skip(f"Fast DDS's ports are shared with {live[0]}")
-    server = DriverServer(DRIVER, tmp_path, cell("roundtrip", "shm", 0))
-    leftovers = fastdds_files_of(server.proc.pid)
-    server.proc.kill()
-    server.proc.wait(timeout=HANG_S)
-    server.proc.stderr.close()
+    leftovers = killed_shm_server_files(tmp_path)
     ports = {f for f in leftovers
              if f.startswith("fastrtps_port") and not f.endswith(("_el", "_sl"))}
     assert ports, f"the killed server left no port: {sorted(leftovers)}"
@@ -252,10 +252,8 @@ def test_ports_of_a_killed_run_without_lock_files_are_removed(tmp_path, other_li
     for name in ports:
         os.utime(SHM / name, (time.time() - 60, time.time() - 60))
 
-    proc, output = run_collocated(tmp_path, cell("roundtrip", "inproc", 0), samples=10)
-    assert proc.returncode == 0, proc.stderr
-    removed = read_result(output)[0]["middleware_config"]["stale_shm"]["removed_at_start"]
-    assert ports <= set(removed), sorted(ports - set(removed))
+    removed = removed_at_next_start(tmp_path)
+    assert ports <= removed, sorted(ports - removed)
     assert not (fastdds_files() & leftovers)
 
 

@@ -171,18 +171,23 @@ class IceoryxDriver final : public mwbench::Driver {
   static void run_fanout(const DriverOptions& o, const Settings& s, const FanoutEndpoint& endpoint,
                          mwbench::Measurement& m) {
     Publisher publisher(endpoint, s.wait, s.payload_bytes, o.timeout_s, m);
-    m.record_middleware_config(fanout_config(endpoint, s.wait));
-    publisher.connect();
-    m.run([&publisher] { publisher.call(); });
+    measure_calls(publisher, fanout_config(endpoint, s.wait), m);
     m.record_events_published(publisher.published());
   }
 
   static void run(const DriverOptions& o, const Settings& s, const Endpoint& endpoint,
                   mwbench::Measurement& m) {
     Client client(endpoint, s.wait, s.payload_bytes, o.timeout_s, m);
-    m.record_middleware_config(middleware_config(endpoint, s.wait));
-    client.connect();
-    m.run([&client] { client.call(); });
+    measure_calls(client, middleware_config(endpoint, s.wait), m);
+  }
+
+  // The measured loop of a Client or a Publisher: records `config`,
+  // connects, then one call per sample.
+  template <class Caller>
+  static void measure_calls(Caller& caller, const nlohmann::json& config, mwbench::Measurement& m) {
+    m.record_middleware_config(config);
+    caller.connect();
+    m.run([&caller] { caller.call(); });
   }
 };
 

@@ -93,33 +93,9 @@ FanoutEndpoint merge_endpoints(const std::vector<std::string>& texts, int subscr
   return merged;
 }
 
-iox::capro::ServiceDescription service(const FanoutEndpoint& endpoint, const std::string& event) {
-  return {iox::capro::IdString_t(iox::cxx::TruncateToCapacity, endpoint.service.c_str()),
-          iox::capro::IdString_t(iox::cxx::TruncateToCapacity, endpoint.instance.c_str()),
-          iox::capro::IdString_t(iox::cxx::TruncateToCapacity, event.c_str())};
-}
-
-iox::popo::PublisherOptions event_publisher_options() {
-  iox::popo::PublisherOptions options;
-  options.historyCapacity = 0;
-  return options;
-}
-
-iox::popo::SubscriberOptions event_subscriber_options() {
-  iox::popo::SubscriberOptions options;
-  options.queueCapacity = 1;
-  options.historyRequest = 0;
-  options.queueFullPolicy = iox::popo::QueueFullPolicy::DISCARD_OLDEST_DATA;
-  return options;
-}
-
-iox::popo::PublisherOptions reply_publisher_options() { return event_publisher_options(); }
-
 iox::popo::SubscriberOptions reply_subscriber_options() {
-  iox::popo::SubscriberOptions options;
+  iox::popo::SubscriberOptions options = subscriber_options();
   options.queueCapacity = kReplyQueueCapacity;
-  options.historyRequest = 0;
-  options.queueFullPolicy = iox::popo::QueueFullPolicy::DISCARD_OLDEST_DATA;
   return options;
 }
 

@@ -69,9 +69,6 @@ struct FanoutEndpoint {
 // each once, in order.
 FanoutEndpoint merge_endpoints(const std::vector<std::string>& texts, int subscribers);
 
-// The service of one event of the fan-out ("mwbench", "fanout", `event`).
-iox::capro::ServiceDescription service(const FanoutEndpoint& endpoint, const std::string& event);
-
 // What the publisher sends: a handshake probe or an event; an event's
 // payload follows it in the chunk.
 struct FanoutEvent {
@@ -92,16 +89,9 @@ inline constexpr std::uint32_t kHello = 1;
 inline constexpr std::uint32_t kReply = 2;          // payload intact or not checked
 inline constexpr std::uint32_t kBrokenPayload = 3;  // verify=1 found a wrong payload
 
-// Event publisher: no history (a late subscriber gets nothing old).
-iox::popo::PublisherOptions event_publisher_options();
-// Each subscriber's event queue: one chunk, discarding the oldest. In a closed
-// loop the next event is sent only once every subscriber has taken the last,
-// so what it can push out is only a handshake probe nobody took.
-iox::popo::SubscriberOptions event_subscriber_options();
-// Reply publishers: no history.
-iox::popo::PublisherOptions reply_publisher_options();
-// The publisher's reply queue: kReplyQueueCapacity, room for one reply of
-// each subscriber (and stale hellos are older, so discarded first).
+// The publisher's reply queue: as subscriber_options(), but
+// kReplyQueueCapacity chunks, room for one reply of each subscriber (and
+// stale hellos are older, so discarded first).
 iox::popo::SubscriberOptions reply_subscriber_options();
 
 // How the fan-out was configured, for the result header.

@@ -38,7 +38,7 @@ Publisher::Publisher(const FanoutEndpoint& endpoint, Wait wait, std::size_t payl
       tally_(endpoint.count) {}
 
 Publisher::Ports::Ports(const FanoutEndpoint& endpoint, Wait wait)
-    : events(service(endpoint, endpoint.event), event_publisher_options()),
+    : events(service(endpoint, endpoint.event), publisher_options()),
       replies(service(endpoint, endpoint.reply), reply_subscriber_options()) {
   if (wait == Wait::waitset) {
     waitset.emplace();

@@ -122,9 +122,10 @@ std::string Endpoint::to_string() const {
 std::string Endpoint::ping_name() const { return service + "/" + instance + "/" + ping; }
 std::string Endpoint::pong_name() const { return service + "/" + instance + "/" + pong; }
 
-iox::capro::ServiceDescription service(const Endpoint& endpoint, const std::string& event) {
-  return {iox::capro::IdString_t(iox::cxx::TruncateToCapacity, endpoint.service.c_str()),
-          iox::capro::IdString_t(iox::cxx::TruncateToCapacity, endpoint.instance.c_str()),
+iox::capro::ServiceDescription service(const std::string& service, const std::string& instance,
+                                       const std::string& event) {
+  return {iox::capro::IdString_t(iox::cxx::TruncateToCapacity, service.c_str()),
+          iox::capro::IdString_t(iox::cxx::TruncateToCapacity, instance.c_str()),
           iox::capro::IdString_t(iox::cxx::TruncateToCapacity, event.c_str())};
 }
 

@@ -69,12 +69,24 @@ using mwbench::common::endpoint_field;  // "k1=v1;k2=v2" -> the value of one key
 // Seconds as messages print them (drivers/common).
 using mwbench::common::seconds_text;
 
-// The service of one event of the cell ("mwbench", "<pid>", `event`).
-iox::capro::ServiceDescription service(const Endpoint& endpoint, const std::string& event);
-// Every publisher: no history (a late subscriber gets nothing old).
+// The service of one event: (`service`, `instance`, `event`).
+iox::capro::ServiceDescription service(const std::string& service, const std::string& instance,
+                                       const std::string& event);
+// The service of one event of a cell ("mwbench", "<pid>", `event`) or of a
+// fan-out ("mwbench", "fanout", `event`): anything with `service` and
+// `instance`.
+template <class AnyEndpoint>
+iox::capro::ServiceDescription service(const AnyEndpoint& endpoint, const std::string& event) {
+  return service(endpoint.service, endpoint.instance, event);
+}
+// Every publisher (ping-pong and fan-out): no history (a late subscriber
+// gets nothing old).
 iox::popo::PublisherOptions publisher_options();
-// Every subscriber: a queue of one chunk, discarding the oldest when full
-// (a closed ping-pong has at most one chunk in flight per direction).
+// Every subscriber but the fan-out publisher's replies: a queue of one
+// chunk, discarding the oldest when full. A closed ping-pong has at most one
+// chunk in flight per direction; in a fan-out the next event is sent only
+// once every subscriber has taken the last, so what it can push out is only
+// a handshake probe nobody took.
 iox::popo::SubscriberOptions subscriber_options();
 
 // The message at the start of every chunk; a ping's payload follows it.

@@ -23,8 +23,8 @@ class Subscribers::Subscriber {
         number_(static_cast<std::uint32_t>(number)),
         wait_(wait),
         check_(payload_bytes, verify),
-        events_(service(endpoint, endpoint.event), event_subscriber_options()),
-        replies_(service(endpoint, endpoint.reply), reply_publisher_options()) {
+        events_(service(endpoint, endpoint.event), subscriber_options()),
+        replies_(service(endpoint, endpoint.reply), publisher_options()) {
     if (wait == Wait::waitset) {
       waitset_.emplace();
       attach(*waitset_, events_, "event subscriber", &stop_trigger_);

@@ -30,6 +30,11 @@ using mwbench::Measurement;
 using mwbench::Role;
 using mwbench::UsageError;
 
+// --option connections=own|shared, as OrbSettings::own_connections.
+constexpr mwbench::NameTable<bool, 2> kConnections{{{{true, "own"}, {false, "shared"}}}};
+// --option target=same|random: true when random.
+constexpr mwbench::NameTable<bool, 2> kTargets{{{{false, "same"}, {true, "random"}}}};
+
 // Room for the GIOP and request headers next to a payload.
 constexpr std::uint64_t kGiopOverheadBytes = 1024;
 
@@ -38,12 +43,8 @@ OrbSettings orb_settings(const DriverOptions& options) {
   settings.role = options.role;
   settings.transport = options.transport;
   settings.address = options.bind_address;
-  const std::string threading = options.option("threading", "per-connection");
-  if (threading == "pool") {
-    settings.thread_per_connection = false;
-  } else if (threading != "per-connection") {
-    throw UsageError("--option threading=" + threading + ": must be per-connection or pool");
-  }
+  settings.thread_per_connection =
+      kThreadings.parse(options.option("threading", "per-connection"), "--option threading=");
   if (options.options.contains("pool_size")) {
     const std::string text = options.option("pool_size", "");
     if (settings.thread_per_connection) {
@@ -57,22 +58,14 @@ OrbSettings orb_settings(const DriverOptions& options) {
     settings.pool_size = value;
   }
   settings.client_threads = options.threads;
-  const std::string connections = options.option("connections", "own");
-  if (connections == "shared") {
-    settings.own_connections = false;
-  } else if (connections != "own") {
-    throw UsageError("--option connections=" + connections + ": must be own or shared");
-  }
+  settings.own_connections =
+      kConnections.parse(options.option("connections", "own"), "--option connections=");
   return settings;
 }
 
 // target=same|random; a client setting, checked on both ends for its value.
 bool random_target(const DriverOptions& options) {
-  const std::string target = options.option("target", "same");
-  if (target != "same" && target != "random") {
-    throw UsageError("--option target=" + target + ": must be same or random");
-  }
-  return target == "random";
+  return kTargets.parse(options.option("target", "same"), "--option target=");
 }
 
 // A sequence's length is an unsigned long (32 bits). And a remote call is

@@ -172,7 +172,7 @@ def test_octets_mismatch_fails_loudly(tmp_path):
 
 @pytest.mark.parametrize("option, message", [
     ("no_such_option=1", "--option no_such_option: unknown key"),
-    ("threading=fibers", "per-connection or pool"),
+    ("threading=fibers", "allowed values: per-connection, pool"),
 ])
 def test_wrong_options_are_usage_errors(tmp_path, option, message):
     Driver("omniorb").assert_usage_error(tmp_path, "collocated", *cell("ping", "inproc"),

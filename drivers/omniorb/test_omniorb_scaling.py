@@ -152,7 +152,8 @@ def test_servants_within_the_memory_limit_serve(tmp_path):
 
 
 @pytest.mark.parametrize(("option", "allowed"), [
-    ("connections=some", "own or shared"), ("target=any", "same or random")])
+    ("connections=some", "allowed values: own, shared"),
+    ("target=any", "allowed values: same, random")])
 def test_bad_option_values_are_usage_errors(option, allowed):
     done = collocated(["--operation", "ping", "--option", option])
     assert done.returncode == 2

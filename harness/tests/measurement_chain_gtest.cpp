@@ -100,15 +100,22 @@ TEST(MeasurementChain, RepliesOnAnotherThreadStartTheNextCall) {
   EXPECT_NE(last_sender.load(), std::this_thread::get_id());
 }
 
-TEST(MeasurementChain, RepliesWithinSendAreChainedWithoutRecursion) {
-  // A middleware that delivers within the call (collocated): replied() inside send().
-  const auto o = options(100000, 10, 1);
-  Measurement m(o, 20);
+// A middleware that delivers within the call (collocated): each send works
+// for `cost_ns`, then calls replied() itself. Returns the sends.
+std::uint64_t chain_replying_within_send(Measurement& m, std::uint64_t cost_ns) {
   std::uint64_t sends = 0;
   m.run_chained([&] {
     ++sends;
+    if (cost_ns > 0) spin(cost_ns);
     m.replied();
   });
+  return sends;
+}
+
+TEST(MeasurementChain, RepliesWithinSendAreChainedWithoutRecursion) {
+  const auto o = options(100000, 10, 1);
+  Measurement m(o, 20);
+  const std::uint64_t sends = chain_replying_within_send(m, 0);
   EXPECT_EQ(sends, 10u + 100000u);  // a hundred thousand deep would overflow the stack
   EXPECT_EQ(m.samples().size(), 100000u);
 }
@@ -116,13 +123,7 @@ TEST(MeasurementChain, RepliesWithinSendAreChainedWithoutRecursion) {
 TEST(MeasurementChain, FixedBatchTimesSeveralCallsPerSample) {
   const auto o = options(50, 0, 4);
   Measurement m(o, 20);
-  std::uint64_t sends = 0;
-  m.run_chained([&] {
-    ++sends;
-    spin(1000);
-    m.replied();
-  });
-  EXPECT_EQ(sends, 50u * 4u);
+  EXPECT_EQ(chain_replying_within_send(m, 1000), 50u * 4u);
   EXPECT_EQ(m.batch_size(), 4u);
   for (const std::uint64_t s : m.samples()) EXPECT_GE(s, 4000u);
 }
@@ -133,12 +134,7 @@ TEST(MeasurementChain, AutoBatchComesFromSingleCallsAfterTheWarmup) {
   // busy machine changes the answer (a call would have to take over 5 µs).
   const auto o = options(10, 3, std::nullopt);
   Measurement m(o, 100);
-  std::uint64_t sends = 0;
-  m.run_chained([&] {
-    ++sends;
-    spin(3000);
-    m.replied();
-  });
+  const std::uint64_t sends = chain_replying_within_send(m, 3000);
   EXPECT_EQ(m.batch_size(), 4u);
   EXPECT_EQ(sends, 3u + 5u + 10u * 4u);  // warm-up, five probes, the samples
 }

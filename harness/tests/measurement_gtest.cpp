@@ -154,35 +154,50 @@ TEST(Measurement, InjectedDelayMustBeANumber) {
   EXPECT_THROW(Measurement(o, 20), mwbench::UsageError);
 }
 
+// The measuring file of one test: a path of its own in the scratch
+// directory, named in MWBENCH_MEASURING_FILE, removed before and after.
+class MeasuringFile {
+ public:
+  explicit MeasuringFile(const std::string& name)
+      : path_(::testing::TempDir() + name + "-" + std::to_string(getpid())),
+        env_("MWBENCH_MEASURING_FILE", path_.c_str()) {
+    std::remove(path_.c_str());
+  }
+  ~MeasuringFile() { std::remove(path_.c_str()); }
+  MeasuringFile(const MeasuringFile&) = delete;
+  MeasuringFile& operator=(const MeasuringFile&) = delete;
+
+  bool exists() const { return access(path_.c_str(), F_OK) == 0; }
+
+ private:
+  const std::string path_;
+  const ScopedEnv env_;
+};
+
 // A test outside waits for this file instead of guessing when the loop runs.
 TEST(Measurement, MeasuringFileAppearsOnceTheFirstSampleIsKept) {
-  const std::string file = ::testing::TempDir() + "mwbench-measuring-" + std::to_string(getpid());
-  std::remove(file.c_str());
-  const ScopedEnv env("MWBENCH_MEASURING_FILE", file.c_str());
+  const MeasuringFile file("mwbench-measuring");
   const auto o = options(50, 5, 1);
   Measurement m(o, 20);
   bool seen_before_first_sample = false;
   std::uint64_t calls = 0;
   m.run([&] {
     // Call 6 is the first sample's: the file must not exist during it.
-    if (++calls == 6) seen_before_first_sample = access(file.c_str(), F_OK) == 0;
+    if (++calls == 6) seen_before_first_sample = file.exists();
   });
   EXPECT_FALSE(seen_before_first_sample);
-  EXPECT_EQ(access(file.c_str(), F_OK), 0);
+  EXPECT_TRUE(file.exists());
   EXPECT_EQ(m.samples().size(), 50u);
-  std::remove(file.c_str());
 }
 
 TEST(Measurement, NoMeasuringFileWithoutASample) {
-  const std::string file = ::testing::TempDir() + "mwbench-unmeasured-" + std::to_string(getpid());
-  std::remove(file.c_str());
-  const ScopedEnv env("MWBENCH_MEASURING_FILE", file.c_str());
+  const MeasuringFile file("mwbench-unmeasured");
   const auto o = options(50, 0, 1);
   Measurement m(o, 20);
   m.request_stop();
   m.run([] {});
   EXPECT_TRUE(m.samples().empty());
-  EXPECT_NE(access(file.c_str(), F_OK), 0);
+  EXPECT_FALSE(file.exists());
 }
 
 }  // namespace

@@ -19,6 +19,8 @@ import stat
 from pathlib import Path
 
 import yaml
+from ruamel.yaml import YAML
+from ruamel.yaml.error import YAMLError
 
 # Deeper than any spec: suite > experiments > experiment > options > values is 5.
 MAX_YAML_DEPTH = 12
@@ -88,6 +90,16 @@ def check_yaml(text: str, path: Path | str) -> None:
         what = ", ".join(part for part in (error.context, error.problem) if part)
         raise InputError(f"{where}: not valid YAML: {what}") from None
     except yaml.YAMLError as error:
+        raise InputError(f"{path}: not valid YAML: {error}") from None
+
+
+def load_yaml(text: str, path: Path | str):
+    """The document of a YAML text, loaded with ruamel.yaml's round-trip parser (which
+    keeps line numbers) once check_yaml has let it through."""
+    check_yaml(text, path)
+    try:
+        return YAML(typ="rt").load(text)
+    except YAMLError as error:
         raise InputError(f"{path}: not valid YAML: {error}") from None
 
 

@@ -23,9 +23,8 @@ from pydantic import (
 )
 from ruamel.yaml import YAML
 from ruamel.yaml.comments import CommentedMap
-from ruamel.yaml.error import YAMLError
 
-from .bounded_input import InputError, check_yaml, read_text
+from .bounded_input import InputError, load_yaml, read_text
 from .durations import parse_duration
 from .factors import FACTORS, FANOUT_OPERATION, Factor
 from .spec_text import did_you_mean, dotted, line_of, plain, translate_transport_aliases
@@ -170,12 +169,9 @@ def parse_spec(text: str, path: Path | str) -> Spec:
 
     The text is bounded first (bounded_input.py), so no text can hang the parser."""
     try:
-        check_yaml(text, path)
-        document = YAML(typ="rt").load(text)
+        document = load_yaml(text, path)
     except InputError as error:
         raise SpecError(str(error)) from None
-    except YAMLError as error:
-        raise SpecError(f"{path}: not valid YAML: {error}") from None
     if not isinstance(document, dict):
         raise SpecError(f"{path}: a spec is a mapping with keys suite, defaults, experiments")
     data = plain(document)

@@ -14,7 +14,9 @@ import pytest
 from click.testing import CliRunner
 
 from conftest import mwbench_exe
+from export_checks import latency_samples, make_store
 from mwbench.cli import main
+from mwbench.export import FORMATS
 from mwbench.store import CellRecord, Store
 
 CONTRACT_KEYS = {
@@ -80,12 +82,15 @@ def test_missing_database_is_a_clear_error(tmp_path):
     assert "none.db: no such database" in result.output
 
 
-def test_unknown_run_is_a_clear_error(tmp_path):
-    db = tmp_path / "m.db"
-    make_db(db)
-    result = CliRunner().invoke(main, ["export", "--db", str(db), "--run", "9"])
+@pytest.mark.parametrize("fmt", list(FORMATS))
+def test_unknown_run_is_exit_2_and_writes_nothing(tmp_path, fmt):
+    db, out = tmp_path / "m.db", tmp_path / "export.out"
+    make_store(db, [({}, latency_samples(10), 1)])
+    result = CliRunner().invoke(main, ["export", "--db", str(db), "--run", "9", "--format", fmt,
+                                       "-o", str(out)])
     assert result.exit_code == 2
     assert "no run with id 9 (runs: 1)" in result.output
+    assert not out.exists()
 
 
 def test_cell_records_is_importable_where_it_always_was():

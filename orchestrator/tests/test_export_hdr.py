@@ -122,13 +122,3 @@ def test_values_beyond_an_hour_are_clamped_and_said(tmp_path):
     assert "cell 1: 1 values above one hour clamped to it" in result.stderr
     assert "# cell 1: 1 values above one hour clamped to it" in log.read_text()
     assert next(iter(read_log(log).values())).get_total_count() == 2
-
-
-def test_unknown_run_is_exit_2_and_writes_nothing(tmp_path):
-    db, log = tmp_path / "m.db", tmp_path / "cells.hlog"
-    make_store(db, [({}, latency_samples(10), 1)])
-    result = CliRunner().invoke(main, ["export", "--db", str(db), "--run", "9", "--format",
-                                       "hdr", "-o", str(log)])
-    assert result.exit_code == 2
-    assert "no run with id 9 (runs: 1)" in result.output
-    assert not log.exists()

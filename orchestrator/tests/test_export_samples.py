@@ -103,16 +103,6 @@ def test_chunked_streaming_writes_the_same_bytes(tmp_path, monkeypatch):
     assert whole.getvalue().count("\n") == 1 + 1000 + 999
 
 
-def test_unknown_run_is_exit_2_and_writes_nothing(tmp_path):
-    db, out = tmp_path / "m.db", tmp_path / "samples.csv"
-    make_store(db, [({}, latency_samples(10), 1)])
-    result = CliRunner().invoke(main, ["export", "--db", str(db), "--run", "2", "--format",
-                                       "samples", "-o", str(out)])
-    assert result.exit_code == 2
-    assert "no run with id 2 (runs: 1)" in result.output
-    assert not out.exists()
-
-
 def test_named_series_are_one_column_each_empty_where_a_cell_has_none(tmp_path, monkeypatch):
     from mwbench.named_series import NamedSeries
     from mwbench.store import CellRecord

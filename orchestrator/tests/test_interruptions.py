@@ -17,6 +17,11 @@ import time
 
 import pytest
 
+# What Fast DDS's drivers make in /dev/shm and remove with their participant: a run stopped
+# by any means leaves none of them (drivers/fastdds/fastdds_shm.hpp). Autouse there, and so
+# for every test here.
+from driver_processes import no_fastdds_files_left  # noqa: F401
+
 from conftest import mwbench_exe, seed_in_spec_order
 from mwbench import daemon as daemon_module
 from mwbench.drivers import describe, program_path
@@ -57,15 +62,6 @@ experiments:
      samples: 10000000, options: {{plan: [basic_sp_two_processes], hertz: [1000]}}}}
 """
 DEPLOYED = 4  # the driver, the node and the two component servers
-# What Fast DDS's drivers make in /dev/shm and remove with their participant: a run
-# stopped by any means leaves none of them (drivers/fastdds/fastdds_shm.hpp).
-FASTDDS_SHM_PREFIXES = ("fastrtps_", "sem.fastrtps_", "fast_datasharing_")
-
-
-def fastdds_shm_files() -> set[str]:
-    return {name for name in os.listdir("/dev/shm") if name.startswith(FASTDDS_SHM_PREFIXES)}
-
-
 # The runs the current test started, for the fixture that stops what they left.
 _started: list["Run"] = []
 
@@ -172,17 +168,6 @@ def assert_no_roudi_files(other_live_runs):
         assert roudi_leftovers() == []
 
 
-@pytest.fixture
-def no_fastdds_files_left(other_live_runs):
-    """/dev/shm is the machine's: judged only while no other mwbench run is live."""
-    before = fastdds_shm_files()
-    yield
-    if other_live_runs():
-        return
-    left = fastdds_shm_files() - before
-    assert not left, f"Fast DDS files left in /dev/shm: {sorted(left)}"
-
-
 DRIVERS = [pytest.param("rawtcp", "tcp", ("client", "server"), id="rawtcp"),
            pytest.param("fastdds", "shm", ("client", "server"), id="fastdds",
                         marks=pytest.mark.skipif(not FASTDDS_BUILT, reason="fastdds not built")),
@@ -194,8 +179,7 @@ DRIVERS = [pytest.param("rawtcp", "tcp", ("client", "server"), id="rawtcp"),
                          ids=lambda s: signal.Signals(s).name)
 @pytest.mark.parametrize("driver, transport, roles", DRIVERS)
 def test_a_stop_signal_stops_the_cell_cleans_up_and_keeps_finished_cells(
-        tmp_path, no_roudi, no_fastdds_files_left, other_live_runs, driver, transport, roles,
-        signum):
+        tmp_path, no_roudi, other_live_runs, driver, transport, roles, signum):
     run = Run(tmp_path, driver, transport)
     ledger = run.wait_for_long_cell(roles)
     run.process.send_signal(signum)
@@ -217,7 +201,6 @@ def test_a_stop_signal_stops_the_cell_cleans_up_and_keeps_finished_cells(
 
 @pytest.mark.parametrize("driver, transport, roles", DRIVERS)
 def test_what_a_killed_run_left_is_removed_by_mwbench_clean(tmp_path, no_roudi,
-                                                            no_fastdds_files_left,
                                                             other_live_runs, driver,
                                                             transport, roles):
     run = Run(tmp_path, driver, transport)
@@ -249,8 +232,7 @@ def test_what_a_killed_run_left_is_removed_by_mwbench_clean(tmp_path, no_roudi,
 
 
 @pytest.mark.parametrize("driver, transport, roles", DRIVERS)
-def test_the_next_run_removes_what_a_killed_run_left(tmp_path, no_roudi,
-                                                     no_fastdds_files_left, driver, transport,
+def test_the_next_run_removes_what_a_killed_run_left(tmp_path, no_roudi, driver, transport,
                                                      roles):
     first = Run(tmp_path, driver, transport, name="first")
     ledger = first.wait_for_long_cell(roles)

@@ -13,7 +13,6 @@ of one launch has no interval; `interval_note` says so. The JSON is
 listed in the README, "Reading results".
 """
 
-import csv
 import json
 from typing import TextIO
 
@@ -22,7 +21,7 @@ from ..comparison.runs import MATCH_FACTORS, load_run
 from ..launches.estimate import configuration_key, percentile
 from ..store import Store
 from .context import context
-from .csv_summary import csv_value
+from .csv_summary import write_records
 
 CONFIGURATION_KEYS = (
     "run_id", "suite", *MATCH_FACTORS, "launches", "launches_failed",
@@ -79,8 +78,4 @@ def write_json(store: Store, run_ids: list[int], stream: TextIO) -> list[str]:
 
 
 def write_csv(store: Store, run_ids: list[int], stream: TextIO) -> list[str]:
-    writer = csv.DictWriter(stream, fieldnames=CONFIGURATION_KEYS)
-    writer.writeheader()
-    for record in configuration_records(store, run_ids):
-        writer.writerow({key: csv_value(value) for key, value in record.items()})
-    return []
+    return write_records(configuration_records(store, run_ids), CONFIGURATION_KEYS, stream)

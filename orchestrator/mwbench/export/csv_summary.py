@@ -9,6 +9,7 @@ a double holds), so that arithmetic noise such as 0.30000000000000004 reads
 
 import csv
 import json
+from collections.abc import Iterable, Sequence
 from typing import TextIO
 
 from ..store import Store
@@ -16,9 +17,15 @@ from .records import EXPORT_KEYS, cell_records
 
 
 def write(store: Store, run_ids: list[int], stream: TextIO) -> list[str]:
-    writer = csv.DictWriter(stream, fieldnames=EXPORT_KEYS)
+    return write_records(cell_records(store, run_ids), EXPORT_KEYS, stream)
+
+
+def write_records(records: Iterable[dict], keys: Sequence[str], stream: TextIO) -> list[str]:
+    """`records` as CSV with the columns `keys` (shared by the per-configuration CSV);
+    returns the warnings (none)."""
+    writer = csv.DictWriter(stream, fieldnames=keys)
     writer.writeheader()
-    for record in cell_records(store, run_ids):
+    for record in records:
         writer.writerow({key: csv_value(value) for key, value in record.items()})
     return []
 

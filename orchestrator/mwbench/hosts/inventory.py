@@ -33,11 +33,9 @@ from pydantic import (
     ValidationInfo,
     field_validator,
 )
-from ruamel.yaml import YAML
-from ruamel.yaml.error import YAMLError
 
 from .. import paths
-from ..bounded_input import InputError, check_yaml, read_text
+from ..bounded_input import InputError, load_yaml, read_text
 
 LOCAL = "local"
 LOOPBACK = "127.0.0.1"
@@ -181,13 +179,9 @@ def _parse_reach(value: str) -> tuple[str, str | None, int | None]:
 def load_inventory(path: Path) -> dict[str, Host]:
     """The hosts of the inventory file `path`, by name, `local` included."""
     try:
-        text = read_text(path, MAX_INVENTORY_BYTES, "inventory")
-        check_yaml(text, path)
-        document = YAML(typ="rt").load(text)
+        document = load_yaml(read_text(path, MAX_INVENTORY_BYTES, "inventory"), path)
     except InputError as error:
         raise InventoryError(str(error)) from None
-    except YAMLError as error:
-        raise InventoryError(f"{path}: not valid YAML: {error}") from None
     try:
         model = _Inventory.model_validate(_plain(document))
     except ValidationError as error:

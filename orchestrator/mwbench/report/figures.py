@@ -199,3 +199,36 @@ def sweep(experiment: Experiment, factor: str, mode: str) -> str:
     latency.legend(fontsize=7, loc="upper left", bbox_to_anchor=(0, -0.16), ncol=2,
                    frameon=False)
     return to_svg(figure)
+
+
+def time_and_rate(found: list[dict], count: str, time: str, rate: str, *, count_label: str,
+                  time_label: str, rate_label: str, log2: bool = False) -> str:
+    """A sweep of a count (client threads, subscribers) as two panels: the median time
+    against the count, and the rate of the whole system beside it; a line per item of
+    `found`, whose "points" carry `count`, `time`, `rate` and "crowded". A point with more
+    busy threads than the machine's CPUs (crowding.py) is drawn hollow."""
+    shown, (times, rates) = plt.subplots(1, 2, figsize=(10, 3.8))
+    for item in found:
+        x = [p[count] for p in item["points"]]
+        line, = times.plot(x, [p[time] for p in item["points"]], linewidth=1,
+                           label=f"{item['experiment']}: {item['series']}")
+        rates.plot(x, [p[rate] or np.nan for p in item["points"]], linewidth=1,
+                   color=line.get_color())
+        for p in item["points"]:
+            face = "white" if p["crowded"] else line.get_color()
+            times.plot(p[count], p[time], marker="o", markersize=5, markerfacecolor=face,
+                       color=line.get_color())
+            if p[rate]:
+                rates.plot(p[count], p[rate], marker="o", markersize=5, markerfacecolor=face,
+                           color=line.get_color())
+    for axes in (times, rates):
+        if log2:
+            axes.set_xscale("log", base=2)
+        axes.set_xlabel(count_label)
+    times.set_ylabel(time_label)
+    rates.set_ylabel(rate_label)
+    rates.yaxis.set_major_formatter(EngFormatter())
+    # Beside the figure, not over it: a sweep easily has ten lines.
+    rates.legend(*times.get_legend_handles_labels(), fontsize=7, loc="upper left",
+                 bbox_to_anchor=(1.02, 1.0), borderaxespad=0)
+    return to_svg(shown)

@@ -16,11 +16,10 @@ Points with more busy threads than the machine's CPUs are drawn hollow
 """
 
 import numpy as np
-from matplotlib.ticker import EngFormatter
 
 from ...crowding import busy_threads
 from ..data import Configuration, Run
-from ..figures import plt, to_svg
+from ..figures import time_and_rate
 
 
 def series(run: Run) -> list[dict]:
@@ -63,27 +62,6 @@ def _point(c: Configuration, cpus: int) -> dict:
 
 
 def figure(found: list[dict]) -> str:
-    shown, (times, rates) = plt.subplots(1, 2, figsize=(10, 3.8))
-    for item in found:
-        x = [p["subscribers"] for p in item["points"]]
-        line, = times.plot(x, [p["p50_us"] for p in item["points"]], linewidth=1,
-                           label=f"{item['experiment']}: {item['series']}")
-        rates.plot(x, [p["events_per_s"] or np.nan for p in item["points"]], linewidth=1,
-                   color=line.get_color())
-        for p in item["points"]:
-            face = "white" if p["crowded"] else line.get_color()
-            times.plot(p["subscribers"], p["p50_us"], marker="o", markersize=5,
-                       markerfacecolor=face, color=line.get_color())
-            if p["events_per_s"]:
-                rates.plot(p["subscribers"], p["events_per_s"], marker="o", markersize=5,
-                           markerfacecolor=face, color=line.get_color())
-    for axes in (times, rates):
-        axes.set_xscale("log", base=2)
-        axes.set_xlabel("subscribers")
-    times.set_ylabel("µs to the last reply (median)")
-    rates.set_ylabel("events delivered per second")
-    rates.yaxis.set_major_formatter(EngFormatter())
-    # Beside the figure, not over it, as the parallelism figure does.
-    rates.legend(*times.get_legend_handles_labels(), fontsize=7, loc="upper left",
-                 bbox_to_anchor=(1.02, 1.0), borderaxespad=0)
-    return to_svg(shown)
+    return time_and_rate(found, "subscribers", "p50_us", "events_per_s", log2=True,
+                         count_label="subscribers", time_label="µs to the last reply (median)",
+                         rate_label="events delivered per second")

@@ -12,11 +12,10 @@ rule) are drawn hollow: there, threads also wait for a CPU.
 """
 
 import numpy as np
-from matplotlib.ticker import EngFormatter
 
 from ...crowding import busy_threads
 from ..data import Configuration, Run
-from ..figures import plt, to_svg
+from ..figures import time_and_rate
 
 
 def series(run: Run) -> list[dict]:
@@ -58,26 +57,6 @@ def _thread_medians(c: Configuration) -> list[float]:
 
 
 def figure(found: list[dict]) -> str:
-    shown, (times, rates) = plt.subplots(1, 2, figsize=(10, 3.8))
-    for item in found:
-        x = [p["threads"] for p in item["points"]]
-        line, = times.plot(x, [p["per_thread_us"] for p in item["points"]], linewidth=1,
-                           label=f"{item['experiment']}: {item['series']}")
-        rates.plot(x, [p["rate"] or np.nan for p in item["points"]], linewidth=1,
-                   color=line.get_color())
-        for p in item["points"]:
-            face = "white" if p["crowded"] else line.get_color()
-            times.plot(p["threads"], p["per_thread_us"], marker="o", markersize=5,
-                       markerfacecolor=face, color=line.get_color())
-            if p["rate"]:
-                rates.plot(p["threads"], p["rate"], marker="o", markersize=5,
-                           markerfacecolor=face, color=line.get_color())
-    times.set_xlabel("client threads")
-    times.set_ylabel("µs per call seen by a thread (median)")
-    rates.set_xlabel("client threads")
-    rates.set_ylabel("calls/s of the whole system")
-    rates.yaxis.set_major_formatter(EngFormatter())
-    # Beside the figure, not over it: a thread sweep easily has ten lines.
-    rates.legend(*times.get_legend_handles_labels(), fontsize=7, loc="upper left",
-                 bbox_to_anchor=(1.02, 1.0), borderaxespad=0)
-    return to_svg(shown)
+    return time_and_rate(found, "threads", "per_thread_us", "rate", count_label="client threads",
+                         time_label="µs per call seen by a thread (median)",
+                         rate_label="calls/s of the whole system")
