@@ -21,8 +21,8 @@ from mwbench_cell import (
     PLACEMENTS,
     crosscheck_arguments,
     driver_and_tool,
-    hold_cpu_dma_latency,
     machine_state,
+    prepare_machine,
     run_cell,
     stop,
     taskset,
@@ -91,8 +91,7 @@ def main():
     config = args.build_dir / "drivers/cyclonedds/cyclonedds-loopback.xml"
     config_uri = f"file://{config}"
     domain = 1 + os.getpid() % 100
-    latency_fd = hold_cpu_dma_latency()
-    print(f"{machine_state()}; ddsperf domain {domain}; CYCLONEDDS_URI {config_uri}")
+    latency_fd = prepare_machine(f"ddsperf domain {domain}; CYCLONEDDS_URI {config_uri}")
     cell = ["--operation", "roundtrip", "--transport", "udp", "--payload-bytes", "0"]
 
     rows = []

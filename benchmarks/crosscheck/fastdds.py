@@ -29,8 +29,8 @@ from mwbench_cell import (
     PLACEMENTS,
     crosscheck_arguments,
     driver_and_tool,
-    hold_cpu_dma_latency,
     machine_state,
+    prepare_machine,
     run_cell_samples,
     taskset,
 )
@@ -211,8 +211,7 @@ def main():
 
     driver = driver_and_tool(args.build_dir, "fastdds", "g++", "")
     program = build_latency_test(args.build_dir / "crosscheck")
-    latency_fd = hold_cpu_dma_latency()
-    print(machine_state())
+    latency_fd = prepare_machine()
 
     rows = []
     for name in args.configs:

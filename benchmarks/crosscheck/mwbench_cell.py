@@ -62,6 +62,14 @@ def hold_cpu_dma_latency():
         return None
 
 
+def prepare_machine(detail=""):
+    """What every cross-check does before its first cell: hold the idle state (the
+    descriptor to keep open) and print how busy the machine is, with `detail`."""
+    latency_fd = hold_cpu_dma_latency()
+    print(machine_state() + (f"; {detail}" if detail else ""))
+    return latency_fd
+
+
 def taskset(cpu):
     """The taskset prefix that pins a whole process (all its threads) to `cpu`."""
     return [] if cpu is None else ["taskset", "-c", str(cpu)]

@@ -23,8 +23,8 @@ from mwbench_cell import (
     PLACEMENTS,
     crosscheck_arguments,
     driver_and_tool,
-    hold_cpu_dma_latency,
     machine_state,
+    prepare_machine,
     run_cell,
     stop,
     taskset,
@@ -81,8 +81,7 @@ def main():
     args = p.parse_args()
 
     driver = driver_and_tool(args.build_dir, "rawtcp", "sockperf", " (apt-get install sockperf)")
-    latency_fd = hold_cpu_dma_latency()
-    print(machine_state())
+    latency_fd = prepare_machine()
     cell = ["--operation", "roundtrip", "--transport", "tcp", "--payload-bytes", "0"]
 
     rows = []

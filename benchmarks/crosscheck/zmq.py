@@ -31,8 +31,8 @@ from mwbench_cell import (
     PLACEMENTS,
     crosscheck_arguments,
     driver_and_tool,
-    hold_cpu_dma_latency,
     machine_state,
+    prepare_machine,
     run_cell_samples,
     run_collocated_samples,
     stop,
@@ -121,8 +121,7 @@ def main():
 
     driver = driver_and_tool(args.build_dir, "zmq", "g++", "")
     tools = build_perf_programs(args.build_dir / "crosscheck")
-    latency_fd = hold_cpu_dma_latency()
-    print(machine_state())
+    latency_fd = prepare_machine()
 
     rows = []
     for transport in args.transports:
