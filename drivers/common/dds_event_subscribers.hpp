@@ -24,7 +24,12 @@
 //   void block_until_woken();       serve(): waits on the guard condition
 //   void detach_listeners();        join(): waits for a listener that runs
 //
-// and its destructor calls halt() before it deletes its entities.
+// Its constructor, Subscribers(participant, wait, first, count, payload_bytes,
+// verify), creates subscribers `first` .. `first + count - 1` in the
+// participant, each taking events into a buffer of `payload_bytes`; with
+// `verify` every payload byte is checked against pattern_byte() and the reply
+// says whether it was intact. Its destructor calls halt() (stop and join)
+// before it deletes its entities; deleting a reader waits for its listener.
 #pragma once
 
 #include <atomic>

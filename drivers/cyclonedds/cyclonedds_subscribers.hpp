@@ -27,13 +27,9 @@ struct Subscriber : mwbench::common::SubscriberBase {
 
 class Subscribers final : public mwbench::common::EventSubscribers<Subscribers, Subscriber> {
  public:
-  // Creates subscribers `first` .. `first + count - 1` in `participant`.
-  // `payload_bytes` sizes the buffer events are taken into; with `verify`
-  // every payload byte is checked against pattern_byte() and the reply says
-  // whether it was intact.
+  // As the skeleton asks (common/dds_event_subscribers.hpp).
   Subscribers(FanoutParticipant& participant, Wait wait, int first, int count,
               std::size_t payload_bytes, bool verify);
-  // Stops and joins; deletes the readers, which waits for a listener running.
   ~Subscribers();
 
  private:

@@ -42,13 +42,9 @@ class Subscriber : public mwbench::common::SubscriberBase, public dds::DataReade
 
 class Subscribers final : public mwbench::common::EventSubscribers<Subscribers, Subscriber> {
  public:
-  // Creates subscribers `first` .. `first + count - 1` in `participant`.
-  // `payload_bytes` sizes the sample events are taken into; with `verify`
-  // every payload byte is checked against pattern_byte() and the reply says
-  // whether it was intact.
+  // As the skeleton asks (common/dds_event_subscribers.hpp).
   Subscribers(FanoutParticipant& participant, Wait wait, int first, int count,
               std::size_t payload_bytes, bool verify);
-  // Stops and joins; deletes the readers, which waits for a listener running.
   ~Subscribers();
 
  private:
