@@ -172,11 +172,7 @@ int main(int argc, char** argv) {
             } catch (...) {
               std::cerr << "mwccm-component-server: stopping: "
                         << mwccm::current_exception_message() << '\n';
-              try {
-                orb->shutdown(false);
-              } catch (const CORBA::BAD_INV_ORDER&) {
-                // Shut down already.
-              }
+              mwccm::stop_orb(orb.in());
             }
           },
           mwbench::StopSignalThread::Calls::first_signal_only);

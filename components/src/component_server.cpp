@@ -113,10 +113,16 @@ void ComponentServer::shutdown() {
   // Removed while the ORB still serves: once it has shut down, its POAs are
   // gone, and the components could no longer be passivated and removed.
   remove_all();
+  stop_orb(orb_.in());
+}
+
+void stop_orb(CORBA::ORB_ptr orb) noexcept {
   try {
-    orb_->shutdown(false);  // false: we may be inside an upcall
+    orb->shutdown(false);  // false: we may be inside an upcall
   } catch (const CORBA::BAD_INV_ORDER&) {
-    // Shut down already (the ORB destroyed under it): what was asked is done.
+    // Shut down already (or destroyed): what was asked is done.
+  } catch (...) {
+    std::cerr << "mwccm: stopping the ORB: " << current_exception_message() << '\n';
   }
 }
 

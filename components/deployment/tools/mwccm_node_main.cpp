@@ -19,7 +19,9 @@
 #include <filesystem>
 #include <iostream>
 #include <mwbench/stop_signals.hpp>
+#include <mwccm/component_server.hpp>
 #include <mwccm/deployment/node.hpp>
+#include <mwccm/errors.hpp>
 #include <mwccm/registration.hpp>
 
 namespace {
@@ -133,10 +135,17 @@ int main(int argc, char** argv) {
     status = 1;
   }
   if (status == 0) {
+    // Nothing may escape this thread (std::terminate): a server may fail to
+    // stop, and the launcher may have shut the node down over CORBA just
+    // before the signal came; the node still ends.
     const mwbench::StopSignalThread watcher(
         [&](int) {
-          manager->destroy_all();  // every component server this node started
-          orb->shutdown(false);
+          try {
+            manager->destroy_all();  // every component server this node started
+          } catch (...) {
+            std::cerr << "mwccm-node: stopping: " << mwccm::current_exception_message() << '\n';
+          }
+          mwccm::stop_orb(orb.in());
         },
         mwbench::StopSignalThread::Calls::first_signal_only);
     orb->run();

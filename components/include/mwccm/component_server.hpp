@@ -52,4 +52,10 @@ class ComponentServer : public virtual POA_Components::Deployment::ComponentServ
   bool shutdown_requested_ = false;
 };
 
+// Asks `orb` to stop serving without waiting for it (the caller may be inside
+// an upcall); an ORB that has stopped already (a shutdown request and a stop
+// signal may both come) is left so. What a process's stop path calls, which
+// nothing may escape.
+void stop_orb(CORBA::ORB_ptr orb) noexcept;
+
 }  // namespace mwccm
