@@ -15,11 +15,7 @@ namespace iceoryx {
 Client::Client(const Endpoint& endpoint, Wait wait, std::size_t payload_bytes, double timeout_s,
                mwbench::Measurement& measurement)
     : endpoint_(endpoint),
-      wait_(wait),
-      measurement_(measurement),
-      timeout_s_(timeout_s),
-      timeout_ns_(static_cast<std::int64_t>(timeout_s * 1e9)),
-      payload_(payload_pattern(payload_bytes)),
+      call_(wait, payload_bytes, timeout_s, measurement),
       publisher_(service(endpoint, endpoint.ping), publisher_options()),
       subscriber_(service(endpoint, endpoint.pong), subscriber_options()) {
   if (wait == Wait::waitset) {
@@ -30,8 +26,9 @@ Client::Client(const Endpoint& endpoint, Wait wait, std::size_t payload_bytes, d
 
 void Client::connect() {
   const auto deadline =
-      std::chrono::steady_clock::now() + std::chrono::duration<double>(timeout_s_);
-  const std::string after = " after " + seconds_text(timeout_s_) + " s (is the server running?)";
+      std::chrono::steady_clock::now() + std::chrono::duration<double>(call_.timeout_s);
+  const std::string after =
+      " after " + seconds_text(call_.timeout_s) + " s (is the server running?)";
   while (!publisher_.hasSubscribers()) {
     if (std::chrono::steady_clock::now() > deadline) {
       throw std::runtime_error("no subscriber of " + endpoint_.ping_name() + after);
@@ -47,24 +44,24 @@ void Client::connect() {
 }
 
 void Client::call() {
-  const auto size = static_cast<std::uint32_t>(sizeof(Message) + payload_.size());
+  const auto size = static_cast<std::uint32_t>(sizeof(Message) + call_.payload.size());
   void* chunk = loan_chunk(publisher_, size, alignof(Message));
   auto* ping = static_cast<Message*>(chunk);
   ping->seq = ++seq_;
   ping->status = kIntact;
-  ping->payload_bytes = static_cast<std::uint32_t>(payload_.size());
-  if (!payload_.empty()) std::memcpy(ping + 1, payload_.data(), payload_.size());
+  ping->payload_bytes = static_cast<std::uint32_t>(call_.payload.size());
+  if (!call_.payload.empty()) std::memcpy(ping + 1, call_.payload.data(), call_.payload.size());
   ping->stamp = stamp_ = mwbench::now_ns();
   publisher_.publish(chunk);
   if (!await_pong()) {
     throw std::runtime_error("no pong for ping " + std::to_string(seq_) + " on " +
-                             endpoint_.pong_name() + " within " + seconds_text(timeout_s_) +
+                             endpoint_.pong_name() + " within " + seconds_text(call_.timeout_s) +
                              " s (--timeout)");
   }
 }
 
 bool Client::await_pong() {
-  mwbench::common::SpinTimeout spinning(timeout_ns_);
+  mwbench::common::SpinTimeout spinning(call_.timeout_ns);
   for (;;) {
     const auto taken = subscriber_.take();
     if (!taken.has_error()) {
@@ -78,12 +75,12 @@ bool Client::await_pong() {
       throw std::runtime_error(std::string("take (pong): ") +
                                iox::popo::asStringLiteral(taken.get_error()));
     }
-    if (wait_ == Wait::waitset) {
+    if (call_.wait == Wait::waitset) {
       // timedWait() may return nothing early (a semaphore post left over from
       // a notification already seen): the ping's own timestamp says whether
       // --timeout has passed, so only an empty return reads the clock.
-      if (waitset_->timedWait(iox::units::Duration::fromNanoseconds(timeout_ns_)).empty() &&
-          mwbench::now_ns() - stamp_ >= static_cast<std::uint64_t>(timeout_ns_)) {
+      if (waitset_->timedWait(iox::units::Duration::fromNanoseconds(call_.timeout_ns)).empty() &&
+          mwbench::now_ns() - stamp_ >= static_cast<std::uint64_t>(call_.timeout_ns)) {
         return false;
       }
     } else if (spinning.expired()) {
@@ -94,13 +91,13 @@ bool Client::await_pong() {
 
 void Client::check_pong(const Message& pong) {
   if (pong.seq != seq_) {
-    measurement_.fail("pong " + std::to_string(pong.seq) + " answers no ping sent (last ping " +
-                      std::to_string(seq_) + ")");
+    call_.measurement.fail("pong " + std::to_string(pong.seq) +
+                           " answers no ping sent (last ping " + std::to_string(seq_) + ")");
   } else if (pong.stamp != stamp_) {
-    measurement_.fail("pong " + std::to_string(pong.seq) + " carries the timestamp " +
-                      std::to_string(pong.stamp) + ", its ping " + std::to_string(stamp_));
+    call_.measurement.fail("pong " + std::to_string(pong.seq) + " carries the timestamp " +
+                           std::to_string(pong.stamp) + ", its ping " + std::to_string(stamp_));
   } else if (pong.status != kIntact) {
-    measurement_.fail("octets: the server found a payload mismatch (verify=1)");
+    call_.measurement.fail("octets: the server found a payload mismatch (verify=1)");
   }
 }
 

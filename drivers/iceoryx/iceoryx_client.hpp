@@ -40,11 +40,7 @@ class Client {
   void check_pong(const Message& pong);
 
   const Endpoint endpoint_;
-  const Wait wait_;
-  mwbench::Measurement& measurement_;
-  const double timeout_s_;
-  const std::int64_t timeout_ns_;
-  const std::vector<std::uint8_t> payload_;
+  const CallSettings call_;
   iox::popo::UntypedPublisher publisher_;
   iox::popo::UntypedSubscriber subscriber_;
   std::optional<iox::popo::WaitSet<>> waitset_;  // wait=waitset: subscriber_ has data

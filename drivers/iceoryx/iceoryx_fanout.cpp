@@ -5,9 +5,6 @@
 #include <stdexcept>
 #include <string_view>
 
-#include "iceoryx_posh/runtime/posh_runtime.hpp"
-#include "iceoryx_versions.hpp"
-
 namespace iceoryx {
 
 namespace {
@@ -100,17 +97,11 @@ iox::popo::SubscriberOptions reply_subscriber_options() {
 }
 
 nlohmann::json fanout_config(const FanoutEndpoint& endpoint, Wait wait) {
-  return {
-      {"services", {{"event", endpoint.event_name()}, {"reply", endpoint.reply_name()}}},
-      {"runtime", iox::runtime::PoshRuntime::getInstance().getInstanceName().c_str()},
-      {"roudi_socket", kRoudiSocket},
-      {"event_subscriber", {{"queue_capacity", 1}, {"queue_full_policy", "discard_oldest_data"}}},
-      {"reply_subscriber",
-       {{"queue_capacity", kReplyQueueCapacity}, {"queue_full_policy", "discard_oldest_data"}}},
-      {"publisher", {{"history_capacity", 0}}},
-      {"wait", to_string(wait)},
-      {"iceoryx_version", ICEORYX_LATEST_RELEASE_VERSION},
-  };
+  nlohmann::json config = runtime_config(wait);
+  config["services"] = {{"event", endpoint.event_name()}, {"reply", endpoint.reply_name()}};
+  config["event_subscriber"] = subscriber_config(1);
+  config["reply_subscriber"] = subscriber_config(kReplyQueueCapacity);
+  return config;
 }
 
 }  // namespace iceoryx

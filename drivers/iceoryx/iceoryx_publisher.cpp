@@ -26,11 +26,7 @@ constexpr auto kProbePeriod = std::chrono::milliseconds(10);
 Publisher::Publisher(const FanoutEndpoint& endpoint, Wait wait, std::size_t payload_bytes,
                      double timeout_s, mwbench::Measurement& measurement)
     : endpoint_(endpoint),
-      wait_(wait),
-      measurement_(measurement),
-      timeout_s_(timeout_s),
-      timeout_ns_(static_cast<std::int64_t>(timeout_s * 1e9)),
-      payload_(payload_pattern(payload_bytes)),
+      call_(wait, payload_bytes, timeout_s, measurement),
       ports_(std::make_unique<Ports>(endpoint, wait)),
       events_(ports_->events),
       replies_(ports_->replies),
@@ -66,8 +62,8 @@ Publisher::~Publisher() {
 
 void Publisher::connect() {
   using Clock = std::chrono::steady_clock;
-  const auto deadline = Clock::now() + std::chrono::duration<double>(timeout_s_);
-  const std::string within = " within " + seconds_text(timeout_s_) + " s (--timeout)";
+  const auto deadline = Clock::now() + std::chrono::duration<double>(call_.timeout_s);
+  const std::string within = " within " + seconds_text(call_.timeout_s) + " s (--timeout)";
   while (!events_.hasSubscribers()) {
     if (Clock::now() > deadline) {
       throw std::runtime_error("no subscriber of " + endpoint_.event_name() + within +
@@ -125,21 +121,21 @@ int Publisher::take_hellos(std::vector<bool>& heard, int missing) {
 
 void Publisher::call() {
   if (failed_) return;
-  const auto size = static_cast<std::uint32_t>(sizeof(FanoutEvent) + payload_.size());
+  const auto size = static_cast<std::uint32_t>(sizeof(FanoutEvent) + call_.payload.size());
   void* chunk = loan_chunk(events_, size, alignof(FanoutEvent));
   auto* event = static_cast<FanoutEvent*>(chunk);
-  *event = FanoutEvent{++event_, kEvent, static_cast<std::uint32_t>(payload_.size())};
-  if (!payload_.empty()) std::memcpy(event + 1, payload_.data(), payload_.size());
+  *event = FanoutEvent{++event_, kEvent, static_cast<std::uint32_t>(call_.payload.size())};
+  if (!call_.payload.empty()) std::memcpy(event + 1, call_.payload.data(), call_.payload.size());
   tally_.expect(event_);
   events_.publish(chunk);
   if (!await_replies()) {
     lost_subscriber_ = true;
-    fail(tally_.describe_missing() + " within " + seconds_text(timeout_s_) + " s (--timeout)");
+    fail(tally_.describe_missing() + " within " + seconds_text(call_.timeout_s) + " s (--timeout)");
   }
 }
 
 bool Publisher::await_replies() {
-  mwbench::common::SpinTimeout spinning(timeout_ns_);
+  mwbench::common::SpinTimeout spinning(call_.timeout_ns);
   std::uint64_t empty_since = 0;  // the first time timedWait() returned nothing
   for (;;) {
     const auto taken = replies_.take();
@@ -155,17 +151,17 @@ bool Publisher::await_replies() {
       throw std::runtime_error(std::string("take (reply): ") +
                                iox::popo::asStringLiteral(taken.get_error()));
     }
-    if (wait_ == Wait::waitset) {
+    if (call_.wait == Wait::waitset) {
       // timedWait() may return nothing early (a semaphore post left over
       // from a notification already seen), so an empty return only starts
       // the clock, and a later one past --timeout ends the wait: a silent
       // subscriber fails the call within one to two --timeout, and a reply
       // in time costs no clock read.
-      if (waitset_->timedWait(iox::units::Duration::fromNanoseconds(timeout_ns_)).empty()) {
+      if (waitset_->timedWait(iox::units::Duration::fromNanoseconds(call_.timeout_ns)).empty()) {
         const std::uint64_t now = mwbench::now_ns();
         if (empty_since == 0) {
           empty_since = now;
-        } else if (now - empty_since >= static_cast<std::uint64_t>(timeout_ns_)) {
+        } else if (now - empty_since >= static_cast<std::uint64_t>(call_.timeout_ns)) {
           return false;
         }
       }
@@ -191,7 +187,7 @@ bool Publisher::count(const FanoutReply& reply) {
 
 void Publisher::fail(std::string message) {
   failed_ = true;
-  measurement_.fail(std::move(message));
+  call_.measurement.fail(std::move(message));
 }
 
 }  // namespace iceoryx

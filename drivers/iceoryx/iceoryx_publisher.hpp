@@ -60,11 +60,7 @@ class Publisher {
   int take_hellos(std::vector<bool>& heard, int missing);
 
   const FanoutEndpoint endpoint_;
-  const Wait wait_;
-  mwbench::Measurement& measurement_;
-  const double timeout_s_;
-  const std::int64_t timeout_ns_;
-  const std::vector<std::uint8_t> payload_;
+  const CallSettings call_;
   // The iceoryx ports, on the heap so that the destructor can abandon them.
   struct Ports {
     Ports(const FanoutEndpoint& endpoint, Wait wait);

@@ -143,16 +143,25 @@ iox::popo::SubscriberOptions subscriber_options() {
   return options;
 }
 
-nlohmann::json middleware_config(const Endpoint& endpoint, Wait wait) {
+nlohmann::json runtime_config(Wait wait) {
   return {
-      {"services", {{"ping", endpoint.ping_name()}, {"pong", endpoint.pong_name()}}},
       {"runtime", iox::runtime::PoshRuntime::getInstance().getInstanceName().c_str()},
       {"roudi_socket", kRoudiSocket},
-      {"subscriber", {{"queue_capacity", 1}, {"queue_full_policy", "discard_oldest_data"}}},
       {"publisher", {{"history_capacity", 0}}},
       {"wait", to_string(wait)},
       {"iceoryx_version", ICEORYX_LATEST_RELEASE_VERSION},
   };
+}
+
+nlohmann::json subscriber_config(std::uint64_t queue_capacity) {
+  return {{"queue_capacity", queue_capacity}, {"queue_full_policy", "discard_oldest_data"}};
+}
+
+nlohmann::json middleware_config(const Endpoint& endpoint, Wait wait) {
+  nlohmann::json config = runtime_config(wait);
+  config["services"] = {{"ping", endpoint.ping_name()}, {"pong", endpoint.pong_name()}};
+  config["subscriber"] = subscriber_config(1);
+  return config;
 }
 
 void* loan_chunk(iox::popo::UntypedPublisher& publisher, std::uint32_t size,

@@ -24,6 +24,7 @@
 #include "iceoryx_posh/popo/untyped_publisher.hpp"
 #include "iceoryx_posh/popo/untyped_subscriber.hpp"
 #include "iceoryx_posh/popo/user_trigger.hpp"
+#include "mwbench/measurement.hpp"
 
 namespace iceoryx {
 
@@ -109,7 +110,30 @@ using mwbench::common::pattern_byte;
 // `bytes` bytes of that pattern, written into every payload.
 std::vector<std::uint8_t> payload_pattern(std::size_t bytes);
 
-// How the middleware was configured, for the result header.
+// What the measuring end holds the same way in a ping-pong (Client) and a
+// fan-out (Publisher): how it waits, what it reports a failure to, its
+// timeout, and the payload it sends with every call.
+struct CallSettings {
+  CallSettings(Wait wait, std::size_t payload_bytes, double timeout_s,
+               mwbench::Measurement& measurement)
+      : wait(wait),
+        measurement(measurement),
+        timeout_s(timeout_s),
+        timeout_ns(static_cast<std::int64_t>(timeout_s * 1e9)),
+        payload(payload_pattern(payload_bytes)) {}
+
+  const Wait wait;
+  mwbench::Measurement& measurement;
+  const double timeout_s;
+  const std::int64_t timeout_ns;
+  const std::vector<std::uint8_t> payload;
+};
+
+// How the middleware was configured, for the result header: what a
+// ping-pong and a fan-out share (runtime_config), each subscriber's queue
+// (subscriber_config), and a ping-pong's whole.
+nlohmann::json runtime_config(Wait wait);
+nlohmann::json subscriber_config(std::uint64_t queue_capacity);
 nlohmann::json middleware_config(const Endpoint& endpoint, Wait wait);
 
 // A chunk of `size` bytes loaned from `publisher`; throws naming the error.
