@@ -9,6 +9,8 @@ import signal
 import subprocess
 from pathlib import Path
 
+import pytest
+
 REPO = Path(__file__).resolve().parents[3]
 BUILD = Path(os.environ.get("MWBENCH_BUILD_DIR", REPO / "build")).resolve()
 PROGRAMS = BUILD / "components" / "server"
@@ -29,6 +31,16 @@ PHASES_OF_BOTH = ("server_creation", "container_creation", "home_creation",
 
 # The node and component server processes, by their command names (15 characters at most).
 MWCCM_PROCESSES = ("mwccm-node", "mwccm-component")
+
+
+# A fixture, which each test module takes in by name: not in a conftest.py here, which
+# would shadow the orchestrator tests' own `conftest` module in a shared pytest worker.
+@pytest.fixture
+def no_processes_left(own_processes):
+    """No node or component server that this test started is still running at its end."""
+    yield
+    left = own_processes(MWCCM_PROCESSES)
+    assert not left, f"processes left behind: {sorted(left)}"
 
 
 def children_of(pid):

@@ -13,6 +13,7 @@ import subprocess
 import time
 from pathlib import Path
 
+import deployment_programs
 import pytest
 from deployment_programs import (
     ARTIFACTS,
@@ -28,6 +29,9 @@ from deployment_programs import (
     start_waiting,
     stop,
 )
+
+# The fixture, for the tests below (a fixture is found by its name in the module).
+no_processes_left = deployment_programs.no_processes_left
 
 
 def test_a_source_that_reaches_a_process_by_two_gateways_shows_each_tick_once(

@@ -11,6 +11,7 @@ import subprocess
 import time
 from pathlib import Path
 
+import deployment_programs
 import pytest
 from deployment_programs import (
     ARTIFACTS,
@@ -24,6 +25,9 @@ from deployment_programs import (
     deploy_fails,
     wait_for_file,
 )
+
+# The fixture, for the tests below (a fixture is found by its name in the module).
+no_processes_left = deployment_programs.no_processes_left
 
 
 def test_a_bad_plan_is_refused_before_anything_starts(tmp_path, no_processes_left):

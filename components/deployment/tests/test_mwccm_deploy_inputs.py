@@ -10,6 +10,7 @@ import signal
 import subprocess
 from pathlib import Path
 
+import deployment_programs
 import pytest
 from deployment_programs import (
     ARTIFACTS,
@@ -23,6 +24,9 @@ from deployment_programs import (
     stop,
 )
 from process_sockets import udp_sockets, wildcard
+
+# The fixture, for the tests below (a fixture is found by its name in the module).
+no_processes_left = deployment_programs.no_processes_left
 
 
 # What mwccm-deploy reads, hostile or mistaken: each refused at once (exit 2), by what it is,
