@@ -15,6 +15,7 @@ import shutil
 import signal
 import sqlite3
 import subprocess
+import tempfile
 import time
 from pathlib import Path
 
@@ -72,11 +73,15 @@ def hosts():
         assert_nothing_left(made)
 
 
-def run_mwbench(tmp_path, spec: str, inventory: Path, *options, wait=True):
+def run_mwbench(tmp_path, spec: str, inventory: Path, *options, wait=True, scratch=None):
+    """`mwbench run` of `spec`; with `scratch`, the run's temporary directories are made
+    there (TMPDIR), so that the test sees only its own."""
     (tmp_path / "spec.yaml").write_text(spec)
     command = [mwbench_exe(), "run", str(tmp_path / "spec.yaml"), "--db",
                str(tmp_path / "m.db"), "--inventory", str(inventory), *options]
     environment = {**os.environ, "MWBENCH_STATE_DIR": str(tmp_path / "state")}
+    if scratch is not None:
+        environment["TMPDIR"] = str(scratch)
     if not wait:
         return subprocess.Popen(command, env=environment, stdout=subprocess.PIPE,
                                 stderr=subprocess.STDOUT, text=True, start_new_session=True)
@@ -227,17 +232,23 @@ def test_a_run_stopped_or_killed_leaves_nothing_on_its_hosts(hosts, tmp_path, ho
     spec = SPEC.format(samples=1000, experiments=experiment(
         "long", "{client: host-1, server: host-2}", samples=", samples: 100000000"))
     host_1 = hosts.by_name("host-1")
-    stop_once_running(tmp_path, spec, hosts, how, lambda: any(
+    scratch = stop_once_running(tmp_path, spec, hosts, how, lambda: any(
         "--role client" in _command_line(pid) for pid in left_on(host_1)),
         "the client running on host-1")
-    assert not glob.glob(f"/tmp/mwbench-ssh-*/{host_1.name}.master.stderr")
+    try:
+        assert not list(scratch.glob("mwbench-ssh-*")), "the run's ssh control directory was left"
+    finally:
+        shutil.rmtree(scratch)
 
 
 def stop_once_running(tmp_path, spec, hosts, how, running, what):
     """A run of `spec` in the background, sent signal `how` once `running()`, then `mwbench
     clean` (which ends what a run killed outright left here): nothing of it may be left on
     any host."""
-    run = run_mwbench(tmp_path, spec, hosts.inventory, wait=False)
+    # Its own TMPDIR, short (an ssh control socket's path has at most 107 bytes): the
+    # run's scratch, and what `mwbench clean` looks at, are this test's alone.
+    scratch = Path(tempfile.mkdtemp(prefix="mwb-"))
+    run = run_mwbench(tmp_path, spec, hosts.inventory, wait=False, scratch=scratch)
     try:
         def started():
             assert run.poll() is None, run.communicate()[0]
@@ -251,11 +262,13 @@ def stop_once_running(tmp_path, spec, hosts, how, running, what):
             run.wait()
     if how != signal.SIGKILL:
         assert run.returncode == 128 + how
-    environment = {**os.environ, "MWBENCH_STATE_DIR": str(tmp_path / "state")}
+    environment = {**os.environ, "MWBENCH_STATE_DIR": str(tmp_path / "state"),
+                   "TMPDIR": str(scratch)}
     clean = subprocess.run([mwbench_exe(), "clean"], env=environment, capture_output=True,
                            text=True, timeout=WAIT_S)
     assert clean.returncode == 0, clean.stdout + clean.stderr
     assert_nothing_left(hosts)
+    return scratch
 
 
 @pytest.mark.skipif(not program_path("deploy").is_file(), reason="deploy is not built")
@@ -268,9 +281,10 @@ def test_a_deployment_a_cell_made_on_a_host_ends_with_the_run(hosts, tmp_path, h
         " hosts: [{client: host-1}], options: {plan: [basic_sp_two_processes],"
         " hertz: [1000]}}\n"))
     host_1 = hosts.by_name("host-1")
-    stop_once_running(tmp_path, spec, hosts, how, lambda: sum(
+    scratch = stop_once_running(tmp_path, spec, hosts, how, lambda: sum(
         "mwccm-component-server" in _command_line(pid) for pid in left_on(host_1)) == 2,
         "the two component servers running on host-1")
+    shutil.rmtree(scratch)
 
 
 def test_mwbench_clean_removes_dead_sessions_cell_directories_on_every_host(hosts, tmp_path):
