@@ -29,11 +29,14 @@ PYTHON_PACKAGES=(python3 python3-venv python3-dev)
 HOST_PACKAGES=(openssh-client openssh-server iproute2)
 # The `background: cpu:N` factor burns CPUs with stress-ng.
 LOAD_PACKAGES=(stress-ng)
-# The report's browser test; instruction counts; HdrHistogram's Java tools,
-# which read the logs of `mwbench export --format hdr` in the tests.
-TEST_PACKAGES=(chromium valgrind openjdk-17-jre-headless maven)
+# The Java driver and component layer (JacORB, the GlassFish ORB): a JDK, and
+# Maven to fetch the pinned jars once (java/fetch.sh). HdrHistogram's Java
+# tools read the logs of `mwbench export --format hdr` in the tests.
+JAVA_PACKAGES=(openjdk-17-jdk-headless maven)
+# The report's browser test; instruction counts.
+TEST_PACKAGES=(chromium valgrind)
 PACKAGES=("${BUILD_PACKAGES[@]}" "${LIBRARY_PACKAGES[@]}" "${OMNIORB_PACKAGES[@]}"
-          "${MIDDLEWARE_PACKAGES[@]}"
+          "${MIDDLEWARE_PACKAGES[@]}" "${JAVA_PACKAGES[@]}"
           "${PYTHON_PACKAGES[@]}" "${HOST_PACKAGES[@]}" "${LOAD_PACKAGES[@]}"
           "${TEST_PACKAGES[@]}")
 
@@ -70,6 +73,10 @@ if [ ! -f ".cache/java/HdrHistogram-$HDR_JAVA_VERSION.jar" ]; then
   MAVEN_OPTS="-XX:-UsePerfData" mvn -q -B -Dstyle.color=never dependency:copy \
     -Dartifact="org.hdrhistogram:HdrHistogram:$HDR_JAVA_VERSION" -DoutputDirectory=.cache/java
 fi
+
+# The Java ORBs and libraries, pinned with their checksums (java/pom.xml,
+# java/jars.sha256): fetched once into .cache/java, offline after that.
+java/fetch.sh
 
 # The Python environment, before the C++ build: the build runs mwccm-gen (the
 # component code generator) with it, for lark and jinja2. Reinstall only when
