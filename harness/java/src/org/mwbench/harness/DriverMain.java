@@ -1,7 +1,6 @@
 package org.mwbench.harness;
 
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicReference;
 
@@ -109,15 +108,8 @@ public final class DriverMain {
         }
         final int kept = m.sampleCount();
         if (o.output() != null) {
-            final List<ResultHeader.Series> series = new ArrayList<>();
-            for (Lane lane : m.lanes) {
-                series.add(new ResultHeader.Series(lane.measured, lane.endNs - lane.startNs));
-            }
-            final ResultHeader.Run run = new ResultHeader.Run(m.warmupDone(), m.batch(), kept,
-                    m.measuredWallNs(), m.probe(), m.middlewareConfig(), m.injectedDelayNs(),
-                    series, m.named());
-            ResultFile.writeFile(Path.of(o.output()), ResultHeader.make(d, o, clock, run),
-                    m.samples(), m.named());
+            ResultFile.writeFile(Path.of(o.output()), ResultHeader.make(d, o, clock, m.record()),
+                    m.kept().durations(), m.named());
         }
         if (kept < m.samplesWanted()) {
             System.err.println(prog + ": error: stopped by " + stoppedBy.get() + " after " + kept
