@@ -37,13 +37,13 @@ class DriverProcessTest {
     void serverAndClientWriteTheContractsFiles() throws Exception {
         final String cpu = lastAllowedCpu();
         final Path endpoint = dir.resolve("endpoint");
-        final Process server = start(List.of(), "--role", "server", "--operation", "sleep",
+        final Process server = start(List.of(), "--role", "server", "--operation", "roundtrip",
                 "--transport", "none", "--endpoint-file", endpoint.toString(), "--output",
                 dir.resolve("server.result").toString(), "--cpu", cpu);
         waitForFile(endpoint, server);
         assertEquals(List.of(cpu), cpusOfEveryThread(server.pid()));
 
-        final Process client = start(List.of(), "--role", "client", "--operation", "sleep",
+        final Process client = start(List.of(), "--role", "client", "--operation", "roundtrip",
                 "--transport", "none", "--endpoint-file", endpoint.toString(), "--output",
                 dir.resolve("client.result").toString(), "--samples", "300", "--warmup", "50",
                 "--threads", "2", "--batch", "auto", "--option", "named=1");
@@ -77,7 +77,7 @@ class DriverProcessTest {
         final Path measuring = dir.resolve("measuring");
         final Path output = dir.resolve("client.result");
         final Process client = start(List.of("MWBENCH_MEASURING_FILE=" + measuring),
-                "--role", "collocated", "--operation", "sleep", "--transport", "inproc",
+                "--role", "collocated", "--operation", "roundtrip", "--transport", "inproc",
                 "--samples", "5000000", "--output", output.toString());
         waitForFile(measuring, client);
         client.destroy();
@@ -96,7 +96,7 @@ class DriverProcessTest {
     void anInjectedDelayIsInsideEverySample() throws Exception {
         final Path output = dir.resolve("client.result");
         final Process client = start(List.of("MWBENCH_INJECT_DELAY_NS=200000"), "--role",
-                "collocated", "--operation", "sleep", "--transport", "inproc", "--samples", "20",
+                "collocated", "--operation", "roundtrip", "--transport", "inproc", "--samples", "20",
                 "--warmup", "0", "--output", output.toString());
         assertEquals(0, exitOf(client));
         assertTrue(stderr(client).contains("warning: MWBENCH_INJECT_DELAY_NS=200000"));
@@ -110,7 +110,7 @@ class DriverProcessTest {
 
     @Test
     void aWrongReplyFailsTheRunWithOneLine() throws Exception {
-        final Process client = start(List.of(), "--role", "collocated", "--operation", "sleep",
+        final Process client = start(List.of(), "--role", "collocated", "--operation", "roundtrip",
                 "--transport", "inproc", "--threads", "2", "--option", "check=wrong",
                 "--output", dir.resolve("client.result").toString());
         assertEquals(1, exitOf(client));
@@ -122,11 +122,11 @@ class DriverProcessTest {
     @Test
     void faultExitLeavesBeforePublishingAndCrashAfter() throws Exception {
         final Path endpoint = dir.resolve("endpoint");
-        final Process exit = start(List.of(), "--role", "server", "--operation", "sleep",
+        final Process exit = start(List.of(), "--role", "server", "--operation", "roundtrip",
                 "--transport", "none", "--endpoint-file", endpoint.toString(), "--option", "fault=exit");
         assertEquals(3, exitOf(exit));
         assertFalse(Files.exists(endpoint));
-        final Process crash = start(List.of(), "--role", "server", "--operation", "sleep",
+        final Process crash = start(List.of(), "--role", "server", "--operation", "roundtrip",
                 "--transport", "none", "--endpoint-file", endpoint.toString(), "--option", "fault=crash");
         assertEquals(128 + 6, exitOf(crash)); // killed by SIGABRT
         assertTrue(Files.exists(endpoint));
@@ -135,7 +135,7 @@ class DriverProcessTest {
     @Test
     void priorityIsSchedFifoOrAnErrorNamingChrt() throws Exception {
         final Path output = dir.resolve("client.result");
-        final Process client = start(List.of(), "--role", "collocated", "--operation", "sleep",
+        final Process client = start(List.of(), "--role", "collocated", "--operation", "roundtrip",
                 "--transport", "inproc", "--samples", "10", "--priority", "1",
                 "--output", output.toString());
         if (exitOf(client) == 0) {

@@ -22,7 +22,7 @@ public final class SleepDriver implements Driver {
     @Override
     public Description describe() {
         final Description d = new Description("jsleep", "Thread.sleep", "0");
-        d.operations.put("sleep", false);
+        d.operations.put("roundtrip", false);
         d.modes.put("remote", List.of("none"));
         d.modes.put("collocated", List.of("inproc"));
         d.options.put("check", "right (default) or wrong: wrong fails every call");
