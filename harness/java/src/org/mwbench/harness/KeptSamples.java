@@ -17,8 +17,8 @@ record KeptSamples(long[] durations, long[] ends, int count, long wallNs,
         }
         if (lanes.length == 1) {
             final Lane lane = lanes[0];
-            return new KeptSamples(lane.samples, lane.ends, lane.measured, lane.endNs - lane.startNs,
-                    series);
+            return new KeptSamples(lane.samples, lane.ends, lane.measured,
+                    lane.endNs - lane.startNs, series);
         }
         int total = 0;
         for (Lane lane : lanes) {
@@ -38,7 +38,7 @@ record KeptSamples(long[] durations, long[] ends, int count, long wallNs,
                 lastEnd = Math.max(lastEnd, lane.endNs);
             }
         }
-        return new KeptSamples(durations, ends, total, lastEnd > firstStart ? lastEnd - firstStart : 0,
-                series);
+        final long wallNs = lastEnd > firstStart ? lastEnd - firstStart : 0;
+        return new KeptSamples(durations, ends, total, wallNs, series);
     }
 }

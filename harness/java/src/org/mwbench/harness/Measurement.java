@@ -76,8 +76,8 @@ public final class Measurement {
             return 0;
         }
         if (!text.matches("[0-9]{1,18}")) {
-            throw new UsageException("MWBENCH_INJECT_DELAY_NS must be a number of nanoseconds, not '"
-                    + text + "'");
+            throw new UsageException(
+                    "MWBENCH_INJECT_DELAY_NS must be a number of nanoseconds, not '" + text + "'");
         }
         return Long.parseLong(text);
     }
@@ -190,7 +190,8 @@ public final class Measurement {
                     + "', which is not declared before it");
         }
         final long[] values = new long[Math.multiplyExact(perThread, lanes.length)];
-        named.add(new NamedSeries(name, partOf == null || partOf.isEmpty() ? null : partOf, values));
+        final String parent = partOf == null || partOf.isEmpty() ? null : partOf;
+        named.add(new NamedSeries(name, parent, values));
         return values;
     }
 

@@ -15,6 +15,9 @@ import org.junit.jupiter.params.provider.CsvSource;
 
 /** The checks of every argument (docs/driver-contract.md section 2): messages and defaults. */
 class ArgumentsTest {
+    private static final String COLLOCATED =
+            "--role collocated --operation roundtrip --transport inproc";
+
     @Test
     void defaultsAreTheContracts() {
         final DriverOptions o = Cells.parse("--role", "client", "--operation", "roundtrip",
@@ -48,37 +51,39 @@ class ArgumentsTest {
         assertEquals(3, o.threads());
     }
 
+    /** "@" stands for a collocated cell's required arguments. */
     @ParameterizedTest(name = "{0}")
     @CsvSource(delimiter = '|', value = {
         "--role x|--role x: unknown role (allowed: server, client, collocated)",
         "--operation roundtrip --transport inproc|--role is required (allowed: server, client, collocated)",
         "--role collocated --operation none --transport inproc|--operation none: unknown to jtest (allowed: octets, roundtrip)",
         "--role collocated --operation roundtrip --transport tcp|--transport tcp: not supported in mode collocated (allowed: inproc)",
-        "--role collocated --operation roundtrip --transport inproc --payload-bytes 8|--payload-bytes 8: operation 'roundtrip' carries no payload (allowed: 0)",
+        "@ --payload-bytes 8|--payload-bytes 8: operation 'roundtrip' carries no payload (allowed: 0)",
         "--role server --operation roundtrip --transport iiop|--endpoint-file is required for --role server",
-        "--role collocated --operation roundtrip --transport inproc --endpoint-file e|--endpoint-file: a collocated process has no server to find",
-        "--role collocated --operation roundtrip --transport inproc --option nope=1|--option nope: unknown key for jtest (allowed: orb, tag, fault)",
-        "--role collocated --operation roundtrip --transport inproc --option orb=omniorb|--option orb=omniorb: not a value of orb (allowed: jacorb, glassfish)",
-        "--role collocated --operation roundtrip --transport inproc --option orb|--option orb: expected KEY=VALUE",
-        "--role collocated --operation roundtrip --transport inproc --option fault=later|--option fault=later: unknown fault (allowed: exit, crash, hang)",
-        "--role collocated --operation roundtrip --transport inproc --samples 0|--samples 0: at least 1 sample is needed",
-        "--role collocated --operation roundtrip --transport inproc --samples -3|--samples -3: expected a non-negative integer",
-        "--role collocated --operation roundtrip --transport inproc --batch 0|--batch 0: expected a positive integer or 'auto'",
-        "--role collocated --operation roundtrip --transport inproc --threads 0|--threads 0: must be at least 1",
-        "--role collocated --operation roundtrip --transport inproc --servants 5|--servants 5: jtest supports at most 4 (max_servants in --describe)",
-        "--role collocated --operation roundtrip --transport inproc --priority 100|--priority 100: must be 1-99, or 0 for the default policy",
-        "--role collocated --operation roundtrip --transport inproc --timeout 0|--timeout 0: must be a positive number",
-        "--role collocated --operation roundtrip --transport inproc --bind 0.0.0.0|--bind 0.0.0.0: the wildcard address (allowed: one address of this host, such as 127.0.0.1)",
-        "--role collocated --operation roundtrip --transport inproc --bind localhost|--bind localhost: not an IPv4 address (allowed: a dotted-quad literal such as 127.0.0.1)",
-        "--role collocated --operation roundtrip --transport inproc --bind 10.0.0.256|--bind 10.0.0.256: not an IPv4 address (allowed: a dotted-quad literal such as 127.0.0.1)",
-        "--role collocated --operation roundtrip --transport inproc --bind 010.0.0.1|--bind 010.0.0.1: not an IPv4 address (allowed: a dotted-quad literal such as 127.0.0.1)",
-        "--role collocated --operation roundtrip --transport inproc --subscribers 2|--subscribers 2: only the operation 'fanout' has subscribers",
-        "--role collocated --operation roundtrip --transport inproc --frobnicate|--frobnicate: unknown argument (see --help)",
-        "--role collocated --operation roundtrip --transport inproc --samples|--samples: a value is required",
+        "@ --endpoint-file e|--endpoint-file: a collocated process has no server to find",
+        "@ --option nope=1|--option nope: unknown key for jtest (allowed: orb, tag, fault)",
+        "@ --option orb=omniorb|--option orb=omniorb: not a value of orb (allowed: jacorb, glassfish)",
+        "@ --option orb|--option orb: expected KEY=VALUE",
+        "@ --option fault=later|--option fault=later: unknown fault (allowed: exit, crash, hang)",
+        "@ --samples 0|--samples 0: at least 1 sample is needed",
+        "@ --samples -3|--samples -3: expected a non-negative integer",
+        "@ --batch 0|--batch 0: expected a positive integer or 'auto'",
+        "@ --threads 0|--threads 0: must be at least 1",
+        "@ --servants 5|--servants 5: jtest supports at most 4 (max_servants in --describe)",
+        "@ --priority 100|--priority 100: must be 1-99, or 0 for the default policy",
+        "@ --timeout 0|--timeout 0: must be a positive number",
+        "@ --bind 0.0.0.0|--bind 0.0.0.0: the wildcard address (allowed: one address of this host, such as 127.0.0.1)",
+        "@ --bind localhost|--bind localhost: not an IPv4 address (allowed: a dotted-quad literal such as 127.0.0.1)",
+        "@ --bind 10.0.0.256|--bind 10.0.0.256: not an IPv4 address (allowed: a dotted-quad literal such as 127.0.0.1)",
+        "@ --bind 010.0.0.1|--bind 010.0.0.1: not an IPv4 address (allowed: a dotted-quad literal such as 127.0.0.1)",
+        "@ --subscribers 2|--subscribers 2: only the operation 'fanout' has subscribers",
+        "@ --frobnicate|--frobnicate: unknown argument (see --help)",
+        "@ --samples|--samples: a value is required",
     })
     void aBadArgumentIsNamedWithWhatIsAllowed(String args, String message) {
         final UsageException e = assertThrows(UsageException.class,
-                () -> Arguments.parse(args.split(" "), Cells.description()));
+                () -> Arguments.parse(args.replace("@", COLLOCATED).split(" "),
+                        Cells.description()));
         assertEquals(message, e.getMessage());
     }
 
@@ -121,7 +126,8 @@ class ArgumentsTest {
                 .getAsJsonObject();
         assertEquals(1, json.get("contract").getAsInt());
         assertEquals("jtest", json.get("driver").getAsString());
-        assertEquals("{\"payload\":true}", json.getAsJsonObject("operations").get("octets").toString());
+        assertEquals("{\"payload\":true}",
+                json.getAsJsonObject("operations").get("octets").toString());
         assertEquals("[\"iiop\",\"uds\"]", json.getAsJsonObject("modes").get("remote").toString());
         assertEquals("[\"jacorb\",\"glassfish\"]",
                 json.getAsJsonObject("option_values").get("orb").toString());

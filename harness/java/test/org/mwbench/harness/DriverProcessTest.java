@@ -64,7 +64,8 @@ class DriverProcessTest {
         server.destroy(); // SIGTERM
         assertEquals(0, exitOf(server), stderr(server));
         final List<String> serverLines = Files.readAllLines(dir.resolve("server.result"));
-        final JsonObject serverHeader = JsonParser.parseString(serverLines.get(1)).getAsJsonObject();
+        final JsonObject serverHeader =
+                JsonParser.parseString(serverLines.get(1)).getAsJsonObject();
         assertEquals(List.of("mwbench-result 1", serverLines.get(1), "end"), serverLines);
         assertEquals(0, serverHeader.get("sample_count").getAsInt());
         assertEquals("server", serverHeader.get("role").getAsString());
@@ -96,8 +97,8 @@ class DriverProcessTest {
     void anInjectedDelayIsInsideEverySample() throws Exception {
         final Path output = dir.resolve("client.result");
         final Process client = start(List.of("MWBENCH_INJECT_DELAY_NS=200000"), "--role",
-                "collocated", "--operation", "roundtrip", "--transport", "inproc", "--samples", "20",
-                "--warmup", "0", "--output", output.toString());
+                "collocated", "--operation", "roundtrip", "--transport", "inproc",
+                "--samples", "20", "--warmup", "0", "--output", output.toString());
         assertEquals(0, exitOf(client));
         assertTrue(stderr(client).contains("warning: MWBENCH_INJECT_DELAY_NS=200000"));
         final List<String> lines = Files.readAllLines(output);
@@ -114,8 +115,9 @@ class DriverProcessTest {
                 "--transport", "inproc", "--threads", "2", "--option", "check=wrong",
                 "--output", dir.resolve("client.result").toString());
         assertEquals(1, exitOf(client));
-        assertTrue(stderr(client).matches("mwbench-driver-jsleep: error: wrong reply on thread [01]\n"),
-                stderr(client));
+        final String error = stderr(client);
+        assertTrue(error.matches("mwbench-driver-jsleep: error: wrong reply on thread [01]\n"),
+                error);
         assertFalse(Files.exists(dir.resolve("client.result")));
     }
 
@@ -123,11 +125,13 @@ class DriverProcessTest {
     void faultExitLeavesBeforePublishingAndCrashAfter() throws Exception {
         final Path endpoint = dir.resolve("endpoint");
         final Process exit = start(List.of(), "--role", "server", "--operation", "roundtrip",
-                "--transport", "none", "--endpoint-file", endpoint.toString(), "--option", "fault=exit");
+                "--transport", "none", "--endpoint-file", endpoint.toString(),
+                "--option", "fault=exit");
         assertEquals(3, exitOf(exit));
         assertFalse(Files.exists(endpoint));
         final Process crash = start(List.of(), "--role", "server", "--operation", "roundtrip",
-                "--transport", "none", "--endpoint-file", endpoint.toString(), "--option", "fault=crash");
+                "--transport", "none", "--endpoint-file", endpoint.toString(),
+                "--option", "fault=crash");
         assertEquals(128 + 6, exitOf(crash)); // killed by SIGABRT
         assertTrue(Files.exists(endpoint));
     }
@@ -207,7 +211,8 @@ class DriverProcessTest {
     /** The distinct Cpus_allowed_list of every thread of process {@code pid}. */
     private static List<String> cpusOfEveryThread(long pid) throws IOException {
         final List<String> cpus = new ArrayList<>();
-        try (DirectoryStream<Path> tasks = Files.newDirectoryStream(Path.of("/proc/" + pid + "/task"))) {
+        final Path taskDir = Path.of("/proc/" + pid + "/task");
+        try (DirectoryStream<Path> tasks = Files.newDirectoryStream(taskDir)) {
             for (Path task : tasks) {
                 final String allowed = ProcFiles.cpusAllowed(task.resolve("status"));
                 if (!cpus.contains(allowed)) {

@@ -29,7 +29,8 @@ class JsonTest {
     @Test
     void keysSortedByCodePointAsUtf8BytesSort() {
         // U+FF5E sorts before U+1F600 in UTF-8, after it in UTF-16 code units.
-        final String text = Json.compact(JsonParser.parseString("{\"\uD83D\uDE00\":1,\"\uFF5E\":2}"));
+        final String text =
+                Json.compact(JsonParser.parseString("{\"\uD83D\uDE00\":1,\"\uFF5E\":2}"));
         assertEquals("{\"\uFF5E\":2,\"\uD83D\uDE00\":1}", text);
     }
 

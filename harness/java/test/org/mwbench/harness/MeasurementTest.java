@@ -116,8 +116,8 @@ class MeasurementTest {
 
     @Test
     void aStopKeepsWhatWasMeasured() throws Exception {
-        final Measurement m = new Measurement(Cells.collocated("--samples", "1000", "--warmup", "0"),
-                READ_COST_NS);
+        final Measurement m = new Measurement(
+                Cells.collocated("--samples", "1000", "--warmup", "0"), READ_COST_NS);
         final AtomicLong calls = new AtomicLong();
         m.run(() -> {
             if (calls.incrementAndGet() == 10) {

@@ -64,7 +64,8 @@ class ResultFileTest {
     void refusesMoreSamplesAnnouncedThanGiven() {
         final JsonObject header = JsonParser.parseString("{\"sample_count\":3}").getAsJsonObject();
         assertThrows(IllegalStateException.class,
-                () -> ResultFile.write(new ByteArrayOutputStream(), header, new long[2], List.of()));
+                () -> ResultFile.write(new ByteArrayOutputStream(), header, new long[2],
+                        List.of()));
     }
 
     @Test
