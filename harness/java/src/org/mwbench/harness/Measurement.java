@@ -111,7 +111,7 @@ public final class Measurement {
         final Lane lane = lanes[0];
         final Call measured = slowed(call);
         warmUp(measured, lane);
-        batch = options.batchAuto() ? chooseBatch(measured, lane) : options.batch();
+        batch = options.batchAuto() ? chooseBatch(measured) : options.batch();
         probe.start();
         // The first sample on its own, so that it can be announced between two samples.
         lane.measured = timedLoop(measured, lane, 0, Math.min(1, perThread), batch);
@@ -281,7 +281,7 @@ public final class Measurement {
         }
     }
 
-    long chooseBatch(Call call, Lane lane) throws Exception {
+    long chooseBatch(Call call) throws Exception {
         final long[] took = new long[AutoBatch.PROBES];
         return AutoBatch.choose(calls -> {
             for (int p = 0; p < took.length; p++) {
