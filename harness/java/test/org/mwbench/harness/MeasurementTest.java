@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
+import java.lang.management.ManagementFactory;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
@@ -37,6 +38,25 @@ class MeasurementTest {
             assertTrue(m.sampleEndNanos(i) >= m.sampleEndNanos(i - 1));
         }
         assertTrue(run.measuredWallNs() >= Arrays.stream(m.kept().durations(), 0, 50).sum());
+    }
+
+    @Test
+    void theLoopAllocatesNothingPerSample() throws Exception {
+        final long few = allocatedByRun("1000");
+        final long many = allocatedByRun("200000");
+        // One object per sample would be at least 16 bytes x 199000 more.
+        assertTrue(many - few < 64 * 1024, few + " bytes for 1000 samples, " + many + " for 200000");
+    }
+
+    /** Bytes the calling thread allocated in run(), buffers excluded (made before). */
+    private static long allocatedByRun(String samples) throws Exception {
+        final Measurement m = new Measurement(Cells.collocated("--samples", samples,
+                "--warmup", "0"), READ_COST_NS);
+        final com.sun.management.ThreadMXBean threads =
+                (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
+        final long before = threads.getCurrentThreadAllocatedBytes();
+        m.run(() -> { });
+        return threads.getCurrentThreadAllocatedBytes() - before;
     }
 
     @Test
