@@ -1,5 +1,7 @@
 package org.mwbench.harness;
 
+import static java.nio.charset.StandardCharsets.UTF_8;
+
 import java.nio.file.Path;
 import java.util.List;
 
@@ -31,7 +33,9 @@ public final class DriverMain {
                 return 0;
             }
             if (arguments.describe()) {
-                System.out.println(Json.compact(d.toJson()));
+                // UTF-8 whatever the locale: Java 17 would encode with the locale's charset.
+                System.out.write((Json.compact(d.toJson()) + "\n").getBytes(UTF_8));
+                System.out.flush();
                 return 0;
             }
             final DriverOptions o = arguments.options();
