@@ -118,6 +118,45 @@ def test_an_option_value_is_skipped_over_a_transport_it_does_not_work_over():
         "(option_transports in its --describe)"
 
 
+CCM = DriverInfo(
+    name="ccm", program=Path("ccm"), available=True, middleware="mwccm on omniORB",
+    operations={"ping": {"payload": False}}, modes={"remote": ["tcp"]},
+    options={"orb": "the ORB", "layer": "object or component", "scenario": "obj-obj, ..."},
+    option_values={"orb": ["omniorb"], "layer": ["object", "component"],
+                   "scenario": ["obj-obj", "comp-comp"]})
+JAVA = DriverInfo(
+    name="java", program=Path("java"), available=True, middleware="Java ORBs",
+    operations={"ping": {"payload": False}}, modes={"remote": ["tcp"]},
+    options={"orb": "the ORB", "layer": "object or component"},
+    option_values={"orb": ["jacorb", "glassfish"]})
+
+
+def test_a_value_a_driver_does_not_accept_is_skipped_so_drivers_cross_with_their_orbs():
+    matrix = expand(spec(operation="ping", drivers=["ccm", "java"], orb=[
+        "omniorb", "jacorb", "glassfish"], layer=["object", "component"]),
+        {"ccm": CCM, "java": JAVA})
+    assert [(c["driver"], c["orb"], c["layer"]) for c in matrix.configurations] == [
+        ("ccm", "omniorb", "object"), ("ccm", "omniorb", "component"),
+        ("java", "jacorb", "object"), ("java", "jacorb", "component"),
+        ("java", "glassfish", "object"), ("java", "glassfish", "component")]
+    reasons = {(s.driver, s.what, s.reason) for s in matrix.skipped}
+    assert ("ccm", "tcp remote ping 0 B same-cpu hold jacorb orb object layer",
+            "ccm takes orb omniorb only, not jacorb (option_values in its --describe)") in reasons
+    assert ("java", "tcp remote ping 0 B same-cpu hold omniorb orb component layer",
+            "java takes orb jacorb, glassfish only, not omniorb (option_values in its "
+            "--describe)") in reasons
+    assert len(matrix.skipped) == 6
+
+
+def test_an_option_value_a_driver_does_not_accept_is_skipped():
+    matrix = expand(spec(operation="ping", drivers="ccm",
+                         options={"scenario": ["obj-obj", "obj-comp"]}), {"ccm": CCM})
+    assert [c["options"] for c in matrix.configurations] == [{"scenario": "obj-obj"}]
+    (skipped,) = matrix.skipped
+    assert skipped.reason == ("ccm takes scenario obj-obj, comp-comp only, not obj-comp "
+                              "(option_values in its --describe)")
+
+
 def test_unavailable_driver_is_skipped_with_its_reason():
     matrix = expand(spec(drivers=["zmq", "rawtcp"], transports="tcp"), DRIVERS)
     assert factors(matrix, "driver") == [("rawtcp",)]
