@@ -4,6 +4,7 @@ The driver descriptions here are what `--describe` returns, written out, so the
 expansion can be checked without building anything.
 """
 
+import dataclasses
 from pathlib import Path
 
 import pytest
@@ -146,6 +147,35 @@ def test_a_value_a_driver_does_not_accept_is_skipped_so_drivers_cross_with_their
             "java takes orb jacorb, glassfish only, not omniorb (option_values in its "
             "--describe)") in reasons
     assert len(matrix.skipped) == 6
+
+
+def test_the_openccm_suite_crosses_each_orb_with_its_own_driver():
+    from conftest import REPO
+    from mwbench.spec import load_spec
+
+    suite, _ = load_spec(REPO / "suites" / "openccm.yaml")
+    java = dataclasses.replace(JAVA, options={**JAVA.options, "scenario": "obj-obj, ..."},
+                               operations={"ping": {}, "roundtrip": {}})
+    ccm = dataclasses.replace(CCM, operations={"ping": {}, "roundtrip": {}},
+                              option_values={**CCM.option_values, "scenario": [
+                                  "obj-obj", "obj-comp", "comp-obj", "comp-comp"]})
+    rawtcp = dataclasses.replace(RAWTCP, operations={"ping": {}, "roundtrip": {}})
+    matrix = expand(suite, {"ccm": ccm, "java": java, "rawtcp": rawtcp})
+    found: dict[str, list] = {}
+    for c in matrix.configurations:
+        found.setdefault(c["experiment"], []).append((c["driver"], c["orb"], c["layer"]))
+    assert found["method-call"] == [("java", orb, layer) for orb in ("jacorb", "glassfish")
+                                    for layer in ("object", "component")]
+    assert found["method-call-omniorb"] == [("ccm", "omniorb", "object"),
+                                            ("ccm", "omniorb", "component"),
+                                            *found["method-call"]]
+    assert sorted(set(found["scenarios"])) == [
+        ("ccm", "omniorb", None), ("java", "glassfish", None), ("java", "jacorb", None)]
+    assert len(found["scenarios"]) == 3 * 4
+    assert found["raw-socket"] == [("rawtcp", None, None)] * 2
+    assert {c.launches for c in matrix.configurations} == {7}
+    assert {(c["placement"], c["idle_hold"]) for c in matrix.configurations} == {
+        ("same-cpu", True)}
 
 
 def test_an_option_value_a_driver_does_not_accept_is_skipped():
