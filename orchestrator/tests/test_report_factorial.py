@@ -120,6 +120,9 @@ def test_one_design_per_configuration_of_the_other_factors(section):
 def test_effects_of_the_median_are_those_worked_out_by_hand(section):
     tcp = section["designs"][0]
     assert tcp["launches"] == 3
+    # The options left once the design's are taken out are the same everywhere: nothing
+    # outside the design is carried by its cells.
+    assert tcp["carried"] == [] and all(c["carried"] == [] for c in tcp["cells"])
     assert [c["levels"] for c in tcp["cells"]] == [
         ["per-connection", "own"], ["pool", "own"], ["per-connection", "shared"],
         ["pool", "shared"]]

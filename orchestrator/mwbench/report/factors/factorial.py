@@ -101,8 +101,9 @@ def _carried(experiment, factors: list[tuple]) -> list[str]:
         if c.ok and (index := _cell_of(c, factors)) is not None:
             for name, value in _rest(c.factors, names).items():
                 seen.setdefault(name, {}).setdefault(index, set()).add(_key(value))
-    return [name for name in experiment.varying() if name in seen
-            and all(len(values) == 1 for values in seen[name].values())]
+    return [name for name, by_cell in seen.items()
+            if len(set().union(*by_cell.values())) > 1
+            and all(len(values) == 1 for values in by_cell.values())]
 
 
 def _key(value):
