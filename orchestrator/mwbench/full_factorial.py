@@ -35,7 +35,7 @@ from dataclasses import dataclass
 import numpy as np
 from scipy import stats
 
-from .factorial_design import CONFIDENCE, REPLICATES, SEED
+from .factorial_design import CONFIDENCE, REPLICATES, SEED, excludes_zero
 from .spec_factorial import MAX_LEVELS, MIN_LEVELS
 
 
@@ -47,11 +47,7 @@ class LevelEffect:
 
     @property
     def significant(self) -> bool | None:
-        """Whether the interval excludes 0; None without an interval."""
-        if self.interval is None:
-            return None
-        low, high = self.interval
-        return low > 0 or high < 0
+        return excludes_zero(self.interval)
 
 
 @dataclass(frozen=True)

@@ -6,7 +6,10 @@ import shutil
 import subprocess
 import sys
 import textwrap
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -164,6 +167,20 @@ def store_cells(path: Path, cells: list[dict], environment: dict | None = None,
     store.end_run(run_id, "finished")
     store.close()
     return run_id
+
+
+@contextmanager
+def stored_run(path: Path, cells: list[dict], **run: Any) -> Iterator[tuple[Any, int]]:
+    """A finished run of known cells (store_cells, with its keywords), its store open for
+    the block: (store, run id)."""
+    from mwbench.store import Store
+
+    run_id = store_cells(path, cells, **run)
+    store = Store.open_existing(path)
+    try:
+        yield store, run_id
+    finally:
+        store.close()
 
 
 def known_estimate_cells() -> list[dict]:

@@ -26,7 +26,7 @@ import re
 import numpy as np
 import pytest
 
-from conftest import store_cells
+from conftest import store_cells, stored_run
 from mwbench.report import build_report
 from mwbench.report.data import load_run
 from mwbench.report.factors.factorial import designs
@@ -92,12 +92,8 @@ def known_cells() -> list[dict]:
 @pytest.fixture(scope="module")
 def stored(tmp_path_factory):
     db = tmp_path_factory.mktemp("factorial") / "m.db"
-    run_id = store_cells(db, known_cells(), spec_text=SPEC)
-    store = Store.open_existing(db)
-    try:
-        yield store, run_id
-    finally:
-        store.close()
+    with stored_run(db, known_cells(), spec_text=SPEC) as opened:
+        yield opened
 
 
 @pytest.fixture(scope="module")

@@ -21,11 +21,10 @@ import re
 import pytest
 from scipy import stats
 
-from conftest import store_cells
+from conftest import stored_run
 from mwbench.report import build_report
 from mwbench.report.data import load_run
 from mwbench.report.factors.factorial import designs
-from mwbench.store import Store
 
 SPEC = """\
 suite: known
@@ -53,13 +52,8 @@ def stored(tmp_path_factory):
              for orb, (driver, means) in ORBS.items()
              for layer, mean in zip(("object", "component"), means, strict=True)
              for launch in (1, 2, 3)]
-    db = tmp_path_factory.mktemp("levels") / "m.db"
-    run_id = store_cells(db, cells, spec_text=SPEC)
-    store = Store.open_existing(db)
-    try:
-        yield store, run_id
-    finally:
-        store.close()
+    with stored_run(tmp_path_factory.mktemp("levels") / "m.db", cells, spec_text=SPEC) as opened:
+        yield opened
 
 
 @pytest.fixture(scope="module")

@@ -21,12 +21,11 @@ import re
 import numpy as np
 import pytest
 
-from conftest import store_cells
+from conftest import stored_run
 from mwbench.named_series import NamedSeries
 from mwbench.report import build_report
 from mwbench.report.data import load_run
 from mwbench.report.footprint import table
-from mwbench.store import Store
 
 MIB = 1024 * 1024
 
@@ -63,13 +62,8 @@ def stored(tmp_path_factory):
     cells = [java_cell(launch) for launch in (1, 2, 3)]
     cells += [ccm_cell(launch) for launch in (1, 2, 3)]
     cells += [{**ccm_cell(1), "experiment": "cpp-only"}]
-    db = tmp_path_factory.mktemp("footprint") / "m.db"
-    run_id = store_cells(db, cells)
-    store = Store.open_existing(db)
-    try:
-        yield store, run_id
-    finally:
-        store.close()
+    with stored_run(tmp_path_factory.mktemp("footprint") / "m.db", cells) as opened:
+        yield opened
 
 
 @pytest.fixture(scope="module")
