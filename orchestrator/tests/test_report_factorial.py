@@ -134,6 +134,17 @@ def test_effects_of_the_median_are_those_worked_out_by_hand(section):
         assert effect.interval[0] <= effect.estimate <= effect.interval[1]
 
 
+def test_each_factor_at_each_level_of_the_other_is_a_ratio_of_medians(section):
+    tcp = section["designs"][0]
+    ratios = {(row["factor"], row["at"]): row["ratio"].value for row in tcp["ratios"]}
+    # Launch by launch, the median of the pairs' ratios: 21/11, 31/15, 15/11, 31/21.
+    assert ratios == pytest.approx({
+        ("options.threading", "options.connections=own"): 21 / 11,
+        ("options.threading", "options.connections=shared"): 31 / 15,
+        ("options.connections", "options.threading=per-connection"): 15 / 11,
+        ("options.connections", "options.threading=pool"): 31 / 21})
+
+
 def test_jitter_is_the_standard_deviation_and_the_tail_is_p99_minus_p50(section):
     tcp = section["designs"][0]
     assert [c["means"]["jitter"] for c in tcp["cells"]] == pytest.approx([0.5, 1.5, 0.5, 1.5])

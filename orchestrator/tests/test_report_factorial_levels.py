@@ -13,6 +13,8 @@ medians c - 1, c, c + 1 around its cell mean c (test_full_factorial.py):
 
     effects: orb -4, +1, +3; layer -2, +2; orb x layer +1 -1 / 0 0 / -1 +1
     shares: 156, 72, 12 and error 12 of 252
+    the layer's cost per ORB, median component / object launch by launch: 17/15, 23/19,
+    26/20
 """
 
 import html as markup
@@ -106,11 +108,23 @@ def test_allocation_of_variation_with_jains_f_test(design):
         "p < 0.05).")
 
 
+def test_the_layers_cost_on_each_orb_is_a_ratio_of_medians_launch_by_launch(design):
+    # Launch k of a cell has median c - 1, c, c + 1: the median of the three pairs' ratios
+    # is the middle launch's, 17/15 on omniorb. orb has three levels: no ratio of its own.
+    ratios = {(row["factor"], row["at"]): row for row in design["ratios"]}
+    assert list(ratios) == [("layer", "orb=omniorb"), ("layer", "orb=jacorb"),
+                            ("layer", "orb=glassfish")]
+    assert {row["change"] for row in ratios.values()} == {"object → component"}
+    values = [row["ratio"] for row in ratios.values()]
+    assert [r.value for r in values] == pytest.approx([17 / 15, 23 / 19, 26 / 20])
+    assert all(r.launches == 3 and r.low <= r.value <= r.high for r in values)
+
+
 def test_the_report_renders_the_levels_the_variation_and_the_figure(stored):
     store, run_id = stored
     page = build_report(store, [run_id])
     anchor = f"run{run_id}-factorial-method-call-0"
-    for part in ("cells", "effects", "variation", "reading", "interaction"):
+    for part in ("cells", "effects", "variation", "ratios", "reading", "interaction"):
         assert f'id="{anchor}-{part}"' in page
     words = markup.unescape(re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", page)))
     assert "orb=jacorb × layer=component" in words

@@ -7,7 +7,9 @@ the cell means of the design, for four measures of each launch (the median
 time per call, the calls per second, the standard deviation of the call
 times, which is OpenCCM's jitter, and p99 - p50), then each main effect and
 interaction with its share of the variation and, with launches, a bootstrap
-interval. A design whose factors all have two levels is read as a 2^k r
+interval; and for each factor of two levels its cost at each level of the
+others, a ratio of medians launch by launch (factorial_ratios.py). A design
+whose factors all have two levels is read as a 2^k r
 design (factorial_design.py); one with a factor of more levels (orb:
 omniorb, jacorb, glassfish) as a full factorial (full_factorial.py, the
 view in factorial_levels.py).
@@ -31,6 +33,7 @@ from ..data import LABEL_FACTORS, Configuration, Run, label
 from ..figures import plt, to_svg
 from . import factorial_levels
 from .factorial_metrics import METRICS
+from .factorial_ratios import simple_ratios
 
 
 def designs(run: Run) -> dict:
@@ -130,7 +133,7 @@ def _design(experiment, factors: list[tuple], group: dict, carried: list[str]) -
             "configuration": label(group["rest"], varying) if varying else "all",
             "kind": "2k" if all(len(levels) == 2 for _, levels in factors) else "full",
             "missing": [], "cells": [], "effects": [], "error": {}, "launches": 0,
-            "dropped": 0, "sentence": "", "figure": None, "carried": carried}
+            "dropped": 0, "sentence": "", "figure": None, "carried": carried, "ratios": []}
     cells = group["cells"]
     grid = list(itertools.product(*(range(len(levels)) for _, levels in factors)))
     view["missing"] = [", ".join(f"{n}={levels[i]}" for (n, levels), i in
@@ -151,6 +154,7 @@ def _design(experiment, factors: list[tuple], group: dict, carried: list[str]) -
     observed = {m: _observations(cells, shape, launches, read) for m, _, _, read in METRICS}
     carried_levels = {index: [" ".join(label(c.factors, [name]) for name in carried)]
                       for index, c in cells.items()}
+    view["ratios"] = simple_ratios(factors, cells)
     if view["kind"] == "full":
         return factorial_levels.fill(view, factors, observed, carried_levels)
     return _two_level(view, factors, observed, carried_levels)
