@@ -13,7 +13,8 @@ import org.mwbench.harness.Measurement.Call;
  *
  * <p>JMH warms a benchmark up for a fixed number of iterations; here the
  * number is found by a rule. Each measuring thread makes rounds of
- * {@value #ROUND_CALLS} calls, each call timed, and stops after a round whose
+ * {@value #ROUND_CALLS} calls (fewer if a round reaches {@value #ROUND_MS} ms:
+ * large payloads), each call timed, and stops after a round whose
  * median is within {@value #TOLERANCE_PERCENT}% of the round before it and
  * during which the JIT compiled nothing (the JVM's total compilation time,
  * in ms, did not grow): the rate has settled and nothing is being compiled
@@ -26,6 +27,7 @@ import org.mwbench.harness.Measurement.Call;
  */
 final class JitWarmup {
     static final int ROUND_CALLS = 1000;
+    static final int ROUND_MS = 100;
     static final int TOLERANCE_PERCENT = 5;
     static final int MIN_ROUNDS = 2;
     static final int MAX_ROUNDS = 50;
@@ -50,17 +52,21 @@ final class JitWarmup {
         long previous = -1;
         boolean settled = false;
         int rounds = 0;
+        long calls = 0;
         while (rounds < MAX_ROUNDS && !settled && !stopRequested.getAsBoolean()) {
             long compiledBefore = jit.getTotalCompilationTime();
-            for (int i = 0; i < ROUND_CALLS; i++) {
+            long roundEnd = System.nanoTime() + ROUND_MS * 1_000_000L;
+            int made = 0;
+            while (made < ROUND_CALLS && (made == 0 || System.nanoTime() - roundEnd < 0)) {
                 long start = System.nanoTime();
                 call.call();
-                took[i] = System.nanoTime() - start;
+                took[made++] = System.nanoTime() - start;
             }
             long compiled = jit.getTotalCompilationTime() - compiledBefore;
-            Arrays.sort(took);
-            long median = took[ROUND_CALLS / 2];
+            Arrays.sort(took, 0, made);
+            long median = took[made / 2];
             rounds++;
+            calls += made;
             medians.add(median);
             compileMs.add(compiled);
             settled = rounds >= MIN_ROUNDS && compiled == 0
@@ -69,7 +75,7 @@ final class JitWarmup {
         }
         JsonObject entry = new JsonObject();
         entry.addProperty("rounds", rounds);
-        entry.addProperty("calls", (long) rounds * ROUND_CALLS);
+        entry.addProperty("calls", calls);
         entry.addProperty("settled", settled);
         entry.add("median_ns", medians);
         entry.add("compilation_ms", compileMs);
@@ -81,7 +87,8 @@ final class JitWarmup {
     /** middleware_config.warmup: the rule and what each thread did. */
     JsonObject toJson() {
         JsonObject warmup = new JsonObject();
-        warmup.addProperty("rule", "rounds of " + ROUND_CALLS + " calls until a round's median is"
+        warmup.addProperty("rule", "rounds of " + ROUND_CALLS + " calls (or " + ROUND_MS
+                + " ms) until a round's median is"
                 + " within " + TOLERANCE_PERCENT + "% of the previous round's and the JIT compiled"
                 + " nothing during it; at least " + MIN_ROUNDS + ", at most " + MAX_ROUNDS
                 + " rounds; then --warmup calls in the measured loop");
