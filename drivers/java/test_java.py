@@ -53,20 +53,14 @@ def test_describe_offers_the_omniorb_drivers_operations():
                                   "verify": ["0", "1"]}
 
 
+@pytest.mark.parametrize("collocated", [False, True], ids=["remote", "collocated"])
 @pytest.mark.parametrize("orb_name", ORBS)
 @pytest.mark.parametrize(("operation", "size"), OPERATIONS)
-def test_remote_operation_verified(tmp_path, orb_name, operation, size):
-    header, samples = JAVA.run_cell(tmp_path, *cell(operation, "tcp", size, *VERIFY,
-                                                    *orb(orb_name)))
-    assert len(samples) == 200
-    assert header["middleware_config"]["orb"] == orb_name
-
-
-@pytest.mark.parametrize("orb_name", ORBS)
-@pytest.mark.parametrize(("operation", "size"), OPERATIONS)
-def test_collocated_operation_verified(tmp_path, orb_name, operation, size):
-    header, samples = JAVA.run_cell(tmp_path, *cell(operation, "inproc", size, *VERIFY,
-                                                    *orb(orb_name)), collocated=True)
+def test_every_operation_verified(tmp_path, orb_name, operation, size, collocated):
+    transport = "inproc" if collocated else "tcp"
+    header, samples = JAVA.run_cell(
+        tmp_path, *cell(operation, transport, size, *VERIFY, *orb(orb_name)),
+        collocated=collocated)
     assert len(samples) == 200
     assert header["middleware_config"]["orb"] == orb_name
 
