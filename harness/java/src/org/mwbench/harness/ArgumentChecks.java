@@ -41,7 +41,8 @@ final class ArgumentChecks {
         for (String pair : pairs) {
             final int eq = pair.indexOf('=');
             if (eq <= 0) {
-                throw new UsageException("--option " + Arguments.shortened(pair) + ": expected KEY=VALUE");
+                throw new UsageException("--option " + Arguments.shortened(pair)
+                        + ": expected KEY=VALUE");
             }
             final String key = Arguments.shortened(pair.substring(0, eq));
             final String value = pair.substring(eq + 1);
@@ -63,7 +64,8 @@ final class ArgumentChecks {
                 allowed.add("fault");
                 throw new UsageException("--option " + key + ": unknown key for " + d.driver
                         + " (allowed: " + join(allowed) + ")");
-            } else if (d.optionValues.containsKey(key) && !d.optionValues.get(key).contains(value)) {
+            } else if (d.optionValues.containsKey(key)
+                    && !d.optionValues.get(key).contains(value)) {
                 throw new UsageException("--option " + key + "=" + Arguments.shortened(value)
                         + ": not a value of " + key + " (allowed: " + join(d.optionValues.get(key))
                         + ")");
@@ -91,7 +93,8 @@ final class ArgumentChecks {
     static void fanout(String operation, Role role, int subscribers, int firstSubscriber,
                        int endpointFiles) {
         if (operation.equals("fanout")) {
-            throw new UsageException("--operation fanout: the Java harness does not measure fan-out");
+            throw new UsageException(
+                    "--operation fanout: the Java harness does not measure fan-out");
         }
         if (subscribers != 1) {
             throw new UsageException("--subscribers " + subscribers
@@ -126,8 +129,8 @@ final class ArgumentChecks {
                     + ": not an IPv4 address (allowed: a dotted-quad literal such as 127.0.0.1)");
         }
         if (address.equals("0.0.0.0")) {
-            throw new UsageException(given
-                    + ": the wildcard address (allowed: one address of this host, such as 127.0.0.1)");
+            throw new UsageException(given + ": the wildcard address"
+                    + " (allowed: one address of this host, such as 127.0.0.1)");
         }
     }
 }

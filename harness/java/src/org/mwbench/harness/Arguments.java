@@ -82,10 +82,12 @@ record Arguments(boolean describe, boolean help, DriverOptions options) {
         ArgumentChecks.cell(role, operation, transport, payload, d);
         final Map<String, String> options = ArgumentChecks.options(pairs, d);
         if (given.containsKey("--memory-limit-mb")) {
-            throw new UsageException("--memory-limit-mb " + shortened(given.get("--memory-limit-mb"))
-                    + ": not supported by the Java harness: the JVM reserves far more address space"
-                    + " than it uses (heap, code cache, metaspace, thread stacks), so an RLIMIT_AS cap"
-                    + " fails it at start-up; run this driver without a memory limit");
+            final String limit = shortened(given.get("--memory-limit-mb"));
+            throw new UsageException("--memory-limit-mb " + limit
+                    + ": not supported by the Java harness: the JVM reserves far more address"
+                    + " space than it uses (heap, code cache, metaspace, thread stacks), so an"
+                    + " RLIMIT_AS cap fails it at start-up; run this driver without a memory"
+                    + " limit");
         }
         final long samples = unsigned(given, "--samples", 10000);
         final long warmup = unsigned(given, "--warmup", 1000);
@@ -155,7 +157,8 @@ record Arguments(boolean describe, boolean help, DriverOptions options) {
             return fallback;
         }
         if (!text.matches("[0-9]{1,18}")) {
-            throw new UsageException(name + " " + shortened(text) + ": expected a non-negative integer");
+            throw new UsageException(
+                    name + " " + shortened(text) + ": expected a non-negative integer");
         }
         return Long.parseLong(text);
     }
@@ -191,7 +194,8 @@ record Arguments(boolean describe, boolean help, DriverOptions options) {
             value = Double.NaN;
         }
         if (!(value > 0) || Double.isInfinite(value)) {
-            throw new UsageException("--timeout " + shortened(text) + ": must be a positive number");
+            throw new UsageException(
+                    "--timeout " + shortened(text) + ": must be a positive number");
         }
         return value;
     }

@@ -10,7 +10,10 @@ package org.mwbench.harness;
  * </pre>
  */
 public interface Driver {
-    /** Must not depend on arguments: --describe calls it without any. */
+    /**
+     * Must not depend on arguments: --describe calls it without any. It runs before --cpu
+     * pins the process, so it starts no thread (nor initialises an ORB).
+     */
     Description describe();
 
     /**

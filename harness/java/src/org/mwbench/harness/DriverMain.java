@@ -1,9 +1,9 @@
 package org.mwbench.harness;
 
+import static java.nio.charset.StandardCharsets.UTF_8;
+
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * The main of every Java driver: reads like the contract. Parse, place the process, run
@@ -33,10 +33,13 @@ public final class DriverMain {
                 return 0;
             }
             if (arguments.describe()) {
-                System.out.println(Json.compact(d.toJson()));
+                // UTF-8 whatever the locale: Java 17 would encode with the locale's charset.
+                System.out.write((Json.compact(d.toJson()) + "\n").getBytes(UTF_8));
+                System.out.flush();
                 return 0;
             }
             final DriverOptions o = arguments.options();
+            final StopSignals signals = StopSignals.install();
             // Before the driver starts any thread, so that every thread inherits the CPU.
             if (o.cpu() != null) {
                 Placement.pinProcess(o.cpu());
@@ -45,8 +48,8 @@ public final class DriverMain {
                 Placement.setFifoPriority(o.priority());
             }
             final ClockInfo clock = ClockInfo.probe();
-            return o.role() == Role.SERVER ? serve(driver, d, o, prog, clock)
-                    : measure(driver, d, o, prog, clock);
+            return o.role() == Role.SERVER ? serve(driver, d, o, new Run(prog, clock, signals))
+                    : measure(driver, d, o, new Run(prog, clock, signals));
         } catch (UsageException e) {
             System.err.println(prog + ": error: " + e.getMessage());
             return 2;
@@ -59,68 +62,62 @@ public final class DriverMain {
         }
     }
 
-    private static int serve(Driver driver, Description d, DriverOptions o, String prog,
-                             ClockInfo clock) throws Exception {
+    /** What both roles need besides the driver and the arguments. */
+    private record Run(String prog, ClockInfo clock, StopSignals signals) {
+    }
+
+    private static int serve(Driver driver, Description d, DriverOptions o, Run run)
+            throws Exception {
         if (o.option("fault", "").equals("exit")) {
-            System.err.println(prog + ": error: injected fault (--option fault=exit): exiting with"
-                    + " status 3");
+            System.err.println(run.prog()
+                    + ": error: injected fault (--option fault=exit): exiting with status 3");
             return 3;
         }
         final ServerContext context = new ServerContext(o);
-        StopSignals.install(signal -> context.requestStop());
+        run.signals().onStop(context::requestStop, false);
         final LoopProbe probe = new LoopProbe();
         probe.start();
         driver.serve(o, context);
         probe.stop();
         // A server keeps no samples; its header says where it ran and what it used.
         if (o.output() != null) {
-            final ResultHeader.Run run = ResultHeader.Run.server(probe, context.middlewareConfig());
-            ResultFile.writeFile(Path.of(o.output()), ResultHeader.make(d, o, clock, run),
+            final ResultHeader.Run served = ResultHeader.Run.server(probe,
+                    context.middlewareConfig());
+            ResultFile.writeFile(Path.of(o.output()), ResultHeader.make(d, o, run.clock(), served),
                     new long[0], List.of());
         }
         return 0;
     }
 
-    private static int measure(Driver driver, Description d, DriverOptions o, String prog,
-                               ClockInfo clock) throws Exception {
+    private static int measure(Driver driver, Description d, DriverOptions o, Run run)
+            throws Exception {
         final Measurement m;
         try {
-            m = new Measurement(o, clock.readCostNs());
+            m = new Measurement(o, run.clock().readCostNs());
         } catch (OutOfMemoryError e) {
             throw new IllegalStateException("sample buffers of " + o.threads() + " x "
                     + o.samples() + " samples: out of memory (give the JVM more heap, -Xmx)");
         }
         if (m.injectedDelayNs() != 0) {
-            System.err.println(prog + ": warning: MWBENCH_INJECT_DELAY_NS=" + m.injectedDelayNs()
-                    + ": every call is slowed on purpose");
+            System.err.println(run.prog() + ": warning: MWBENCH_INJECT_DELAY_NS="
+                    + m.injectedDelayNs() + ": every call is slowed on purpose");
         }
-        final AtomicReference<String> stoppedBy = new AtomicReference<>();
-        StopSignals.install(signal -> {
-            // The first signal ends the loop cleanly; a second one, sent because a call is
-            // stuck (a hung server), ends the process at once.
-            if (stoppedBy.getAndSet(signal) != null) {
-                Runtime.getRuntime().halt(1);
-            }
-            m.requestStop();
-        });
+        // The first signal ends the loop cleanly, a second one the process.
+        run.signals().onStop(m::requestStop, true);
         driver.measure(o, m);
         if (!m.ran()) {
-            throw new IllegalStateException("the driver returned without calling Measurement.run()");
+            throw new IllegalStateException(
+                    "the driver returned without calling Measurement.run()");
         }
         final int kept = m.sampleCount();
         if (o.output() != null) {
-            final List<ResultHeader.Series> series = new ArrayList<>();
-            for (Lane lane : m.lanes) {
-                series.add(new ResultHeader.Series(lane.measured, lane.endNs - lane.startNs));
-            }
-            final ResultHeader.Run run = new ResultHeader.Run(m.warmupDone(), m.batch(), kept,
-                    m.measuredWallNs(), m.probe(), m.middlewareConfig(), m.injectedDelayNs(),
-                    series, m.named());
-            ResultFile.writeFile(Path.of(o.output()), ResultHeader.make(d, o, clock, run),
-                    m.samples(), m.named());
+            ResultFile.writeFile(Path.of(o.output()),
+                    ResultHeader.make(d, o, run.clock(), m.record()), m.kept().durations(),
+                    m.named());
         }
         if (kept < m.samplesWanted()) {
-            System.err.println(prog + ": error: stopped by " + stoppedBy.get() + " after " + kept
+            System.err.println(run.prog() + ": error: stopped by " + run.signals().first()
+                    + " after " + kept
                     + " of " + m.samplesWanted() + " samples"
                     + (o.output() == null ? "" : "; the result file holds those measured"));
             return 1;

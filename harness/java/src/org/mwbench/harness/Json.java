@@ -129,7 +129,8 @@ final class Json {
         if (value == 0) {
             return (1 / value < 0) ? "-0.0" : "0.0";
         }
-        final BigDecimal exact = new BigDecimal(Double.toString(Math.abs(value))).stripTrailingZeros();
+        final BigDecimal exact =
+                new BigDecimal(Double.toString(Math.abs(value))).stripTrailingZeros();
         final String digits = exact.unscaledValue().toString();
         final int point = digits.length() - exact.scale(); // digits before the decimal point
         final StringBuilder out = new StringBuilder(value < 0 ? "-" : "");

@@ -2,13 +2,10 @@ package org.mwbench.harness;
 
 import com.google.gson.JsonObject;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
-import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.Collections;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicBoolean;
 
@@ -56,10 +53,7 @@ public final class Measurement {
     // What the run did, for the result file.
     private long batch = 1;
     private long warmupDone;
-    private long[] samples;
-    private long[] ends;
-    private int sampleCount;
-    private long measuredWallNs;
+    private KeptSamples kept;
 
     /**
      * Allocates the sample buffers (--threads x --samples durations and end times) now, so
@@ -82,8 +76,8 @@ public final class Measurement {
             return 0;
         }
         if (!text.matches("[0-9]{1,18}")) {
-            throw new UsageException("MWBENCH_INJECT_DELAY_NS must be a number of nanoseconds, not '"
-                    + text + "'");
+            throw new UsageException(
+                    "MWBENCH_INJECT_DELAY_NS must be a number of nanoseconds, not '" + text + "'");
         }
         return Long.parseLong(text);
     }
@@ -98,28 +92,8 @@ public final class Measurement {
      * path on timeout, when the file is empty, or when a signal arrived while waiting.
      */
     public String readEndpoint() throws IOException, InterruptedException {
-        final Path path = Path.of(options.endpointFile());
-        final long deadline = System.nanoTime() + (long) (options.timeoutSeconds() * 1e9);
-        for (;;) {
-            try {
-                final String text = Files.readString(path, StandardCharsets.UTF_8);
-                final String line = text.lines().findFirst().orElse("").stripTrailing();
-                if (line.isEmpty()) {
-                    throw new IOException("endpoint file '" + path + "' is empty");
-                }
-                return line;
-            } catch (NoSuchFileException absent) {
-                // not yet published
-            }
-            if (stop) {
-                throw new IOException("stopped while waiting for endpoint file '" + path + "'");
-            }
-            if (System.nanoTime() - deadline >= 0) {
-                throw new IOException("no endpoint file '" + path + "' after "
-                        + options.timeoutSeconds() + " s (--timeout): is the server running?");
-            }
-            Thread.sleep(5);
-        }
+        return EndpointFile.read(Path.of(options.endpointFile()), options.timeoutSeconds(),
+                () -> stop);
     }
 
     /**
@@ -137,7 +111,7 @@ public final class Measurement {
         final Lane lane = lanes[0];
         final Call measured = slowed(call);
         warmUp(measured, lane);
-        batch = options.batchAuto() ? chooseBatch(measured, lane) : options.batch();
+        batch = options.batchAuto() ? chooseBatch(measured) : options.batch();
         probe.start();
         // The first sample on its own, so that it can be announced between two samples.
         lane.measured = timedLoop(measured, lane, 0, Math.min(1, perThread), batch);
@@ -174,7 +148,7 @@ public final class Measurement {
         startRun();
         final Crew crew = new Crew(options.threads(), this::requestStop);
         crew.run(thread -> new ThreadedLoop(this, lanes[thread], crew).run(setup, thread));
-        finishLanes();
+        finish();
     }
 
     /**
@@ -216,7 +190,8 @@ public final class Measurement {
                     + "', which is not declared before it");
         }
         final long[] values = new long[Math.multiplyExact(perThread, lanes.length)];
-        named.add(new NamedSeries(name, partOf == null || partOf.isEmpty() ? null : partOf, values));
+        final String parent = partOf == null || partOf.isEmpty() ? null : partOf;
+        named.add(new NamedSeries(name, parent, values));
         return values;
     }
 
@@ -232,7 +207,7 @@ public final class Measurement {
     /** After run(): the samples kept (all threads), which the result file holds. */
     public int sampleCount() {
         requireRan("sampleCount()");
-        return sampleCount;
+        return kept.count();
     }
 
     /**
@@ -241,10 +216,10 @@ public final class Measurement {
      */
     public long sampleEndNanos(int index) {
         requireRan("sampleEndNanos()");
-        if (index < 0 || index >= sampleCount) {
-            throw new IndexOutOfBoundsException("sample " + index + " of " + sampleCount);
+        if (index < 0 || index >= kept.count()) {
+            throw new IndexOutOfBoundsException("sample " + index + " of " + kept.count());
         }
-        return ends[index];
+        return kept.ends()[index];
     }
 
     /** Whether SIGTERM/SIGINT or a {@link #fail} asked the loops to stop. */
@@ -306,7 +281,7 @@ public final class Measurement {
         }
     }
 
-    long chooseBatch(Call call, Lane lane) throws Exception {
+    long chooseBatch(Call call) throws Exception {
         final long[] took = new long[AutoBatch.PROBES];
         return AutoBatch.choose(calls -> {
             for (int p = 0; p < took.length; p++) {
@@ -365,18 +340,6 @@ public final class Measurement {
         return ran;
     }
 
-    long[] samples() {
-        return samples;
-    }
-
-    long warmupDone() {
-        return warmupDone;
-    }
-
-    long measuredWallNs() {
-        return measuredWallNs;
-    }
-
     long injectedDelayNs() {
         return injectedDelayNs;
     }
@@ -385,12 +348,18 @@ public final class Measurement {
         return (long) perThread * lanes.length;
     }
 
-    synchronized JsonObject middlewareConfig() {
-        return config.deepCopy();
+    KeptSamples kept() {
+        return kept;
+    }
+
+    /** The result header's view of the run. */
+    synchronized ResultHeader.Run record() {
+        return new ResultHeader.Run(warmupDone, batch, kept.count(), kept.wallNs(), probe,
+                config.deepCopy(), injectedDelayNs, kept.series(), named());
     }
 
     synchronized List<NamedSeries> named() {
-        return Collections.unmodifiableList(new ArrayList<>(named));
+        return List.copyOf(named);
     }
 
     private void startRun() {
@@ -407,42 +376,14 @@ public final class Measurement {
     }
 
     private void requireRan(String what) {
-        if (samples == null) {
+        if (kept == null) {
             throw new IllegalStateException(what + " is known once run() has returned");
         }
     }
 
+    /** Keeps what the loops measured, then fails if a call reported a failure. */
     private void finish() {
-        final Lane lane = lanes[0];
-        samples = lane.samples;
-        ends = lane.ends;
-        sampleCount = lane.measured;
-        measuredWallNs = lane.endNs - lane.startNs;
-        throwFailure();
-    }
-
-    /** The threads' series packed together, thread 1 first; the wall time of them all. */
-    private void finishLanes() {
-        int total = 0;
-        for (Lane lane : lanes) {
-            total += lane.measured;
-        }
-        samples = new long[total];
-        ends = new long[total];
-        long firstStart = Long.MAX_VALUE;
-        long lastEnd = Long.MIN_VALUE;
-        int at = 0;
-        for (Lane lane : lanes) {
-            System.arraycopy(lane.samples, 0, samples, at, lane.measured);
-            System.arraycopy(lane.ends, 0, ends, at, lane.measured);
-            at += lane.measured;
-            if (lane.endNs != 0) { // its loop ran
-                firstStart = Math.min(firstStart, lane.startNs);
-                lastEnd = Math.max(lastEnd, lane.endNs);
-            }
-        }
-        sampleCount = total;
-        measuredWallNs = lastEnd > firstStart ? lastEnd - firstStart : 0;
+        kept = KeptSamples.of(lanes);
         throwFailure();
     }
 

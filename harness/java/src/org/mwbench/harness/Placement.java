@@ -25,8 +25,8 @@ final class Placement {
     static void pinProcess(int cpu) throws IOException, InterruptedException {
         final String allowed = ProcFiles.cpusAllowed(Path.of("/proc/self/status"));
         if (cpu < 0 || !ProcFiles.cpuListContains(allowed, cpu)) {
-            throw new UsageException("--cpu " + cpu + ": not a CPU this process may run on (allowed: "
-                    + allowed + ")");
+            throw new UsageException("--cpu " + cpu
+                    + ": not a CPU this process may run on (allowed: " + allowed + ")");
         }
         final String pid = Long.toString(ProcessHandle.current().pid());
         // A JVM thread started while taskset walked the task list could escape it: check
@@ -37,8 +37,8 @@ final class Placement {
                 return;
             }
         }
-        throw new IllegalStateException("--cpu " + cpu + ": threads of the JVM are still not on CPU "
-                + cpu + " after taskset");
+        throw new IllegalStateException("--cpu " + cpu
+                + ": threads of the JVM are still not on CPU " + cpu + " after taskset");
     }
 
     /** SCHED_FIFO at {@code priority} for the calling thread. */

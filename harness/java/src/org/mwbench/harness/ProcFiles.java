@@ -1,7 +1,9 @@
 package org.mwbench.harness;
 
 import java.io.IOException;
+import java.io.InputStream;
 import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -27,6 +29,9 @@ final class ProcFiles {
     /** A thread's policy and priority, as the result header's "process" has them. */
     record Scheduling(String policy, int priority) {
     }
+
+    /** Bytes read at once: a status file holds about 1.5 kB. */
+    private static final int READ_BUFFER = 8192;
 
     private ProcFiles() {
     }
@@ -68,30 +73,24 @@ final class ProcFiles {
     static Usage usage() {
         long voluntary = 0;
         long involuntary = 0;
+        final byte[] buffer = new byte[READ_BUFFER];
         try (DirectoryStream<Path> tasks = Files.newDirectoryStream(Path.of("/proc/self/task"))) {
             for (Path task : tasks) {
                 try {
-                    for (String line : Files.readAllLines(task.resolve("status"))) {
-                        voluntary += statusValue(line, "voluntary_ctxt_switches:");
-                        involuntary += statusValue(line, "nonvoluntary_ctxt_switches:");
-                    }
+                    final String status = read(task.resolve("status"), buffer);
+                    voluntary += statusValue(status, "\nvoluntary_ctxt_switches:");
+                    involuntary += statusValue(status, "\nnonvoluntary_ctxt_switches:");
                 } catch (IOException ended) {
                     // the thread exited while we listed them
                 }
             }
+            final String[] stat = statFields(read(Path.of("/proc/self/stat")));
+            final long user = Long.parseLong(stat[14 - 3]) * 1_000_000 / CLOCK_TICKS_PER_SECOND;
+            final long system = Long.parseLong(stat[15 - 3]) * 1_000_000 / CLOCK_TICKS_PER_SECOND;
+            return new Usage(voluntary, involuntary, user, system, peakRssKb());
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
-        long user = 0;
-        long system = 0;
-        try {
-            final Path stat = Path.of("/proc/self/stat");
-            user = Long.parseLong(statField(stat, 14)) * 1_000_000 / CLOCK_TICKS_PER_SECOND;
-            system = Long.parseLong(statField(stat, 15)) * 1_000_000 / CLOCK_TICKS_PER_SECOND;
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-        return new Usage(voluntary, involuntary, user, system, peakRssKb());
     }
 
     /**
@@ -100,25 +99,22 @@ final class ProcFiles {
      */
     static long peakRssKb() {
         try {
-            for (String line : Files.readAllLines(Path.of("/proc/self/status"))) {
-                if (line.startsWith("VmHWM:")) {
-                    return Long.parseLong(line.substring(6).replace("kB", "").strip());
-                }
-            }
+            return statusValue(read(Path.of("/proc/self/status")), "\nVmHWM:");
         } catch (IOException | RuntimeException e) {
             return -1;
         }
-        return -1;
     }
 
     /** "Cpus_allowed_list" of a status file: the CPUs as "0-3,6". */
     static String cpusAllowed(Path status) throws IOException {
-        for (String line : Files.readAllLines(status)) {
-            if (line.startsWith("Cpus_allowed_list:")) {
-                return line.substring("Cpus_allowed_list:".length()).strip();
-            }
+        final String text = read(status);
+        final String key = "\nCpus_allowed_list:";
+        final int at = text.indexOf(key);
+        if (at < 0) {
+            throw new IOException(status + " has no Cpus_allowed_list");
         }
-        throw new IOException(status + " has no Cpus_allowed_list");
+        final int end = text.indexOf('\n', at + key.length());
+        return text.substring(at + key.length(), end < 0 ? text.length() : end).strip();
     }
 
     /** Whether {@code cpu} is in a list such as "0-3,6". */
@@ -140,12 +136,45 @@ final class ProcFiles {
      * last ')'.
      */
     static String statField(Path stat, int number) throws IOException {
-        final String text = Files.readString(stat);
-        final String[] rest = text.substring(text.lastIndexOf(')') + 2).strip().split(" ");
-        return rest[number - 3];
+        return statFields(read(stat))[number - 3];
     }
 
-    private static long statusValue(String line, String key) {
-        return line.startsWith(key) ? Long.parseLong(line.substring(key.length()).strip()) : 0;
+    /** The fields of a stat file from field 3 on: index i holds field i + 3. */
+    private static String[] statFields(String text) {
+        return text.substring(text.lastIndexOf(')') + 2).strip().split(" ");
+    }
+
+    /** A /proc file, whose size stat() reports as 0, read whole; its text is ASCII. */
+    private static String read(Path path) throws IOException {
+        return read(path, new byte[READ_BUFFER]);
+    }
+
+    /**
+     * The same through {@code buffer}, which one probe reuses for every thread's status: a
+     * probe of a JVM's twenty-odd threads then leaves a few kB of garbage, not hundreds.
+     */
+    private static String read(Path path, byte[] buffer) throws IOException {
+        try (InputStream in = Files.newInputStream(path)) {
+            final int length = in.readNBytes(buffer, 0, buffer.length);
+            if (length == buffer.length) { // longer than any status file today
+                final byte[] rest = in.readAllBytes();
+                return new String(buffer, StandardCharsets.ISO_8859_1)
+                        + new String(rest, StandardCharsets.ISO_8859_1);
+            }
+            return new String(buffer, 0, length, StandardCharsets.ISO_8859_1);
+        }
+    }
+
+    /** The number after {@code key} ("\nName:") of a status file, 0 if absent; kB dropped. */
+    private static long statusValue(String status, String key) {
+        final int at = status.indexOf(key);
+        if (at < 0) {
+            return 0;
+        }
+        int end = at + key.length();
+        while (end < status.length() && status.charAt(end) != '\n') {
+            end++;
+        }
+        return Long.parseLong(status.substring(at + key.length(), end).replace("kB", "").strip());
     }
 }

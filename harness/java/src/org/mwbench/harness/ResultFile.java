@@ -27,8 +27,8 @@ final class ResultFile {
      * as many of each named series. IllegalStateException if the header's named_series do
      * not announce {@code named} in order: such a file would not read back.
      */
-    static void write(OutputStream stream, JsonObject header, long[] samples, List<NamedSeries> named)
-            throws IOException {
+    static void write(OutputStream stream, JsonObject header, long[] samples,
+                      List<NamedSeries> named) throws IOException {
         final long count = header.has("sample_count") ? header.get("sample_count").getAsLong() : 0;
         if (count > samples.length) {
             throw new IllegalStateException("result header says sample_count " + count + " but "
@@ -90,8 +90,9 @@ final class ResultFile {
                     && named.get(i).values().length >= count;
         }
         if (!same) {
-            throw new IllegalStateException("result header's named_series " + Json.compact(announced)
-                    + " does not announce the " + named.size() + " named series given");
+            throw new IllegalStateException("result header's named_series "
+                    + Json.compact(announced) + " does not announce the " + named.size()
+                    + " named series given");
         }
     }
 }

@@ -2,12 +2,8 @@ package org.mwbench.harness;
 
 import com.google.gson.JsonObject;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.util.concurrent.CountDownLatch;
-import sun.misc.Signal;
 
 /** What a server sees of the harness while it serves. */
 public final class ServerContext {
@@ -26,16 +22,12 @@ public final class ServerContext {
      * never returns, and SIGTERM no longer ends the process.
      */
     public void publishEndpoint(String endpoint) throws IOException {
-        final Path path = Path.of(options.endpointFile());
-        final Path tmp = Path.of(options.endpointFile() + ".tmp");
-        Files.writeString(tmp, endpoint + "\n", StandardCharsets.UTF_8);
-        Files.move(tmp, path, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+        EndpointFile.publish(Path.of(options.endpointFile()), endpoint);
 
         // Injected faults, for tests of the orchestrator (contract section 2).
         final String fault = options.option("fault", "");
         if (fault.equals("crash")) {
-            Signal.raise(new Signal("ABRT"));
-            Runtime.getRuntime().halt(134); // only if SIGABRT did not end the process
+            abort();
         }
         if (fault.equals("hang")) {
             for (;;) {
@@ -68,6 +60,22 @@ public final class ServerContext {
      */
     public synchronized void recordConfig(String key, Object jsonValue) {
         config.add(key, Json.tree(jsonValue));
+    }
+
+    /**
+     * Dies of SIGABRT, as std::abort() in the C++ harness: the orchestrator then reports a
+     * server killed by a signal. Java cannot raise a signal it has no handler for, so kill(1)
+     * sends it; status 134 (128 + SIGABRT) only if the signal did not end the process.
+     */
+    private static void abort() throws IOException {
+        final String pid = Long.toString(ProcessHandle.current().pid());
+        new ProcessBuilder("kill", "-ABRT", pid).inheritIO().start();
+        try {
+            Thread.sleep(10_000);
+        } catch (InterruptedException ignored) {
+            // fall through to the exit
+        }
+        Runtime.getRuntime().halt(134);
     }
 
     /** The harness's, on SIGTERM or SIGINT. */
