@@ -2,6 +2,7 @@ package org.mwbench.driver.java;
 
 import Test.RoundTrip;
 import java.util.List;
+import java.util.Map;
 import org.mwbench.harness.Description;
 import org.mwbench.harness.Driver;
 import org.mwbench.harness.DriverMain;
@@ -39,12 +40,12 @@ public final class JavaDriver implements Driver {
     public Description describe() {
         Description d = new Description("java", "JacORB or GlassFish CORBA ORB (--option orb)",
                 orbVersions());
-        d.operations.putAll(java.util.Map.of("roundtrip", false, "ping", false, "octets", true,
+        d.operations.putAll(Map.of("roundtrip", false, "ping", false, "octets", true,
                 "octets_out", true, "octets_inout", true, "records", true));
         d.modes.put("remote", List.of("tcp"));
         d.modes.put("collocated", List.of("inproc"));
-        d.options.put("orb", "jacorb|glassfish: the ORB, JacORB 3.9 (the default) or the GlassFish"
-                + " CORBA ORB 4.2.5; each runs with its own jars only");
+        d.options.put("orb", "jacorb|glassfish: the ORB (" + d.middlewareVersion
+                + "), JacORB by default; each runs with its own jars only");
         d.options.put("target", "same|random: every call to servant 0 (the default), or each to a"
                 + " servant drawn uniformly from the --servants (a sequence drawn before measuring)");
         d.options.put("verify", "0|1: check every payload and reply on both ends, and count each"
