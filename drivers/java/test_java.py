@@ -183,10 +183,11 @@ def test_footprint_pauses_and_warmup_are_recorded(tmp_path, orb_name):
     config = header["middleware_config"]
 
     footprint = config["footprint"]
-    assert footprint["classes_loaded"] > 1000
+    assert footprint["classes_loaded"] > footprint["classes_loaded_before_probe"] > 1000
+    assert footprint["class_bytes"] == footprint["class_loaders"]["total"]["block_bytes"] > 0
     app = footprint["class_loaders"]["app"]
     assert app["classes"] > 300 and app["block_bytes"] > 0
-    assert 0 < footprint["vm_rss_kb"] <= footprint["vm_hwm_kb"]
+    assert 0 < footprint["rss_kb"] <= footprint["hwm_kb"]
 
     pauses, series = config["jvm_pauses"], named["jvm_pause"]
     assert len(series) == len(samples) == 500

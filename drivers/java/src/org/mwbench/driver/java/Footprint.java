@@ -16,14 +16,15 @@ import javax.management.ObjectName;
  * OpenCCM study measured it: the classes loaded at run time and their size,
  * and resident memory. Taken in process, without jcmd.
  *
- * <p>The class count comes from the ClassLoadingMXBean, read first; then the
- * DiagnosticCommand MBean's VM.classloader_stats gives, per class loader, the
- * classes and the metaspace they take (chunk and block bytes). Asking it
- * needs the platform MBean server, which loads some 700 JDK classes of its
- * own into the boot loader: they are in the per-loader figures ("boot") but
- * not in classes_loaded. The ORB, the stubs, the driver and the harness are
- * in the application loader ("app"), which is the figure to compare between
- * ORBs.
+ * <p>The DiagnosticCommand MBean's VM.classloader_stats gives, per class
+ * loader, the classes and the metaspace they take (chunk and block bytes):
+ * classes_loaded and class_bytes are its totals, the study's two figures.
+ * Asking it needs the platform MBean server, which loads some 700 JDK classes
+ * of its own: they are in both totals, the same in every configuration, so
+ * differences between configurations are the ORB's and the component
+ * layer's. classes_loaded_before_probe is the ClassLoadingMXBean's count,
+ * read first, without them. The ORB, the stubs, the driver and the harness
+ * are in the application loader ("app" in class_loaders).
  */
 final class Footprint {
     // A row of VM.classloader_stats: address, parent, CLD, classes, chunk and block bytes, type.
@@ -37,14 +38,20 @@ final class Footprint {
     static JsonObject measure() {
         ClassLoadingMXBean classes = ManagementFactory.getClassLoadingMXBean();
         JsonObject footprint = new JsonObject();
-        footprint.addProperty("classes_loaded", classes.getLoadedClassCount());
+        footprint.addProperty("classes_loaded_before_probe", classes.getLoadedClassCount());
         footprint.addProperty("classes_unloaded", classes.getUnloadedClassCount());
         MemoryMXBean memory = ManagementFactory.getMemoryMXBean();
         footprint.addProperty("heap_used_bytes", memory.getHeapMemoryUsage().getUsed());
         footprint.addProperty("non_heap_used_bytes", memory.getNonHeapMemoryUsage().getUsed());
         footprint.addProperty("threads", ManagementFactory.getThreadMXBean().getThreadCount());
         addResidentMemory(footprint);
-        footprint.add("class_loaders", classLoaderStats());
+        JsonObject loaders = classLoaderStats();
+        footprint.add("class_loaders", loaders);
+        if (loaders.has("total")) {
+            JsonObject total = loaders.getAsJsonObject("total");
+            footprint.addProperty("classes_loaded", total.get("classes").getAsLong());
+            footprint.addProperty("class_bytes", total.get("block_bytes").getAsLong());
+        }
         return footprint;
     }
 
@@ -53,12 +60,12 @@ final class Footprint {
         try {
             for (String line : Files.readAllLines(Path.of("/proc/self/status"))) {
                 if (line.startsWith("VmRSS:") || line.startsWith("VmHWM:")) {
-                    String key = line.startsWith("VmRSS:") ? "vm_rss_kb" : "vm_hwm_kb";
+                    String key = line.startsWith("VmRSS:") ? "rss_kb" : "hwm_kb";
                     footprint.addProperty(key, Long.parseLong(line.replaceAll("\\D", "")));
                 }
             }
         } catch (IOException e) {
-            footprint.addProperty("vm_rss_kb", -1);
+            footprint.addProperty("rss_kb", -1);
         }
     }
 
