@@ -14,7 +14,9 @@ test, started and cleaned as its --describe says (testsupport/daemons.py).
 """
 
 import json
+import os
 import signal
+import stat
 import subprocess
 from contextlib import contextmanager
 from pathlib import Path
@@ -117,6 +119,23 @@ def test_an_unknown_option_is_exit_2_and_one_line(driver, tmp_path):
     assert proc.returncode == 2
     assert proc.stderr.startswith(f"mwbench-driver-{driver.name}: error: --option no_such_key")
     assert proc.stderr.count("\n") == 1
+
+
+@each_driver()
+def test_a_file_to_write_that_is_not_a_regular_file_is_exit_2(driver, tmp_path):
+    """A driver writes PATH.tmp and renames it to PATH, which would replace a device
+    (`--output /dev/null`, run as root) with a regular file: it refuses such a path."""
+    fifo, folder = tmp_path / "fifo", tmp_path / "folder"
+    os.mkfifo(fifo)
+    folder.mkdir()
+    for role, args in (("server", ["--endpoint-file", str(fifo)]),
+                       ("client", ["--endpoint-file", str(tmp_path / "none"),
+                                   "--output", str(folder)])):
+        proc = subprocess.run([str(driver.program), "--role", role, *remote_cell(driver), *args],
+                              capture_output=True, text=True, timeout=HANG_S)
+        assert proc.returncode == 2, proc.stderr
+        assert "not a regular file" in proc.stderr, proc.stderr
+    assert stat.S_ISFIFO(fifo.stat().st_mode) and folder.is_dir()
 
 
 @each_driver()

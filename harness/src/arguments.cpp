@@ -4,6 +4,7 @@
 #include "arguments.hpp"
 
 #include <arpa/inet.h>
+#include <sys/stat.h>
 
 #include <CLI/CLI.hpp>
 #include <algorithm>
@@ -29,6 +30,25 @@ std::string join(const Range& items) {
 }
 
 [[noreturn]] void bad(const std::string& message) { throw UsageError(message); }
+
+// The files a driver writes are renamed into place (PATH.tmp, then rename), which
+// replaces whatever the name held: a device such as /dev/null, run as root, would
+// become a regular file. So an existing path must be a regular file.
+void check_writable_path(const std::string& argument, const std::string& path) {
+  struct stat status {};
+  if (::lstat(path.c_str(), &status) == 0 && !S_ISREG(status.st_mode)) {
+    bad(argument + " " + path + ": not a regular file; the driver writes PATH.tmp and renames " +
+        "it to PATH, which would replace it");
+  }
+}
+
+// What this process writes: a server its endpoint, any role its result.
+void check_written_files(const DriverOptions& o) {
+  if (o.role == Role::server && !o.endpoint_files.empty()) {
+    check_writable_path("--endpoint-file", o.endpoint_files.front());
+  }
+  if (!o.output.empty()) check_writable_path("--output", o.output);
+}
 
 void check_role_and_cell(DriverOptions& o, const std::string& role, const Description& d) {
   if (role == "server") {
@@ -261,6 +281,7 @@ Arguments parse_arguments(int argc, const char* const* argv, const Description& 
   check_bound("--servants", o.servants, d.max_servants, "max_servants", d.driver);
   check_fanout(o, d);
   check_bind_address(o.bind_address);
+  check_written_files(o);
   return a;
 }
 

@@ -1,5 +1,8 @@
 package org.mwbench.harness;
 
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
@@ -115,6 +118,24 @@ final class ArgumentChecks {
      * very address bound. The wildcard is refused: nothing a driver opens listens on every
      * interface.
      */
+    /**
+     * The files a driver writes are renamed into place (PATH.tmp, then a rename),
+     * which replaces whatever the name held: a device such as /dev/null, run as
+     * root, would become a regular file. So an existing path must be a regular file.
+     */
+    static void writablePath(String argument, String path) {
+        if (path == null) {
+            return;
+        }
+        Path file = Path.of(path);
+        if (Files.exists(file, LinkOption.NOFOLLOW_LINKS)
+                && !Files.isRegularFile(file, LinkOption.NOFOLLOW_LINKS)) {
+            throw new UsageException(argument + " " + Arguments.shortened(path) + ": not a regular"
+                    + " file; the driver writes PATH.tmp and renames it to PATH, which would"
+                    + " replace it");
+        }
+    }
+
     static void bindAddress(String address) {
         final String given = "--bind " + (address.isEmpty() ? "''" : Arguments.shortened(address));
         final String octet = "(0|[1-9][0-9]{0,2})";

@@ -126,6 +126,10 @@ record Arguments(boolean describe, boolean help, DriverOptions options) {
         }
         ArgumentChecks.fanout(operation, role, subscribers, firstSubscriber, endpointFiles.size());
         ArgumentChecks.bindAddress(bind);
+        if (role == Role.SERVER && !endpointFiles.isEmpty()) {
+            ArgumentChecks.writablePath("--endpoint-file", endpointFiles.get(0));
+        }
+        ArgumentChecks.writablePath("--output", given.get("--output"));
         return new DriverOptions(role, operation, transport, payload, samples, warmup, batch,
                 endpointFiles.isEmpty() ? null : endpointFiles.get(0),
                 Collections.unmodifiableList(endpointFiles), given.get("--output"), cpu, priority,
