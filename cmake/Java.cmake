@@ -12,7 +12,9 @@
 #     [IDL <file>...]                  IDL compiled to Java by JacORB's IDL compiler first
 #     [IDL_INCLUDES <dir>...]          its -I folders
 #     [CLASSPATH <jar-or-dir/*>...]    what the sources compile against
-#     [DEPENDS <target>...])           targets (other jars) built before this one
+#     [DEPENDS <target>...]            targets (other jars) built before this one
+#     [INPUTS <file>...])              files made by another step of this folder (generated
+#                                      sources' listing): the jar is rebuilt when they change
 find_package(Java 17 COMPONENTS Development Runtime)
 
 set(MWBENCH_JAVA_FOUND FALSE)
@@ -35,9 +37,9 @@ else()
 endif()
 
 function(mwbench_java_jar target)
-  cmake_parse_arguments(PARSE_ARGV 1 arg "" "OUTPUT" "SOURCES;IDL;IDL_INCLUDES;CLASSPATH;DEPENDS")
+  cmake_parse_arguments(PARSE_ARGV 1 arg "" "OUTPUT" "SOURCES;IDL;IDL_INCLUDES;CLASSPATH;DEPENDS;INPUTS")
   set(work ${CMAKE_CURRENT_BINARY_DIR}/${target}.java)
-  set(depends ${arg_IDL})
+  set(depends ${arg_IDL} ${arg_INPUTS})
   foreach(dir ${arg_SOURCES})
     file(GLOB_RECURSE sources CONFIGURE_DEPENDS ${dir}/*.java)
     list(APPEND depends ${sources})
