@@ -16,10 +16,11 @@ import org.omg.CORBA.ORB;
  * (org.omg.CORBA.ORBClass), in one container, as drivers/ccm's component
  * server does (CcmPerfOptions: the arguments).
  *
- * receiver: a Receiver configured by name (verify, payload_bytes), activated;
- * the endpoint file gets one line "component=IOR:... facet=IOR:...
- * home=IOR:..." (written whole, by rename), the format of mwbench-driver-ccm's
- * server, so its client and this program's caller both read it. Stops on
+ * receiver: a Receiver configured by name (verify, payload_bytes), activated,
+ * and a Caller home; the endpoint file gets one line "component=IOR:...
+ * facet=IOR:... home=IOR:... caller_home=IOR:..." (written whole, by
+ * rename), the format of mwbench-driver-ccm's server, so its client and this
+ * program's caller both read it. Stops on
  * SIGTERM: removes the components, says "verify: ..." on stderr with
  * verify, exits 0 (1 if the Receiver found a bad payload).
  *
@@ -38,8 +39,13 @@ public final class CcmPerfHost {
         ORB orb = Orbs.init(options.orbArguments, options.bind);
         Container container = new Container(orb, Orbs.activeRootPoa(orb), "ccmperf");
         if (options.caller) {
-            int status = call(orb, container, options);
-            orb.shutdown(true);
+            int status = 1;
+            try {
+                status = call(orb, container, options);
+            } catch (Exception | Error e) { // said, then exit: the ORB's threads would keep the JVM up
+                System.err.println("mwccm-ccmperf: error: " + e);
+            }
+            orb.shutdown(false);
             System.exit(status);
         }
         serve(orb, container, options);
@@ -85,9 +91,11 @@ public final class CcmPerfHost {
         receiver.configuration_complete();
         ReceiverExecutor executor = (ReceiverExecutor) executorOf(container, receiver);
         container.activate(container.componentOf(receiver));
+        Components.CCMHome callers = container.installHome("caller-home",
+                new CcmPerf.CallerHomeServant(new CallerHomeExecutor()));
         publish(options.endpointFile, "component=" + orb.object_to_string(receiver)
                 + " facet=" + orb.object_to_string(receiver.provide_control())
-                + " home=" + orb.object_to_string(home));
+                + " home=" + orb.object_to_string(home) + " caller_home=" + orb.object_to_string(callers));
         stop.await();
         container.remove();
         orb.shutdown(true);
