@@ -39,9 +39,10 @@ def built_or_skipped():
     return pytest.mark.skipif(left_out, reason=reason.read_text().strip() if left_out else "")
 
 
-def java(orb: str, main: str, *args) -> list[str]:
+def java(orb: str, main: str, *args, components: str = "ccmperf.jar") -> list[str]:
+    """`main` on `orb`, with the jar of generated `components` (and their executors)."""
     orb_class, singleton, extra = _ORB_CLASSES[orb]
-    jars = [JARS / name for name in ["ccmperf.jar", "mwccm.jar", "mwccm-checks.jar", *extra]]
+    jars = [JARS / name for name in [components, "mwccm.jar", "mwccm-checks.jar", *extra]]
     classpath = ":".join([*map(str, jars), str(CACHE / orb / "*")])
     return ["java", "-XX:-UsePerfData", "-cp", classpath, f"-Dorg.omg.CORBA.ORBClass={orb_class}",
             f"-Dorg.omg.CORBA.ORBSingletonClass={singleton}", main, *map(str, args)]

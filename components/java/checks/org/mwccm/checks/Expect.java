@@ -1,29 +1,29 @@
 package org.mwccm.checks;
 
 /** The checks' one way to fail: a message naming what was expected, and exit status 1. */
-final class Expect {
+public final class Expect {
     private Expect() {
     }
 
     @FunctionalInterface
-    interface Call {
+    public interface Call {
         void run() throws Exception;
     }
 
-    static void that(boolean holds, String what) {
+    public static void that(boolean holds, String what) {
         if (!holds) {
             fail(what);
         }
     }
 
-    static void equal(Object expected, Object actual, String what) {
+    public static void equal(Object expected, Object actual, String what) {
         if (!java.util.Objects.equals(expected, actual)) {
             fail(what + ": expected " + expected + ", got " + actual);
         }
     }
 
     /** `call` raises `type`, whose CCM message (its field `message`) is `message`; returns it. */
-    static <E extends Exception> E raises(Class<E> type, String message, Call call) {
+    public static <E extends Exception> E raises(Class<E> type, String message, Call call) {
         try {
             call.run();
         } catch (Exception e) {
@@ -48,7 +48,7 @@ final class Expect {
         }
     }
 
-    static void fail(String what) {
+    public static void fail(String what) {
         throw new AssertionError(what);
     }
 }
