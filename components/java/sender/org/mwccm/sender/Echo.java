@@ -1,7 +1,11 @@
 package org.mwccm.sender;
 
-/** The Sender's facet `control`: test_method echoes, the rest does nothing. */
-final class Echo extends Bench._CCM_RoundTripLocalBase {
+/**
+ * The facets `control` of the Sender and `echo` of the Receiver: test_method
+ * echoes, the rest does nothing. One class for the two modules' executor
+ * interfaces of Test::RoundTrip, which have the same operations.
+ */
+final class Echo extends org.omg.CORBA.LocalObject implements Bench.CCM_RoundTrip, Bench.Sink.CCM_RoundTrip {
     private static final long serialVersionUID = 1L;
 
     @Override

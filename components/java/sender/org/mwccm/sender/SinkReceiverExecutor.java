@@ -11,7 +11,7 @@ public final class SinkReceiverExecutor extends Bench.Sink.ReceiverExecutorBase 
 
     @Override
     public Bench.Sink.CCM_RoundTrip get_echo() {
-        return new SinkEcho();
+        return new Echo();
     }
 
     @Override
