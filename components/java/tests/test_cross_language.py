@@ -62,7 +62,7 @@ def test_ccm_driver_client_against_a_java_component(tmp_path, orb, scenario, ope
         done = run([CCM_DRIVER, "--role", "client", "--transport", "tcp", "--operation", operation,
                     "--option", f"scenario={scenario}", "--option", "verify=1", *payload,
                     "--endpoint-file", server.endpoint, "--output", tmp_path / "client.result",
-                    "--timeout", "5", "--samples", "200", "--warmup", "20"])
+                    "--timeout", "60", "--samples", "200", "--warmup", "20"])
         status, err = server.stop()
     assert done.returncode == 0, done.stderr
     assert status == 0, err

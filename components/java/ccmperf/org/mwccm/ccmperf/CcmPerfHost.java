@@ -1,6 +1,5 @@
 package org.mwccm.ccmperf;
 
-import Components.ConfigValue;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -8,7 +7,6 @@ import java.nio.file.StandardCopyOption;
 import java.util.concurrent.CountDownLatch;
 import org.mwccm.Container;
 import org.mwccm.Orbs;
-import org.omg.CORBA.Any;
 import org.omg.CORBA.ORB;
 
 /**
@@ -81,21 +79,13 @@ public final class CcmPerfHost {
 
     private static int receive(ORB orb, Container container, CcmPerfOptions options, CountDownLatch stop)
             throws Exception {
-        CcmPerf.ReceiverHome home = CcmPerf.ReceiverHomeHelper.narrow(
-                container.installHome("receiver-home", new CcmPerf.ReceiverHomeServant(new ReceiverHomeExecutor())));
-        CcmPerf.Receiver receiver = CcmPerf.ReceiverHelper.narrow(home.create_named_component("receiver"));
-        receiver.set_configuration(new ConfigValue[] {
-            new ConfigValue("verify", boolAny(orb, options.verify)),
-            new ConfigValue("payload_bytes", ulongAny(orb, options.payloadBytes)),
-        });
-        receiver.configuration_complete();
-        ReceiverExecutor executor = (ReceiverExecutor) executorOf(container, receiver);
-        container.activate(container.componentOf(receiver));
-        Components.CCMHome callers = container.installHome("caller-home",
-                new CcmPerf.CallerHomeServant(new CallerHomeExecutor()));
+        CcmPerfAssembly assembly = new CcmPerfAssembly(orb, container);
+        CcmPerf.Receiver receiver = assembly.createReceiver(options.verify, options.payloadBytes);
+        ReceiverExecutor executor = assembly.receiverExecutor(receiver);
         publish(options.endpointFile, "component=" + orb.object_to_string(receiver)
                 + " facet=" + orb.object_to_string(receiver.provide_control())
-                + " home=" + orb.object_to_string(home) + " caller_home=" + orb.object_to_string(callers));
+                + " home=" + orb.object_to_string(assembly.receiverHome())
+                + " caller_home=" + orb.object_to_string(assembly.callerHome()));
         stop.await();
         container.remove();
         orb.shutdown(true);
@@ -109,17 +99,8 @@ public final class CcmPerfHost {
         String line = Files.readString(options.endpointFile).trim();
         CcmPerf.Receiver receiver = CcmPerf.ReceiverHelper.narrow(orb.string_to_object(word(line, "component")));
         Test.RoundTrip facet = Test.RoundTripHelper.narrow(receiver.provide_facet("control"));
-        CcmPerf.CallerHome home = CcmPerf.CallerHomeHelper.narrow(
-                container.installHome("caller-home", new CcmPerf.CallerHomeServant(new CallerHomeExecutor())));
-        CcmPerf.Caller caller = home.create();
-        caller.connect_peer(facet);
-        if (options.events > 0) {
-            caller.subscribe_values(receiver.get_consumer_values());
-            caller.subscribe_structs(receiver.get_consumer_structs());
-        }
-        caller.configuration_complete();
-        container.activate(container.componentOf(caller));
-        CallerExecutor executor = (CallerExecutor) executorOf(container, caller);
+        CallerExecutor executor = new CcmPerfAssembly(orb, container)
+                .createCaller(facet, options.events > 0 ? receiver : null);
         for (long i = 1; i <= options.calls; ++i) {
             long echoed = executor.roundtrip(i);
             if (echoed != i) {
@@ -138,13 +119,9 @@ public final class CcmPerfHost {
             executor.pushStruct(struct);
         }
         System.out.println("caller: " + options.calls + " calls, " + options.events + " value events, "
-                + options.events + " struct events through " + caller.get_all_ports().length + " ports");
+                + options.events + " struct events");
         container.remove();
         return 0;
-    }
-
-    private static Object executorOf(Container container, org.omg.CORBA.Object component) {
-        return container.componentOf(component)._executor();
     }
 
     /** The value of `key=` in an endpoint line. */
@@ -161,17 +138,5 @@ public final class CcmPerfHost {
         Path partial = file.resolveSibling(file.getFileName() + ".tmp");
         Files.writeString(partial, line + "\n");
         Files.move(partial, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
-    }
-
-    private static Any boolAny(ORB orb, boolean value) {
-        Any any = orb.create_any();
-        any.insert_boolean(value);
-        return any;
-    }
-
-    private static Any ulongAny(ORB orb, int value) {
-        Any any = orb.create_any();
-        any.insert_ulong(value);
-        return any;
     }
 }
