@@ -41,8 +41,13 @@ function(mwbench_java_jar target)
   set(work ${CMAKE_CURRENT_BINARY_DIR}/${target}.java)
   set(depends ${arg_IDL} ${arg_INPUTS})
   foreach(dir ${arg_SOURCES})
-    file(GLOB_RECURSE sources CONFIGURE_DEPENDS ${dir}/*.java)
-    list(APPEND depends ${sources})
+    # A folder of the build tree holds generated sources, which INPUTS stand
+    # for: globbing it would find them only after a build, and re-run CMake.
+    cmake_path(IS_PREFIX CMAKE_BINARY_DIR "${dir}" NORMALIZE generated)
+    if(NOT generated)
+      file(GLOB_RECURSE sources CONFIGURE_DEPENDS ${dir}/*.java)
+      list(APPEND depends ${sources})
+    endif()
   endforeach()
   add_custom_command(
     OUTPUT ${arg_OUTPUT}

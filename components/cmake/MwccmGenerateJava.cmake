@@ -16,6 +16,7 @@
 #      <name>_ccm.idl (each file's own definitions: Components comes from
 #      mwccm.jar), then javac of the generated glue and SOURCES, then the jar.
 include_guard(GLOBAL)
+include(${CMAKE_CURRENT_LIST_DIR}/MwccmGenerate.cmake)  # MWCCM_PYTHON
 
 get_filename_component(_mwccm_java_generator "${CMAKE_CURRENT_LIST_DIR}/../generator" ABSOLUTE)
 get_filename_component(_mwccm_java_idl_dir "${CMAKE_CURRENT_LIST_DIR}/../idl" ABSOLUTE)
