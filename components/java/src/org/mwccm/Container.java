@@ -60,7 +60,7 @@ public final class Container {
             }
         }
         byte[] oid = ("home:" + id).getBytes(StandardCharsets.UTF_8);
-        poa.activate_object_with_id(oid, home.makeServant(poa));
+        poa.activate_object_with_id(oid, home._makeServant(poa));
         CCMHome ref = CCMHomeHelper.unchecked_narrow(poa.id_to_reference(oid));
         home.install(this, id, ref);
         return ref;
@@ -73,12 +73,12 @@ public final class Container {
             }
         }
         try {
-            component.install(this, home.reference(), key);
+            component.install(this, home._reference(), key);
         } catch (CCMException | IllegalState | RuntimeException e) {
             synchronized (this) {
                 components.remove(key);
             }
-            throw new CreateFailure("home '" + home.id() + "' could not install component '" + key
+            throw new CreateFailure("home '" + home._id() + "' could not install component '" + key
                     + "': " + e);
         }
         return component._reference();

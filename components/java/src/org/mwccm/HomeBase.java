@@ -20,17 +20,19 @@ public abstract class HomeBase implements Components.KeylessCCMHomeOperations {
     private String id = "(not installed)";
     private Components.CCMHome reference;
 
+    // Members a subclass or a host calls start with an underscore, as ComponentBase's.
+
     /** A new component around a new executor of the user's home executor. */
-    protected abstract ComponentBase createComponentServant() throws CCMException;
+    protected abstract ComponentBase _createComponentServant() throws CCMException;
 
     /** The home's servant: the IDL compiler's tie of the home interface over this object. */
-    protected abstract Servant makeServant(POA poa);
+    protected abstract Servant _makeServant(POA poa);
 
-    public final String id() {
+    public final String _id() {
         return id;
     }
 
-    public final Components.CCMHome reference() {
+    public final Components.CCMHome _reference() {
         return reference;
     }
 
@@ -57,7 +59,7 @@ public abstract class HomeBase implements Components.KeylessCCMHomeOperations {
         Container where = container();
         ComponentBase component;
         try {
-            component = createComponentServant();
+            component = _createComponentServant();
         } catch (CCMException e) {
             throw new CreateFailure("home '" + id + "' could not create component '" + key
                     + "': the executor raised CCMException (" + e.message + ")");

@@ -15,17 +15,17 @@ public final class SenderHomeServant extends org.mwccm.HomeBase implements Sende
     }
 
     @Override
-    protected org.mwccm.ComponentBase createComponentServant() throws Components.CCMException {
+    protected org.mwccm.ComponentBase _createComponentServant() throws Components.CCMException {
         Components.EnterpriseComponent made = executor.create();
         if (!(made instanceof CCM_Sender)) {
-            throw new Components.CCMException("the executor of home '" + id() + "' made "
+            throw new Components.CCMException("the executor of home '" + _id() + "' made "
                     + (made == null ? "null" : made.getClass().getName()) + ", not a CCM_Sender");
         }
         return new SenderComponent((CCM_Sender) made);
     }
 
     @Override
-    protected org.omg.PortableServer.Servant makeServant(org.omg.PortableServer.POA poa) {
+    protected org.omg.PortableServer.Servant _makeServant(org.omg.PortableServer.POA poa) {
         return new SenderHomePOATie(this, poa);
     }
 

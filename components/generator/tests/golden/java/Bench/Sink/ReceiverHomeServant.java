@@ -15,17 +15,17 @@ public final class ReceiverHomeServant extends org.mwccm.HomeBase implements Rec
     }
 
     @Override
-    protected org.mwccm.ComponentBase createComponentServant() throws Components.CCMException {
+    protected org.mwccm.ComponentBase _createComponentServant() throws Components.CCMException {
         Components.EnterpriseComponent made = executor.create();
         if (!(made instanceof CCM_Receiver)) {
-            throw new Components.CCMException("the executor of home '" + id() + "' made "
+            throw new Components.CCMException("the executor of home '" + _id() + "' made "
                     + (made == null ? "null" : made.getClass().getName()) + ", not a CCM_Receiver");
         }
         return new ReceiverComponent((CCM_Receiver) made);
     }
 
     @Override
-    protected org.omg.PortableServer.Servant makeServant(org.omg.PortableServer.POA poa) {
+    protected org.omg.PortableServer.Servant _makeServant(org.omg.PortableServer.POA poa) {
         return new ReceiverHomePOATie(this, poa);
     }
 
