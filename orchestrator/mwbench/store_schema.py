@@ -61,13 +61,17 @@ configuration, NULL for a run that took its launches and samples from the
 spec. And it adds the table `calibrations`: per machine and configuration,
 the variance between launches and within one, and what a launch and a
 sample cost (launches/variance.py), from which a budget is spent.
+
+Version 10 (the OpenCCM study on several ORBs) adds to `cells` `orb` (`omniorb`,
+`jacorb` or `glassfish`), NULL for every cell that does not set it, as every
+cell stored before.
 """
 
 import sqlite3
 
 from .factors import BY_NAME, NAMES
 
-SCHEMA_VERSION = 9
+SCHEMA_VERSION = 10
 
 # The factors that identify a cell within a run, one column each (factors.py declares
 # them; a new one needs a migration below that adds its column).
@@ -199,6 +203,7 @@ MIGRATIONS: dict[int, tuple[str, ...]] = {
         "ALTER TABLE runs ADD COLUMN launch_plan TEXT",
         CALIBRATIONS_TABLE,
     ),
+    9: (add_factor_column("orb"),),
 }
 
 
