@@ -2,8 +2,8 @@
 ORB, and a component server (CcmPerfHost, or mwbench-driver-ccm's) as a real process.
 
 Each ORB has its own class path (the two are never on one, each ships org.omg classes):
-JacORB's jars, or the GlassFish ORB's with org.mwbench.glassfish.NoMBeansORB (Java 17)
-and mwccm-glassfish.jar (the two standard org.omg classes its API lacks).
+JacORB's jars, or the GlassFish ORB's with the Java driver's glassfish-compat.jar (its ORB
+class for Java 17, ServantObjectExt) and mwccm-glassfish.jar (LocalInterface).
 """
 
 from __future__ import annotations
@@ -26,8 +26,9 @@ PEER_CLIENT = BUILD / "components" / "tests" / "mwccm-java-peer-client"
 
 _ORB_CLASSES = {
     "jacorb": ("org.jacorb.orb.ORB", "org.jacorb.orb.ORBSingleton", []),
-    "glassfish": ("org.mwbench.glassfish.NoMBeansORB", "com.sun.corba.ee.impl.orb.ORBSingleton",
-                  ["glassfish-nombeans.jar", "mwccm-glassfish.jar"]),
+    "glassfish": ("org.mwbench.driver.java.glassfish.NoMBeansOrb",
+                  "com.sun.corba.ee.impl.orb.ORBSingleton",
+                  [BUILD / "drivers" / "java" / "glassfish-compat.jar", "mwccm-glassfish.jar"]),
 }
 
 
