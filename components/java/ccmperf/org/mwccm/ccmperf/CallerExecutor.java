@@ -11,6 +11,14 @@ import Components.NoConnection;
 public final class CallerExecutor extends CcmPerf.CallerExecutorBase {
     private static final long serialVersionUID = 1L;
 
+    /**
+     * The measured path: the stub the receptacle `peer` holds, null when it
+     * is not connected (the context's one volatile read, no lock, no allocation).
+     */
+    public Test.RoundTrip receptacle() {
+        return context().get_connection_peer();
+    }
+
     /** The facet the receptacle is connected to; NoConnection when it is not. */
     public Test.RoundTrip peer() throws NoConnection {
         Test.RoundTrip peer = context().get_connection_peer();
