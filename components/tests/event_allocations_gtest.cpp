@@ -84,8 +84,11 @@ using mwccm::EventChannel;
 
 constexpr std::uint64_t kWarmup = 200;
 constexpr std::uint64_t kEvents = 1000;
-// Less than one allocation in five events: none per event (see the dds test).
-constexpr double kCycloneAtMost = 0.2;
+// Less than one allocation in two events: none per event (see the dds test).
+// How many Cyclone makes on its own schedule depends on how far the reader
+// lags (its history cache grows with the samples not yet acknowledged): up
+// to 0.3 here on a quiet machine, more on a loaded one, never one per event.
+constexpr double kCycloneAtMost = 0.5;
 
 // A sink that notes the allocations of the thread it is called on at the
 // warm-up's last event and at the last, and lets the test wait for that one.
