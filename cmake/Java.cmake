@@ -12,9 +12,11 @@
 #     [IDL <file>...]                  IDL compiled to Java by JacORB's IDL compiler first
 #     [IDL_INCLUDES <dir>...]          its -I folders
 #     [CLASSPATH <jar-or-dir/*>...]    what the sources compile against
-#     [DEPENDS <target>...])           targets (other jars) built before this one; a
+#     [DEPENDS <target>...]            targets (other jars) built before this one; a
 #                                      jar of mwbench_java_jar() recompiles this one when
 #                                      it changes
+#     [INPUTS <file>...])              files made by another step of this folder (generated
+#                                      sources' listing): the jar is rebuilt when they change
 find_package(Java 17 COMPONENTS Development Runtime)
 
 set(MWBENCH_JAVA_FOUND FALSE)
@@ -37,12 +39,17 @@ else()
 endif()
 
 function(mwbench_java_jar target)
-  cmake_parse_arguments(PARSE_ARGV 1 arg "" "OUTPUT" "SOURCES;IDL;IDL_INCLUDES;CLASSPATH;DEPENDS")
+  cmake_parse_arguments(PARSE_ARGV 1 arg "" "OUTPUT" "SOURCES;IDL;IDL_INCLUDES;CLASSPATH;DEPENDS;INPUTS")
   set(work ${CMAKE_CURRENT_BINARY_DIR}/${target}.java)
-  set(depends ${arg_IDL})
+  set(depends ${arg_IDL} ${arg_INPUTS})
   foreach(dir ${arg_SOURCES})
-    file(GLOB_RECURSE sources CONFIGURE_DEPENDS ${dir}/*.java)
-    list(APPEND depends ${sources})
+    # A folder of the build tree holds generated sources, which INPUTS stand
+    # for: globbing it would find them only after a build, and re-run CMake.
+    cmake_path(IS_PREFIX CMAKE_BINARY_DIR "${dir}" NORMALIZE generated)
+    if(NOT generated)
+      file(GLOB_RECURSE sources CONFIGURE_DEPENDS ${dir}/*.java)
+      list(APPEND depends ${sources})
+    endif()
   endforeach()
   # A jar this one depends on recompiles it when it changes, not only when it is
   # built first: its classes are compiled against that jar's API.

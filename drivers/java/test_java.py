@@ -49,8 +49,10 @@ def test_describe_offers_the_omniorb_drivers_operations():
         "octets": {"payload": True}, "octets_out": {"payload": True},
         "octets_inout": {"payload": True}, "records": {"payload": True}}
     assert d["modes"] == {"remote": ["tcp"], "collocated": ["inproc"]}
-    assert d["option_values"] == {"orb": ORBS, "target": ["same", "random"],
-                                  "verify": ["0", "1"]}
+    assert d["option_values"] == {
+        "orb": ORBS, "target": ["same", "random"], "verify": ["0", "1"],
+        "scenario": ["obj-obj", "obj-comp", "comp-obj", "comp-comp"],
+        "layer": ["object", "component"]}
 
 
 @pytest.mark.parametrize("collocated", [False, True], ids=["remote", "collocated"])

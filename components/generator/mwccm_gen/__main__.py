@@ -8,6 +8,12 @@
     mwccm-gen ccd Sender.idl3 --signatures OUT/Sender_ccm_signatures.json -o OUT/interfaces
                                                 # <Module>_<Component>.ccd per component
 
+The Java component layer (components/java/) takes the same IDL2, compiled by
+JacORB's IDL compiler, and the Java glue, which needs no signatures:
+
+    mwccm-gen java Sender.idl3 -o OUT/java      # OUT/java/<package>/<Class>.java,
+                                                # listed in OUT/java/Sender_ccm_java.txt
+
 `mwccm-gen check FILE` only checks. Errors print `FILE:LINE:COL: error: ...`
 and exit with status 2.
 """
@@ -47,6 +53,13 @@ def main(argv: list[str] | None = None) -> int:
             _write(arguments.output / name, text)
         # The list of what was written: the build's record of this step.
         _write(arguments.output / f"{stem}_ccm_interfaces.txt", "".join(f"{n}\n" for n in files))
+    elif arguments.verb == "java":
+        from .java import render_java
+
+        files = render_java(description)
+        for name, text in files.items():
+            _write(arguments.output / name, text)
+        _write(arguments.output / f"{stem}_ccm_java.txt", "".join(f"{n}\n" for n in files))
     elif arguments.verb == "cpp":
         from .cpp import SignatureError, render_cpp
 
@@ -86,6 +99,9 @@ def _arguments() -> argparse.ArgumentParser:
     cpp.add_argument("--signatures", type=Path, required=True,
                      help="<name>_ccm_signatures.json from omniidl -b mwccm_signatures")
     cpp.add_argument("-o", "--output", type=Path, default=Path("."))
+    java = verbs.add_parser("java", help="write the Java glue (components/java/README.md)")
+    java.add_argument("description")
+    java.add_argument("-o", "--output", type=Path, default=Path("."))
     return parser
 
 

@@ -50,7 +50,15 @@ public final class JavaDriver implements Driver {
                 + " servant drawn uniformly from the --servants (a sequence drawn before measuring)");
         d.options.put("verify", "0|1: check every payload and reply on both ends, and count each"
                 + " servant's calls; for tests, not for measuring (default 0)");
+        d.options.put("scenario", "obj-obj|obj-comp|comp-obj|comp-comp: client then server, a plain"
+                + " object or a component of the Java component layer (CCMPerf's scenarios, as the"
+                + " ccm driver's; collocated: obj-obj and comp-comp only; components: --servants 1)"
+                + " (default obj-obj)");
+        d.options.put("layer", "object|component: obj-obj or comp-comp, the component-layer"
+                + " factor's two levels (with scenario, only alike)");
         d.optionValues.put("orb", List.of("jacorb", "glassfish"));
+        d.optionValues.put("scenario", CcmScenario.NAMES);
+        d.optionValues.put("layer", CcmScenario.LAYERS);
         d.optionValues.put("target", List.of("same", "random"));
         d.optionValues.put("verify", List.of("0", "1"));
         return d;
@@ -61,10 +69,19 @@ public final class JavaDriver implements Driver {
         OrbKind kind = orbKind(options);
         boolean verify = options.optionFlag("verify", false);
         int size = payloadBytes(options);
+        CcmScenario scenario = CcmScenario.of(options);
         ServantSet servants = new ServantSet(verify, size);
+        ComponentLayer components = null;
         try (OrbSession session = new OrbSession(kind, options.bindAddress())) {
             recordOrb(session, context::recordConfig);
-            String endpoint = Scenario.publish(session, servants, options.servants());
+            context.recordConfig("scenario", scenario.name);
+            String endpoint;
+            if (scenario.componentServer) {
+                components = new ComponentLayer(session);
+                endpoint = components.publishReceiver(verify, size);
+            } else {
+                endpoint = Scenario.publish(session, servants, options.servants());
+            }
             // Published while the POA manager still holds calls, dispatching only after,
             // so that with --option fault=hang (publishing never returns) no call is ever
             // answered. A call that comes early just waits.
@@ -72,14 +89,18 @@ public final class JavaDriver implements Driver {
             session.dispatch();
             context.awaitStop();
             context.recordConfig("footprint", Footprint.measure());
+            if (components != null) {
+                components.remove();
+            }
             session.stop();
         }
+        long bad = components != null ? components.bad() : servants.badPayloads();
         if (verify) {
-            System.err.println("mwbench-driver-java: " + servants.callSummary());
+            System.err.println("mwbench-driver-java: "
+                    + (components != null ? components.summary() : servants.callSummary()));
         }
-        if (servants.badPayloads() != 0) {
-            throw new IllegalStateException(servants.badPayloads()
-                    + " payloads failed verification");
+        if (bad != 0) {
+            throw new IllegalStateException(bad + " payloads failed verification");
         }
     }
 
@@ -89,22 +110,29 @@ public final class JavaDriver implements Driver {
         boolean verify = options.optionFlag("verify", false);
         boolean random = options.option("target", "same").equals("random");
         int size = payloadBytes(options);
+        CcmScenario scenario = CcmScenario.of(options);
+        if (random && (scenario.componentClient || scenario.componentServer)) {
+            throw new UsageException("--option target=random with --option scenario="
+                    + scenario.name + ": a component scenario has one Receiver");
+        }
         ServantSet servants = new ServantSet(verify, size);
+        ComponentLayer components = null;
         try (OrbSession session = new OrbSession(kind, options.bindAddress())) {
             recordOrb(session, m::recordConfig);
-            RoundTrip[] targets;
-            if (options.role() == Role.COLLOCATED) {
-                targets = Scenario.collocated(session, servants, options.servants());
-                session.dispatch();
-            } else {
-                targets = Scenario.resolve(session, m.readEndpoint(), options.servants());
+            m.recordConfig("scenario", scenario.name);
+            if (scenario.componentClient || scenario.componentServer) {
+                components = new ComponentLayer(session);
             }
+            RoundTrip[] targets = targets(options, m, session, servants, components, scenario);
             FirstCall.check(targets[0], options.timeoutSeconds());
+            // comp-*: every call through the receptacle of a Caller connected to the target.
+            Targets through = scenario.componentClient
+                    ? new ReceptacleTargets(components.caller(targets[0])) : null;
             int[] sequence = random ? Targets.randomSequence(targets.length) : null;
             JitWarmup warmup = new JitWarmup(options.threads(), m::stopRequested);
             m.runThreads(thread -> {
-                Targets pick = random
-                        ? Targets.random(targets, sequence, thread, options.threads())
+                Targets pick = through != null ? through
+                        : random ? Targets.random(targets, sequence, thread, options.threads())
                         : Targets.same(targets);
                 Measurement.Call call =
                         Calls.make(options.operation(), pick, size, verify, m);
@@ -121,8 +149,28 @@ public final class JavaDriver implements Driver {
             throw new IllegalStateException("call failed: " + FirstCall.describe(e), e);
         }
         if (verify && options.role() == Role.COLLOCATED) {
-            System.err.println("mwbench-driver-java: " + servants.callSummary());
+            System.err.println("mwbench-driver-java: "
+                    + (scenario.componentServer ? components.summary() : servants.callSummary()));
         }
+    }
+
+    /** The references the calls go to (or, for comp-*, the one the Caller connects to). */
+    private static RoundTrip[] targets(DriverOptions options, Measurement m, OrbSession session,
+            ServantSet servants, ComponentLayer components, CcmScenario scenario) throws Exception {
+        if (options.role() == Role.COLLOCATED) {
+            if (!scenario.componentServer) {
+                RoundTrip[] targets = Scenario.collocated(session, servants, options.servants());
+                session.dispatch();
+                return targets;
+            }
+            components.publishReceiver(options.optionFlag("verify", false), payloadBytes(options));
+            session.dispatch();
+            return new RoundTrip[] {components.localFacet()};
+        }
+        if (scenario.componentServer) {
+            return new RoundTrip[] {ComponentLayer.facet(session, m.readEndpoint())};
+        }
+        return Scenario.resolve(session, m.readEndpoint(), options.servants());
     }
 
     /** middleware_config: the ORB, its version, its ORB.init properties, the JVM. */

@@ -53,7 +53,8 @@ final class OrbSession implements AutoCloseable {
 
     /** Activates the POA manager: waiting and later calls reach the servants. */
     void dispatch() throws Exception {
-        poa.the_POAManager().activate();
+        // The root POA's manager: the servants' POA's, and a component container's.
+        POAHelper.narrow(orb.resolve_initial_references("RootPOA")).the_POAManager().activate();
     }
 
     /** Server: serves until stop(); returns at once if stop() ran before. */

@@ -8,15 +8,16 @@ import java.util.Random;
  * in the omniorb driver: same, servant 0 every time; random, servant
  * sequence[k] for the k-th call, the sequence drawn uniformly once, before
  * measuring, each thread starting at its own place in it. No random number
- * generator on the measured path, only an index load.
+ * generator on the measured path, only an index load. Not final: the
+ * comp-* scenarios call through a component's receptacle (ReceptacleTargets).
  */
-final class Targets {
+class Targets {
     private final RoundTrip[] references;
     private final int[] sequence;
     private final int mask;
     private int at;
 
-    private Targets(RoundTrip[] references, int[] sequence, int start) {
+    Targets(RoundTrip[] references, int[] sequence, int start) {
         this.references = references;
         this.sequence = sequence;
         this.mask = sequence.length - 1;
