@@ -17,7 +17,7 @@ import tempfile
 import pytest
 from proc_view import TEST_TAG, tagged_processes
 
-from conftest import driver_built, mwbench_exe
+from conftest import REPO, driver_built, mwbench_exe
 from mwbench.interop.orbs import BY_NAME, ORBS, Side
 from mwbench.interop.pairs import Call, Settings, run_pair
 from mwbench.interop.reasons import BY_NAME as KINDS_OF_FAILURE
@@ -207,3 +207,8 @@ def test_what_the_client_cannot_say_comes_from_the_verdict():
     exited = classify("server exited with status 3 before publishing its endpoint")
     assert exited == Reason("server", "server exited with status 3 before publishing its "
                                       "endpoint")
+
+
+def test_docs_explain_every_kind_of_failure():
+    text = (REPO / "docs" / "interop.md").read_text()
+    assert all(f"| `{name}` |" in text for name in KINDS_OF_FAILURE)
