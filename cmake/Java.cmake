@@ -12,7 +12,9 @@
 #     [IDL <file>...]                  IDL compiled to Java by JacORB's IDL compiler first
 #     [IDL_INCLUDES <dir>...]          its -I folders
 #     [CLASSPATH <jar-or-dir/*>...]    what the sources compile against
-#     [DEPENDS <target>...])           targets (other jars) built before this one
+#     [DEPENDS <target>...])           targets (other jars) built before this one; a
+#                                      jar of mwbench_java_jar() recompiles this one when
+#                                      it changes
 find_package(Java 17 COMPONENTS Development Runtime)
 
 set(MWBENCH_JAVA_FOUND FALSE)
@@ -42,6 +44,16 @@ function(mwbench_java_jar target)
     file(GLOB_RECURSE sources CONFIGURE_DEPENDS ${dir}/*.java)
     list(APPEND depends ${sources})
   endforeach()
+  # A jar this one depends on recompiles it when it changes, not only when it is
+  # built first: its classes are compiled against that jar's API.
+  foreach(dependency ${arg_DEPENDS})
+    if(TARGET ${dependency})  # defined before this one
+      get_property(jar TARGET ${dependency} PROPERTY MWBENCH_JAVA_JAR)
+      if(jar)
+        list(APPEND depends ${jar})
+      endif()
+    endif()
+  endforeach()
   add_custom_command(
     OUTPUT ${arg_OUTPUT}
     COMMAND ${CMAKE_COMMAND}
@@ -54,6 +66,7 @@ function(mwbench_java_jar target)
     COMMENT "javac ${target}"
     VERBATIM)
   add_custom_target(${target} ALL DEPENDS ${arg_OUTPUT})
+  set_property(TARGET ${target} PROPERTY MWBENCH_JAVA_JAR ${arg_OUTPUT})
   if(arg_DEPENDS)
     add_dependencies(${target} ${arg_DEPENDS})
   endif()

@@ -116,6 +116,7 @@ class CcmDriver final : public mwbench::Driver {
     d.modes = {{"remote", {"tcp"}}, {"collocated", {"inproc"}}};
     d.options = {
         {"scenario", kScenarioHelp},
+        {"layer", kLayerHelp},
         {"threading",
          "per-connection|pool: the server ORB's threading model "
          "(threadPerConnectionPolicy 1, the default, or 0), as in the omniorb driver"},
@@ -123,6 +124,9 @@ class CcmDriver final : public mwbench::Driver {
          "0|1: the servant or Receiver checks payloads and events and counts calls; "
          "every look-up is checked; for tests, not for measuring (default 0)"},
     };
+    d.option_values = {{"scenario", {"obj-obj", "obj-comp", "comp-obj", "comp-comp"}},
+                       {"layer", {"object", "component"}}};
+    omniorb_driver::offer_orb_option(d);
 #ifdef MWCCM_PROBES
     d.options["probe_file"] = "PATH: the probe build writes its white-box timestamps there";
 #endif

@@ -9,6 +9,11 @@ const char* const kScenarioHelp =
     "event_* operations: comp-comp only; lookup_* "
     "operations, provide_facet and find_component: remote, with a component server";
 
+const char* const kLayerHelp =
+    "object|component: the OpenCCM study's component layer (the factor `layer`): object is "
+    "scenario obj-obj, component is comp-comp, a client that uses the interface calling a "
+    "server that provides it; with scenario, the two must agree";
+
 namespace {
 
 OperationKind kind_of(const std::string& operation) {
@@ -20,11 +25,25 @@ OperationKind kind_of(const std::string& operation) {
   return OperationKind::call;
 }
 
+// --option layer, as the scenario it names; --option scenario given beside it must agree.
+std::string scenario_name(const mwbench::DriverOptions& options) {
+  if (!options.options.contains("layer")) return options.option("scenario", "comp-comp");
+  const std::string layer = options.option("layer", "");
+  const std::string of_layer = layer == "object" ? "obj-obj" : "comp-comp";
+  const std::string scenario = options.option("scenario", of_layer);
+  if (scenario != of_layer) {
+    throw mwbench::UsageError("--option layer=" + layer + " with --option scenario=" + scenario +
+                              ": layer " + layer + " is scenario " + of_layer +
+                              "; give one of the two, or both agreeing");
+  }
+  return scenario;
+}
+
 }  // namespace
 
 Scenario parse_scenario(const mwbench::DriverOptions& options) {
   Scenario s;
-  s.name = options.option("scenario", "comp-comp");
+  s.name = scenario_name(options);
   if (s.name == "obj-obj") {
   } else if (s.name == "obj-comp") {
     s.component_server = true;

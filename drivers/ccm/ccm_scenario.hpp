@@ -19,11 +19,14 @@ struct Scenario {
   OperationKind kind = OperationKind::call;
 };
 
-// Reads --option scenario (default comp-comp) and checks it against the
-// mode and the operation; throws mwbench::UsageError naming what is wrong.
+// Reads --option scenario (default comp-comp), or --option layer (object:
+// obj-obj, component: comp-comp; a scenario given too must agree), and checks
+// it against the mode and the operation; throws mwbench::UsageError naming
+// what is wrong.
 Scenario parse_scenario(const mwbench::DriverOptions& options);
 
-// The help line of the option, which also says what each operation needs.
+// The help lines of the options, which also say what each operation needs.
 extern const char* const kScenarioHelp;
+extern const char* const kLayerHelp;
 
 }  // namespace ccm_driver

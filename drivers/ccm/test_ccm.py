@@ -55,8 +55,10 @@ def test_describe():
                                   check=True).stdout)
     assert d["driver"] == "ccm"
     assert d["modes"] == {"remote": ["tcp"], "collocated": ["inproc"]}
-    assert set(d["options"]) == {"scenario", "threading", "verify"}
+    assert set(d["options"]) == {"scenario", "layer", "orb", "threading", "verify"}
     assert "collocated: obj-obj and comp-comp only" in d["options"]["scenario"].lower()
+    assert d["option_values"] == {"scenario": SCENARIOS, "layer": ["object", "component"],
+                                  "orb": ["omniorb"]}
     assert d["operations"]["octets"] == {"payload": True}
     assert d["operations"]["event_value"] == {"payload": True}
     assert d["max_threads"] == 1 and d["max_servants"] == 1
@@ -73,6 +75,20 @@ def test_remote_roundtrip_reaches_the_server(tmp_path, scenario):
         assert "verify: 221 calls, 0 value events, 0 struct events, 0 bad" in err
     else:
         assert "verify: 1 servants, 221 calls" in err
+
+
+@pytest.mark.parametrize("layer, scenario", [("object", "obj-obj"),
+                                             ("component", "comp-comp")])
+def test_the_layer_is_the_homogeneous_scenario(tmp_path, layer, scenario):
+    # The OpenCCM study's method call: a client that uses ping() calling a server that
+    # provides it, both objects or both components; orb=omniorb is the one ORB here.
+    header, _, err = run_pair(tmp_path, ["--operation", "ping", "--option", f"layer={layer}",
+                                         "--option", "orb=omniorb"])
+    assert header["middleware_config"]["scenario"] == scenario
+    assert "221 calls" in err
+    done = collocated(["--operation", "ping", "--option", f"layer={layer}",
+                       "--option", f"scenario={scenario}"])
+    assert done.returncode == 0, done.stderr
 
 
 @pytest.mark.parametrize("scenario", ["obj-obj", "comp-comp"])
@@ -149,7 +165,13 @@ def test_naming_service_does_not_outlive_the_server(tmp_path):
 
 
 @pytest.mark.parametrize("args, message", [
-    (["--option", "scenario=comp-comps"], "must be obj-obj, obj-comp, comp-obj or comp-comp"),
+    (["--option", "scenario=comp-comps"],
+     "--option scenario=comp-comps: not a value ccm accepts (allowed: obj-obj, obj-comp, "
+     "comp-obj, comp-comp)"),
+    (["--option", "layer=object", "--option", "scenario=comp-obj"],
+     "--option layer=object with --option scenario=comp-obj: layer object is scenario obj-obj"),
+    (["--option", "layer=objects"], "(allowed: object, component)"),
+    (["--option", "orb=jacorb"], "--option orb=jacorb: not a value ccm accepts (allowed: omniorb)"),
     (["--option", "threading=many"], "allowed values: per-connection, pool"),
     (["--operation", "event_value", "--option", "scenario=obj-comp"], "need scenario=comp-comp"),
     (["--operation", "provide_facet", "--option", "scenario=comp-obj"], "need scenario=obj-comp"),

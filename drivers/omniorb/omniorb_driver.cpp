@@ -141,6 +141,7 @@ class OmniorbDriver final : public mwbench::Driver {
          "0|1: check every payload and reply on both ends, and count each servant's calls; "
          "for tests, not for measuring (default 0)"},
     };
+    omniorb_driver::offer_orb_option(d);
     return d;
   }
 

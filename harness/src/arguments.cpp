@@ -98,6 +98,12 @@ void check_options(DriverOptions& o, const std::vector<std::string>& pairs, cons
     } else if (!d.options.contains(key)) {
       bad("--option " + key + ": unknown key for " + d.driver + " (allowed: " + join(d.options) +
           (d.options.empty() ? "" : ", ") + "fault)");
+    } else if (const auto accepted = d.option_values.find(key);
+               accepted != d.option_values.end() &&
+               std::find(accepted->second.begin(), accepted->second.end(), value) ==
+                   accepted->second.end()) {
+      bad("--option " + key + "=" + shortened(value) + ": not a value " + d.driver +
+          " accepts (allowed: " + join(accepted->second) + ")");
     }
     o.options[key] = value;
   }

@@ -19,6 +19,7 @@ nlohmann::json Description::to_json() const {
                         {"operations", ops},
                         {"modes", mode_map},
                         {"options", opts}};
+  if (!option_values.empty()) out["option_values"] = option_values;
   if (max_threads) out["max_threads"] = *max_threads;
   if (max_servants) out["max_servants"] = *max_servants;
   if (max_subscribers) out["max_subscribers"] = *max_subscribers;

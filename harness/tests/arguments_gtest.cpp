@@ -44,6 +44,7 @@ TEST(Arguments, DescribePrintsJson) {
   EXPECT_FALSE(out.contains("max_threads"));  // absent: unbounded
   EXPECT_EQ(out["host_local"], nlohmann::json::array({"unix"}));
   EXPECT_EQ(out["operations"]["noop"]["one_way"], true);
+  EXPECT_EQ(out["option_values"], nlohmann::json({{"shape", {"round", "square"}}}));
   EXPECT_FALSE(out["operations"]["blob"].contains("one_way"));  // absent: timed on one host
 }
 
@@ -76,7 +77,16 @@ TEST(Arguments, PayloadForAnOperationWithoutOne) {
 }
 
 TEST(Arguments, UnknownOptionKey) {
-  expect_usage_error(cell({"--option", "flavor=1"}), {"--option flavor", "allowed: color, fault"});
+  expect_usage_error(cell({"--option", "flavor=1"}),
+                     {"--option flavor", "allowed: color, shape, fault"});
+}
+
+TEST(Arguments, OptionValuesAreThoseTheDescriptionLists) {
+  EXPECT_EQ(run_fake(cell({"--option", "shape=square"})).status, 0);
+  expect_usage_error(cell({"--option", "shape=oval"}),
+                     {"--option shape=oval", "not a value fake accepts", "allowed: round, square"});
+  // An option without option_values takes any value.
+  EXPECT_EQ(run_fake(cell({"--option", "color=anything"})).status, 0);
 }
 
 TEST(Arguments, OptionWithoutValue) {

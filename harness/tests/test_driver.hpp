@@ -20,7 +20,8 @@ class FakeDriver final : public Driver {
     d.host_local = {"unix"};
     d.one_way = {"noop"};
     if (collocated_) d.modes["collocated"] = {"inproc"};
-    d.options = {{"color", "a made-up option"}};
+    d.options = {{"color", "a made-up option"}, {"shape", "one of a few values"}};
+    d.option_values = {{"shape", {"round", "square"}}};
     d.max_servants = 4;  // max_threads left unbounded
     d.max_subscribers = 16;
     return d;

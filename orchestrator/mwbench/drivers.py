@@ -38,6 +38,8 @@ class DriverInfo:
     operations: dict = field(default_factory=dict)  # name -> {"payload": bool}
     modes: dict = field(default_factory=dict)  # mode -> [transports]
     options: dict = field(default_factory=dict)  # key -> help text
+    # option -> the only values it accepts (others are skipped); an option not listed takes any
+    option_values: dict = field(default_factory=dict)
     max_threads: int | None = None  # bound on --threads; None: no bound
     max_servants: int | None = None  # bound on --servants; None: no bound
     max_subscribers: int | None = None  # bound on --subscribers of fanout; None: no bound
@@ -61,6 +63,7 @@ class _Description(BaseModel):
     operations: dict[str, dict[str, bool]]
     modes: dict[str, list[str]]
     options: dict[str, str] = {}
+    option_values: dict[str, list[str]] = {}
     max_threads: Bound = None
     max_servants: Bound = None
     max_subscribers: Bound = None
@@ -140,6 +143,7 @@ def describe(name: str) -> DriverInfo:
         operations=data.get("operations", {}),
         modes=data.get("modes", {}),
         options=data.get("options", {}),
+        option_values=data.get("option_values", {}),
         max_threads=data.get("max_threads"),
         max_servants=data.get("max_servants"),
         max_subscribers=data.get("max_subscribers"),

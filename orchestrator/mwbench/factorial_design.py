@@ -37,6 +37,14 @@ REPLICATES = 2000
 SEED = 20240917  # a fixed seed: the same stored run gives the same report
 
 
+def excludes_zero(interval: tuple[float, float] | None) -> bool | None:
+    """Whether an effect's interval excludes 0 (it is significant); None without one."""
+    if interval is None:
+        return None
+    low, high = interval
+    return low > 0 or high < 0
+
+
 @dataclass(frozen=True)
 class Effect:
     factors: tuple[int, ...]  # the factors it involves, by position: (0,) is A, (0, 1) is AB
@@ -50,11 +58,7 @@ class Effect:
 
     @property
     def significant(self) -> bool | None:
-        """Whether the interval excludes 0; None without an interval."""
-        if self.interval is None:
-            return None
-        low, high = self.interval
-        return low > 0 or high < 0
+        return excludes_zero(self.interval)
 
 
 @dataclass(frozen=True)

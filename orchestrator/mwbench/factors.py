@@ -191,6 +191,12 @@ FACTORS: tuple[Factor, ...] = (
            doc="operation `fanout`, remote only: all subscribers in one process, or each in "
                "a process of its own; with one subscriber the two are the same cell, run "
                "once. Collocated fan-outs have the subscribers in the publisher's process"),
+    _driver_option("orb", Literal["omniorb", "jacorb", "glassfish"],
+                   "which ORB carries the calls (the OpenCCM study's factor): omniORB (the "
+                   "`omniorb` and `ccm` drivers), JacORB or the GlassFish ORB (the `java` "
+                   "driver); a driver is given only the ORBs its `--describe` accepts "
+                   "(`option_values`), so `drivers: [ccm, java]` with all three is three "
+                   "configurations, not six"),
     _driver_option("assembly", Literal["static", "dynamic"],
                    "how a component application is put together (the `deploy` driver): its "
                    "plan compiled into a program (`static`) or read and carried out at run "
@@ -201,8 +207,11 @@ FACTORS: tuple[Factor, ...] = (
                    "the containers' event channels (`channel`), a DDS topic (`dds`), or ZeroMQ "
                    "between the containers (`zmq`)"),
     _driver_option("layer", Literal["component", "object"],
-                   "whether components or plain objects use that delivery (the `ccmevents` "
-                   "driver)"),
+                   "whether components or plain objects make and serve the calls: in the "
+                   "`ccm` driver a client object calling a servant (`object`, scenario "
+                   "obj-obj) or a component using the interface calling one that provides it "
+                   "(`component`, comp-comp); in the `ccmevents` driver, who uses the "
+                   "delivery"),
     Factor("options", "options", str | int, (), "TEXT", _options_text, echoed="options",
            values_doc="mapping of key to value or list", default_doc="none",
            doc="driver-specific settings, passed as `--option key=value` to the drivers "

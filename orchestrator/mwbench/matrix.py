@@ -4,7 +4,8 @@ Every list-valued factor multiplies the matrix. Combinations a driver cannot
 run (a transport it lacks, a payload on an operation without one, two CPUs for
 a single-threaded collocated cell, more threads or servants than its
 `--describe` allows, a factor passed as a driver option it does not declare,
-such as `assembly`) are skipped and listed with the reason; names nobody
+such as `assembly`, an option value it does not accept, such as `orb` jacorb
+for the ccm driver) are skipped and listed with the reason; names nobody
 knows (a driver, an operation, a transport, an option) are errors, raised
 before anything runs. A cell with more busy threads than the machine has CPUs
 is run, and carries a note saying so (crowding.py has the rule).
@@ -259,10 +260,15 @@ def _cannot_run(levels: dict, driver: DriverInfo) -> str | None:
         return "cross-cpu needs two CPUs"
     if reason := _cannot_place(levels, driver):
         return reason
-    # The factors a driver takes as options (delivery) bind transports as options do.
+    # The factors a driver takes as options (delivery, orb) are bound as options are: to
+    # the values the driver accepts, and each value to the transports it works over.
     as_options = {factor.driver_option: levels[factor.name] for factor in AS_DRIVER_OPTION
                   if levels[factor.name] is not None}
     for option, value in {**(levels["options"] or {}), **as_options}.items():
+        accepted = driver.option_values.get(option)
+        if accepted is not None and str(value) not in accepted:
+            return (f"{driver.name} takes {option} {', '.join(accepted)} only, not {value} "
+                    "(option_values in its --describe)")
         works_over = driver.option_transports.get(option, {}).get(value)
         if works_over is not None and levels["transport"] not in works_over:
             return (f"{option}={value} works over {', '.join(works_over)} only "

@@ -27,6 +27,7 @@ from ruamel.yaml.comments import CommentedMap
 from .bounded_input import InputError, load_yaml, read_text
 from .durations import parse_duration
 from .factors import FACTORS, FANOUT_OPERATION, Factor
+from .spec_factorial import FACTORIAL_KEYS, OPTION_PREFIX, count_problem, factor_problem
 from .spec_text import did_you_mean, dotted, line_of, plain, translate_transport_aliases
 
 # What an experiment contributes to the combined-factor estimate (estimate.py).
@@ -94,7 +95,7 @@ class Experiment(create_model(  # type: ignore[misc]
     name: str = Field(pattern=NAME_PATTERN)
     description: str | None = None
     role: Role | None = None
-    # Two or three factors analysed as a 2^k design (report/factors/factorial.py).
+    # Two or three factors analysed as a factorial design (spec_factorial.py).
     factorial: list[str] | None = None
 
 
@@ -268,12 +269,6 @@ def _check_roles(path: Path, document: CommentedMap, spec: Spec) -> None:
             f"experiments[{index}].role: {text}" for index, text in problems))
 
 
-# The factors a `factorial` may name, as cells and exports name them, and the spec key
-# each is listed under; a driver option is named `options.KEY`.
-FACTORIAL_KEYS = {f.name: f.spec_key for f in FACTORS if f.spec_key and f.name != "options"}
-OPTION_PREFIX = "options."
-
-
 def factor_levels(spec: Spec, experiment: Experiment, factor: str) -> list | None:
     """The values `factor` takes in the experiment, in the spec's order, as cells store them
     (option values as text); [] for transports left to the drivers; None for an unknown name."""
@@ -289,54 +284,23 @@ def factor_levels(spec: Spec, experiment: Experiment, factor: str) -> list | Non
 
 
 def _check_factorial(path: Path, document: CommentedMap, spec: Spec) -> None:
-    """A factorial names two or three factors, each with exactly two levels here.
-
-    The 2^k analysis compares a low and a high level of each factor; a factor
-    the experiment does not vary, or varies over three values, has no such
-    pair, and finding that out in the report, after the run, would waste it.
-    """
+    """A factorial names two or three factors of two to six levels each (spec_factorial.py)."""
     problems = []
     for index, experiment in enumerate(spec.experiments):
         names = experiment.factorial
         if names is None:
             continue
         where = ["experiments", index, "factorial"]
-        if not 2 <= len(names) <= 3:
-            problems.append((where, f"name two or three factors (a 2^k design); it names "
-                                    f"{len(names)}"))
+        if problem := count_problem(names):
+            problems.append((where, problem))
         for position, name in enumerate(names):
-            problem = _factorial_problem(spec, experiment, name, names[:position])
-            if problem:
+            levels = factor_levels(spec, experiment, name)
+            if problem := factor_problem(name, levels, names[:position]):
                 problems.append(([*where, position], problem))
     if problems:
         raise SpecError("\n".join(
             f"{path}:{line_of(document, where)}: {dotted(where)}: {text}"
             for where, text in problems))
-
-
-def _factorial_problem(spec: Spec, experiment: Experiment, name: str,
-                       before: list[str]) -> str | None:
-    if name in before:
-        return f"{name} is named twice"
-    levels = factor_levels(spec, experiment, name)
-    if levels is None:
-        return (f"{name!r} is not a factor; use one of {', '.join(FACTORIAL_KEYS)}, "
-                f"or {OPTION_PREFIX}KEY for a driver option")
-    distinct = list(dict.fromkeys(levels))
-    if len(distinct) == 2:
-        return None
-    if name == "transport" and not levels:
-        return ("transports are not listed in this experiment (each driver then runs all of "
-                "its own); list exactly two, e.g. transports: [tcp, uds]")
-    if name.startswith(OPTION_PREFIX):
-        where = f"options, e.g. options: {{{name.removeprefix(OPTION_PREFIX)}: [a, b]}}"
-    else:
-        where = FACTORIAL_KEYS[name]
-    if not distinct:
-        return f"{name} is not set in this experiment; list its two values under {where}"
-    return (f"{name} has {len(distinct)} level{'s' if len(distinct) > 1 else ''} in this "
-            f"experiment ({', '.join(map(str, distinct))}); a factor of the design needs "
-            f"exactly two: list them under {where}")
 
 
 def line_of_key(text: str, location: list) -> int | None:

@@ -62,7 +62,11 @@ spec. And it adds the table `calibrations`: per machine and configuration,
 the variance between launches and within one, and what a launch and a
 sample cost (launches/variance.py), from which a budget is spent.
 
-Version 10 (the IIOP interoperability matrix: interop/) adds the table
+Version 10 (the OpenCCM study on several ORBs) adds to `cells` `orb` (`omniorb`,
+`jacorb` or `glassfish`), NULL for every cell that does not set it, as every
+cell stored before.
+
+Version 11 (the IIOP interoperability matrix: interop/) adds the table
 `interop`: one row per pair of a run of `mwbench interop`, its kind, call,
 payload, client and server ORB, `status` (pass, fail or skipped), the reason
 (a kind of failure of interop/reasons.py, or why the pair was skipped), the
@@ -74,7 +78,7 @@ import sqlite3
 
 from .factors import BY_NAME, NAMES
 
-SCHEMA_VERSION = 10
+SCHEMA_VERSION = 11
 
 # The factors that identify a cell within a run, one column each (factors.py declares
 # them; a new one needs a migration below that adds its column).
@@ -227,7 +231,8 @@ MIGRATIONS: dict[int, tuple[str, ...]] = {
         "ALTER TABLE runs ADD COLUMN launch_plan TEXT",
         CALIBRATIONS_TABLE,
     ),
-    9: (INTEROP_TABLE,),
+    9: (add_factor_column("orb"),),
+    10: (INTEROP_TABLE,),
 }
 
 

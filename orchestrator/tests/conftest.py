@@ -6,7 +6,10 @@ import shutil
 import subprocess
 import sys
 import textwrap
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -123,8 +126,9 @@ BASE_FACTORS = dict(experiment="e", driver="omniorb", transport="tcp", mode="rem
                     operation="ping", payload_bytes=0, placement="same-cpu", idle_hold=True,
                     priority=0, servants=None, threads=None, subscribers=None,
                     subscriber_processes=None, options=None, background="none", assembly=None,
-                    hosts=None, launch=1)
-_CELL_KEYS = ("role", "error", "notes", "load_generator", "measurer_header", "named_series")
+                    delivery=None, layer=None, orb=None, hosts=None, launch=1)
+_CELL_KEYS = ("role", "error", "notes", "load_generator", "measurer_header", "server_header",
+              "named_series")
 
 
 def store_cells(path: Path, cells: list[dict], environment: dict | None = None,
@@ -135,7 +139,7 @@ def store_cells(path: Path, cells: list[dict], environment: dict | None = None,
     (the cell failed); `samples_ns` (raw samples, from which every statistic
     is computed as a run would); or just `p50_us` (for tests that need the
     median alone); `wall_ns` (the measured loop, for the throughput); and
-    `notes`, `load_generator`, `measurer_header`, `named_series` (a
+    `notes`, `load_generator`, `measurer_header`, `server_header`, `named_series` (a
     NamedSeries). `spec_text` is stored as the run's spec (the report reads
     `factorial:` from it); `hosts`, as the disclosure of the other hosts.
     """
@@ -163,6 +167,20 @@ def store_cells(path: Path, cells: list[dict], environment: dict | None = None,
     store.end_run(run_id, "finished")
     store.close()
     return run_id
+
+
+@contextmanager
+def stored_run(path: Path, cells: list[dict], **run: Any) -> Iterator[tuple[Any, int]]:
+    """A finished run of known cells (store_cells, with its keywords), its store open for
+    the block: (store, run id)."""
+    from mwbench.store import Store
+
+    run_id = store_cells(path, cells, **run)
+    store = Store.open_existing(path)
+    try:
+        yield store, run_id
+    finally:
+        store.close()
 
 
 def known_estimate_cells() -> list[dict]:

@@ -26,8 +26,8 @@ HDR_JAVA_JAR = paths.repo_root() / ".cache" / "java" / "HdrHistogram-2.2.2.jar"
 FACTORS = dict(experiment="ping", driver="rawtcp", transport="tcp", mode="remote",
                operation="roundtrip", payload_bytes=0, placement="same-cpu", idle_hold=True,
                priority=0, servants=None, threads=None, subscribers=None,
-               subscriber_processes=None, options=None, background="none", assembly=None,
-               delivery=None, layer=None, hosts=None,
+               subscriber_processes=None, options=None, background="none", orb=None,
+               assembly=None, delivery=None, layer=None, hosts=None,
                launch=1)
 
 

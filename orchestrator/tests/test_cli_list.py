@@ -16,6 +16,9 @@ def test_lists_both_drivers_their_transports_and_the_suites():
     assert "collocated: inproc" in result.output
     assert "suites/quick.yaml" in result.output
     assert "omniorb --option threading" in result.output
+    # An option that takes only some values lists them (option_values in --describe).
+    assert "omniorb --option orb: " in result.output
+    assert "(values: omniorb)" in result.output
 
 
 def listed_with_build(monkeypatch, build) -> str:
@@ -51,6 +54,7 @@ def test_json_says_what_the_tables_say_and_uds_is_every_drivers_unix_socket():
     assert drivers["rawtcp"]["available"] and drivers["rawtcp"]["modes"]["remote"] == \
         ["tcp", "uds"]
     assert "threading" in drivers["omniorb"]["options"]
+    assert drivers["omniorb"]["option_values"] == {"orb": ["omniorb"]}
     for name in ("rawtcp", "omniorb", "grpc", "zmq"):
         if drivers[name]["available"]:
             assert drivers[name]["host_local"] == ["uds"], name

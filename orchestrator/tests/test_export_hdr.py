@@ -82,7 +82,7 @@ def test_header_lists_every_tag_with_its_factors_and_the_failed_cells(tmp_path):
 def test_tags_are_parseable_unique_and_free_of_separators():
     odd = {**FACTORS, "options": ODD_OPTIONS, "transport": "-", "servants": 4,
            "threads": 2, "priority": 99, "idle_hold": False, "payload_bytes": None,
-           "background": "cpu:2", "assembly": "static", "delivery": "channel",
+           "background": "cpu:2", "orb": "jacorb", "assembly": "static", "delivery": "channel",
            "layer": "object", "hosts": "client=host-1 subscribers=host-2,host-3"}
     fanout = {**FACTORS, "operation": "fanout", "subscribers": 16,
               "subscriber_processes": "each"}
@@ -94,7 +94,7 @@ def test_tags_are_parseable_unique_and_free_of_separators():
         "run1/ping/rawtcp/remote/tcp/roundtrip/0B/same-cpu/hold/-/launch1"
     assert cell_tag(1, FACTORS) != cell_tag(1, {**FACTORS, "launch": 2})
     assert cell_tag(1, odd).endswith(
-        "/assembly=static/delivery=channel/layer=object/background=cpu%3A2"
+        "/orb=jacorb/assembly=static/delivery=channel/layer=object/background=cpu%3A2"
         "/hosts=client%3Dhost-1%20subscribers%3Dhost-2%2Chost-3")
 
 

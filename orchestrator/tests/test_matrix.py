@@ -4,6 +4,7 @@ The driver descriptions here are what `--describe` returns, written out, so the
 expansion can be checked without building anything.
 """
 
+import dataclasses
 from pathlib import Path
 
 import pytest
@@ -116,6 +117,74 @@ def test_an_option_value_is_skipped_over_a_transport_it_does_not_work_over():
     assert "udp" in skipped.what
     assert skipped.reason == "delivery=direct works over inproc, iiop only " \
         "(option_transports in its --describe)"
+
+
+CCM = DriverInfo(
+    name="ccm", program=Path("ccm"), available=True, middleware="mwccm on omniORB",
+    operations={"ping": {"payload": False}}, modes={"remote": ["tcp"]},
+    options={"orb": "the ORB", "layer": "object or component", "scenario": "obj-obj, ..."},
+    option_values={"orb": ["omniorb"], "layer": ["object", "component"],
+                   "scenario": ["obj-obj", "comp-comp"]})
+JAVA = DriverInfo(
+    name="java", program=Path("java"), available=True, middleware="Java ORBs",
+    operations={"ping": {"payload": False}}, modes={"remote": ["tcp"]},
+    options={"orb": "the ORB", "layer": "object or component"},
+    option_values={"orb": ["jacorb", "glassfish"]})
+
+
+def test_a_value_a_driver_does_not_accept_is_skipped_so_drivers_cross_with_their_orbs():
+    matrix = expand(spec(operation="ping", drivers=["ccm", "java"], orb=[
+        "omniorb", "jacorb", "glassfish"], layer=["object", "component"]),
+        {"ccm": CCM, "java": JAVA})
+    assert [(c["driver"], c["orb"], c["layer"]) for c in matrix.configurations] == [
+        ("ccm", "omniorb", "object"), ("ccm", "omniorb", "component"),
+        ("java", "jacorb", "object"), ("java", "jacorb", "component"),
+        ("java", "glassfish", "object"), ("java", "glassfish", "component")]
+    reasons = {(s.driver, s.what, s.reason) for s in matrix.skipped}
+    assert ("ccm", "tcp remote ping 0 B same-cpu hold jacorb orb object layer",
+            "ccm takes orb omniorb only, not jacorb (option_values in its --describe)") in reasons
+    assert ("java", "tcp remote ping 0 B same-cpu hold omniorb orb component layer",
+            "java takes orb jacorb, glassfish only, not omniorb (option_values in its "
+            "--describe)") in reasons
+    assert len(matrix.skipped) == 6
+
+
+def test_the_openccm_suite_crosses_each_orb_with_its_own_driver():
+    from conftest import REPO
+    from mwbench.spec import load_spec
+
+    suite, _ = load_spec(REPO / "suites" / "openccm.yaml")
+    java = dataclasses.replace(JAVA, options={**JAVA.options, "scenario": "obj-obj, ..."},
+                               operations={"ping": {}, "roundtrip": {}})
+    ccm = dataclasses.replace(CCM, operations={"ping": {}, "roundtrip": {}},
+                              option_values={**CCM.option_values, "scenario": [
+                                  "obj-obj", "obj-comp", "comp-obj", "comp-comp"]})
+    rawtcp = dataclasses.replace(RAWTCP, operations={"ping": {}, "roundtrip": {}})
+    matrix = expand(suite, {"ccm": ccm, "java": java, "rawtcp": rawtcp})
+    found: dict[str, list] = {}
+    for c in matrix.configurations:
+        found.setdefault(c["experiment"], []).append((c["driver"], c["orb"], c["layer"]))
+    assert found["method-call"] == [("java", orb, layer) for orb in ("jacorb", "glassfish")
+                                    for layer in ("object", "component")]
+    assert found["method-call-omniorb"] == [("ccm", "omniorb", "object"),
+                                            ("ccm", "omniorb", "component"),
+                                            *found["method-call"]]
+    assert sorted(set(found["scenarios"])) == [
+        ("ccm", "omniorb", None), ("java", "glassfish", None), ("java", "jacorb", None)]
+    assert len(found["scenarios"]) == 3 * 4
+    assert found["raw-socket"] == [("rawtcp", None, None)] * 2
+    assert {c.launches for c in matrix.configurations} == {7}
+    assert {(c["placement"], c["idle_hold"]) for c in matrix.configurations} == {
+        ("same-cpu", True)}
+
+
+def test_an_option_value_a_driver_does_not_accept_is_skipped():
+    matrix = expand(spec(operation="ping", drivers="ccm",
+                         options={"scenario": ["obj-obj", "obj-comp"]}), {"ccm": CCM})
+    assert [c["options"] for c in matrix.configurations] == [{"scenario": "obj-obj"}]
+    (skipped,) = matrix.skipped
+    assert skipped.reason == ("ccm takes scenario obj-obj, comp-comp only, not obj-comp "
+                              "(option_values in its --describe)")
 
 
 def test_unavailable_driver_is_skipped_with_its_reason():

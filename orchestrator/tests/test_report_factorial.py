@@ -26,7 +26,7 @@ import re
 import numpy as np
 import pytest
 
-from conftest import store_cells
+from conftest import store_cells, stored_run
 from mwbench.report import build_report
 from mwbench.report.data import load_run
 from mwbench.report.factors.factorial import designs
@@ -92,12 +92,8 @@ def known_cells() -> list[dict]:
 @pytest.fixture(scope="module")
 def stored(tmp_path_factory):
     db = tmp_path_factory.mktemp("factorial") / "m.db"
-    run_id = store_cells(db, known_cells(), spec_text=SPEC)
-    store = Store.open_existing(db)
-    try:
-        yield store, run_id
-    finally:
-        store.close()
+    with stored_run(db, known_cells(), spec_text=SPEC) as opened:
+        yield opened
 
 
 @pytest.fixture(scope="module")
@@ -120,6 +116,9 @@ def test_one_design_per_configuration_of_the_other_factors(section):
 def test_effects_of_the_median_are_those_worked_out_by_hand(section):
     tcp = section["designs"][0]
     assert tcp["launches"] == 3
+    # The options left once the design's are taken out are the same everywhere: nothing
+    # outside the design is carried by its cells.
+    assert tcp["carried"] == [] and all(c["carried"] == [] for c in tcp["cells"])
     assert [c["levels"] for c in tcp["cells"]] == [
         ["per-connection", "own"], ["pool", "own"], ["per-connection", "shared"],
         ["pool", "shared"]]
@@ -133,6 +132,17 @@ def test_effects_of_the_median_are_those_worked_out_by_hand(section):
     assert tcp["error"]["median"] == pytest.approx(8 / 689)
     for effect in median:
         assert effect.interval[0] <= effect.estimate <= effect.interval[1]
+
+
+def test_each_factor_at_each_level_of_the_other_is_a_ratio_of_medians(section):
+    tcp = section["designs"][0]
+    ratios = {(row["factor"], row["at"]): row["ratio"].value for row in tcp["ratios"]}
+    # Launch by launch, the median of the pairs' ratios: 21/11, 31/15, 15/11, 31/21.
+    assert ratios == pytest.approx({
+        ("options.threading", "options.connections=own"): 21 / 11,
+        ("options.threading", "options.connections=shared"): 31 / 15,
+        ("options.connections", "options.threading=per-connection"): 15 / 11,
+        ("options.connections", "options.threading=pool"): 31 / 21})
 
 
 def test_jitter_is_the_standard_deviation_and_the_tail_is_p99_minus_p50(section):

@@ -249,41 +249,59 @@ def test_a_factorial_of_two_level_factors_loads(tmp_path, factorial, levels):
 
 @pytest.mark.parametrize("factorial, where, fragment", [
     ("[threads]", "experiments[0].factorial",
-     "name two or three factors (a 2^k design); it names 1"),
+     "name two or three factors; it names 1"),
     ("[threads, driver, placement, options.threading]", "experiments[0].factorial",
-     "name two or three factors (a 2^k design); it names 4"),
+     "name two or three factors; it names 4"),
     ("[threads, threads]", "experiments[0].factorial[1]", "threads is named twice"),
     ("[threads, drivers]", "experiments[0].factorial[1]",
      "'drivers' is not a factor; use one of driver, transport, mode, operation, "
      "payload_bytes, placement, idle_hold, priority, servants, threads, subscribers, "
-     "subscriber_processes, assembly, delivery, layer, background, hosts, or options.KEY for a "
-     "driver option"),
+     "subscriber_processes, orb, assembly, delivery, layer, background, hosts, or options.KEY "
+     "for a driver option"),
     ("[threads, operation]", "experiments[0].factorial[1]",
-     "operation has 1 level in this experiment (ping); a factor of the design needs exactly "
-     "two: list them under operation"),
+     "operation has 1 level in this experiment (ping); a factor of the design needs 2 to 6: "
+     "list them under operation"),
     ("[threads, servants]", "experiments[0].factorial[1]",
-     "servants is not set in this experiment; list its two values under servants"),
+     "servants is not set in this experiment; list its levels under servants"),
     ("[threads, transport]", "experiments[0].factorial[1]",
      "transport has 1 level in this experiment (tcp)"),
     ("[threads, options.pool_size]", "experiments[0].factorial[1]",
-     "options.pool_size is not set in this experiment; list its two values under options, "
+     "options.pool_size is not set in this experiment; list its levels under options, "
      "e.g. options: {pool_size: [a, b]}"),
 ])
-def test_a_factorial_names_two_or_three_factors_of_two_levels(tmp_path, factorial, where,
+def test_a_factorial_names_two_or_three_factors_of_two_to_six_levels(tmp_path, factorial, where,
                                                               fragment):
     path = write(tmp_path, FACTORIAL.replace("{factorial}", factorial))
     message = spec_refusal(path)
     assert f"{path}:10: {where}: {fragment}" in message
 
 
-def test_a_factor_of_three_levels_is_named_with_its_levels(tmp_path):
+def test_a_factor_of_three_levels_makes_a_full_factorial(tmp_path):
+    from mwbench.spec import factor_levels
+
+    spec, _ = load_spec(write(tmp_path, """\
+        suite: s
+        experiments:
+          - name: e
+            operation: ping
+            drivers: [ccm, java]
+            orb: [omniorb, jacorb, glassfish]
+            layer: [object, component]
+            factorial: [orb, layer]
+        """))
+    experiment = spec.experiments[0]
+    assert [factor_levels(spec, experiment, name) for name in experiment.factorial] == [
+        ["omniorb", "jacorb", "glassfish"], ["object", "component"]]
+
+
+def test_a_factor_of_more_than_six_levels_is_named_with_its_levels(tmp_path):
     path = write(tmp_path, """\
         suite: s
         experiments:
           - name: e
             operation: octets
             drivers: omniorb
-            payload_bytes: [0, 1024, 4096]
+            payload_bytes: [0, 1, 2, 4, 8, 16, 32]
             threads: [1, 2]
             factorial:
               - threads
@@ -291,9 +309,9 @@ def test_a_factor_of_three_levels_is_named_with_its_levels(tmp_path):
         """)
     message = spec_refusal(path)
     assert message == (
-        f"{path}:10: experiments[0].factorial[1]: payload_bytes has 3 levels in this "
-        "experiment (0, 1024, 4096); a factor of the design needs exactly two: list them under "
-        "payload_bytes")
+        f"{path}:10: experiments[0].factorial[1]: payload_bytes has 7 levels in this "
+        "experiment (0, 1, 2, 4, 8, 16, 32); a factor of the design needs 2 to 6: list them "
+        "under payload_bytes")
 
 
 def test_transports_left_to_the_drivers_are_not_two_levels(tmp_path):

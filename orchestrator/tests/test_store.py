@@ -127,9 +127,9 @@ def test_a_version_5_database_gains_named_series_and_the_newer_factors(tmp_path)
     store_schema.create(connection)  # at SCHEMA_VERSION: taken back to version 5 below
     connection.execute("DROP TABLE named_series")
     connection.execute("DROP TABLE calibrations")  # version 9 added it
-    connection.execute("DROP TABLE interop")  # version 10
-    # Versions 6 to 8 added the first four, version 9 `position`.
-    for column in ("assembly", "delivery", "layer", "hosts", "position"):
+    connection.execute("DROP TABLE interop")  # version 11
+    # Versions 6 to 8 added the first four, version 9 `position`, version 10 `orb`.
+    for column in ("assembly", "delivery", "layer", "hosts", "position", "orb"):
         connection.execute(f"ALTER TABLE cells DROP COLUMN {column}")
     for column in ("hosts", "seed", "launch_plan"):
         connection.execute(f"ALTER TABLE runs DROP COLUMN {column}")
@@ -149,6 +149,7 @@ def test_a_version_5_database_gains_named_series_and_the_newer_factors(tmp_path)
     assert old["delivery"] is None and old["layer"] is None  # nor before version 7
     assert old["hosts"] is None  # nor before version 8: every process on the run's machine
     assert old["launch"] == 1  # version 9: a cell stored before is one launch
+    assert old["orb"] is None  # no cell before version 10 named its ORB
     assert store.run(1)["seed"] is None  # its order was the spec's
     assert len(store.named_series(old["id"])) == 0
     store.close()
@@ -156,15 +157,15 @@ def test_a_version_5_database_gains_named_series_and_the_newer_factors(tmp_path)
     assert schema(sqlite3.connect(path)) == schema(sqlite3.connect(tmp_path / "fresh.db"))
 
 
-def test_a_version_9_database_gains_the_interop_table(tmp_path):
+def test_a_version_10_database_gains_the_interop_table(tmp_path):
     from mwbench import store_schema
 
-    path = tmp_path / "v9.db"
+    path = tmp_path / "v10.db"
     connection = sqlite3.connect(path)
     connection.execute("BEGIN IMMEDIATE")
     store_schema.create(connection)
     connection.execute("DROP TABLE interop")
-    connection.execute("UPDATE schema_info SET version = 9")
+    connection.execute("UPDATE schema_info SET version = 10")
     connection.commit()
     connection.close()
     store = Store.open_existing(path)

@@ -38,6 +38,11 @@ struct Description {
   std::map<std::string, bool> operations;                 // name -> carries a payload
   std::map<std::string, std::vector<std::string>> modes;  // "remote"/"collocated" -> transports
   std::map<std::string, std::string> options;             // allowed --option keys -> one-line help
+  // For an option (of `options`) that takes only some values: option -> the
+  // values it accepts. The harness refuses any other (exit 2, naming them),
+  // and the orchestrator skips a cell that sets another, with the reason. An
+  // option not listed takes any value its driver checks itself.
+  std::map<std::string, std::vector<std::string>> option_values;
   // Bounds of --threads and --servants; nullopt: no bound. A driver whose
   // measure() calls Measurement::run() (one thread) sets max_threads = 1.
   std::optional<int> max_threads;
@@ -65,8 +70,9 @@ struct Description {
   // for none.
   nlohmann::json nodes;
 
-  // The --describe object: "contract" and the fields above, max_threads,
-  // max_servants, max_subscribers, daemon, host_local and nodes only when set.
+  // The --describe object: "contract" and the fields above, option_values,
+  // max_threads, max_servants, max_subscribers, daemon, host_local and nodes
+  // only when set.
   nlohmann::json to_json() const;
 };
 

@@ -49,7 +49,9 @@ def command(as_json: bool) -> None:
         if not driver.available:
             console.print(f"[red]{driver.name} is not available[/]: {driver.reason}")
         for key, text in driver.options.items():
-            console.print(f"  {driver.name} --option {key}: {text}")
+            values = driver.option_values.get(key)
+            accepted = f" (values: {', '.join(values)})" if values else ""
+            console.print(f"  {driver.name} --option {key}: {text}{accepted}")
         for what, bound in (("client threads", driver.max_threads),
                             ("servants", driver.max_servants),
                             ("fan-out subscribers", driver.max_subscribers)):

@@ -58,7 +58,7 @@ class PairResult:
     duration_s: float = 0.0
 
     def row(self) -> dict:
-        """As the store's `interop` table holds it (store_schema.py, version 10)."""
+        """As the store's `interop` table holds it (store_schema.py, version 11)."""
         return {"kind": self.kind, "operation": self.call.operation,
                 "payload_bytes": self.call.payload_bytes, "client_orb": self.client.orb,
                 "server_orb": self.server.orb, "status": self.status, "reason": self.reason,

@@ -3,9 +3,10 @@
 Figures are inline SVG and the styles are inline, so the file opens anywhere,
 offline, and can be mailed or archived as it is. Each figure carries two
 lines in the manner of a full-disclosure report: what it shows, and when its
-simplification may not apply. A run of `mwbench interop` gets its
-matrices (interop.py). Per experiment: its summary table and figures,
-then, when its cells have named series, the phases of a sample (phases.py).
+simplification may not apply. A run of `mwbench interop` gets its matrices
+(interop.py). Per experiment: its summary table and figures,
+then, when its cells have named series, the phases of a sample (phases.py), and when a
+JVM recorded its footprint, the footprint of every configuration (footprint.py).
 """
 
 from datetime import UTC, datetime
@@ -16,7 +17,7 @@ import jinja2
 from .. import __version__
 from ..baseline import BASELINE_DRIVER
 from ..store import Store
-from . import disclosure, factors, figures, interop, phases, tables
+from . import disclosure, factors, figures, footprint, interop, phases, tables
 from .data import LABEL_FACTORS, SWEPT_FACTORS, Run, label, load_run
 
 # Beyond this many configurations, a box or percentile line each is unreadable.
@@ -56,10 +57,12 @@ def _experiment_view(run: Run, experiment) -> dict:
     ok = [c for c in experiment.configurations if c.ok]
     failed = [{**cell, "label": label(cell, LABEL_FACTORS)} for cell in experiment.failed]
     view = {"experiment": experiment, "figures": [], "summary": [], "failed": failed,
-            "anchor": f"run{run.id}-{experiment.name}", "note": None, "phases": None}
+            "anchor": f"run{run.id}-{experiment.name}", "note": None, "phases": None,
+            "footprint": []}
     if not ok:
         return view
     view["summary"] = tables.summary_rows(experiment)
+    view["footprint"] = footprint.table(experiment)
     view["phases"] = phases.section(view["anchor"], experiment)
     samples = min(c.per_call_us.size for c in ok)
     batched = any((cell["batch_size"] or 1) > 1 for c in ok for cell in c.cells)

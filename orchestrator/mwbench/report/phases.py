@@ -31,6 +31,7 @@ import numpy as np
 from ..named_series import NamedSeries
 from .data import Configuration, Experiment
 from .figures import plt, to_svg
+from .footprint import known_count, median_of, size_text
 
 OTHER = "other"
 NS_PER = {"ms": 1e6, "µs": 1e3}
@@ -246,30 +247,10 @@ def _process_name(process: dict) -> str:
 
 
 def _footprint_row(label: str, process: str, entries: list[dict], cells: int) -> dict:
-    size = _median([_count(entry.get("size_bytes")) for entry in entries])
-    disk = _median([_count(entry.get("disk_bytes")) for entry in entries])
-    resident_kb = _median([_count(entry.get("peak_rss_kb")) for entry in entries])
-    return {"configuration": label, "process": process, "size": _size(size), "disk": _size(disk),
-            "resident": _size(None if resident_kb is None else resident_kb * 1024),
+    size = median_of([known_count(entry.get("size_bytes")) for entry in entries])
+    disk = median_of([known_count(entry.get("disk_bytes")) for entry in entries])
+    resident_kb = median_of([known_count(entry.get("peak_rss_kb")) for entry in entries])
+    return {"configuration": label, "process": process, "size": size_text(size),
+            "disk": size_text(disk),
+            "resident": size_text(None if resident_kb is None else resident_kb * 1024),
             "cells": cells}
-
-
-def _count(value) -> float | None:
-    """A non-negative number, or None (absent, a string, -1 for unknown, ...)."""
-    if isinstance(value, bool) or not isinstance(value, (int, float)):
-        return None
-    return float(value) if math.isfinite(value) and value >= 0 else None
-
-
-def _median(values: list[float | None]) -> float | None:
-    known = [value for value in values if value is not None]
-    return float(np.median(known)) if known else None
-
-
-def _size(size: float | None) -> str:
-    if size is None:
-        return "–"
-    for unit, bytes_in in (("GiB", 2**30), ("MiB", 2**20), ("KiB", 2**10)):
-        if size >= bytes_in:
-            return f"{size / bytes_in:.1f} {unit}"
-    return f"{size:.0f} B"

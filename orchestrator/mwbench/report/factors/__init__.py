@@ -7,7 +7,8 @@ parallelism (per-thread time and system rate against threads), background
 (the round trip under CPU load) and estimates (the combined-factor estimate
 against the mixture experiment); fan-out (latency to the last subscriber and
 events delivered per second against subscribers); then factorial, the main effects and
-interactions of each experiment whose spec declares a 2^k design. A section
+interactions of each experiment whose spec declares a factorial design (2^k, or a full
+factorial of factors of up to six levels). A section
 works on whatever run has its factor swept, not only on suites/ocb.yaml: it
 reads the experiments whose role is its factor (size, servants, threads)
 when the run has them, so that the sweeps of a mixture or a background

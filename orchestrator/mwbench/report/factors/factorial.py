@@ -3,16 +3,26 @@
 OpenCCM's measurements on two Java ORBs were a 2x2 factorial (ORB x component
 layer); an experiment whose spec says `factorial: [A, B]` (or three factors)
 gets the same reading here. For every configuration of its other factors:
-the cell means of the 2^k design, for four measures of each launch (the
-median time per call, the calls per second, the standard deviation of the
-call times, which is OpenCCM's jitter, and p99 - p50), then each main effect
-and interaction with its share of the variation and, with launches, a
-bootstrap interval (factorial_design.py has the formulas).
+the cell means of the design, for four measures of each launch (the median
+time per call, the calls per second, the standard deviation of the call
+times, which is OpenCCM's jitter, and p99 - p50), then each main effect and
+interaction with its share of the variation and, with launches, a bootstrap
+interval; and for each factor of two levels its cost at each level of the
+others, a ratio of medians launch by launch (factorial_ratios.py). A design
+whose factors all have two levels is read as a 2^k r
+design (factorial_design.py); one with a factor of more levels (orb:
+omniorb, jacorb, glassfish) as a full factorial (full_factorial.py, the
+view in factorial_levels.py).
+
+A factor outside the design that the design's levels decide (the driver,
+when each ORB is one driver's: ccm runs omniorb, java jacorb and glassfish)
+does not split the design: it is carried by the cells, and shown in them.
 
 The declaration is read back from the spec stored with the run, so the
 report analyses exactly what was declared when the run was measured.
 """
 
+import itertools
 import json
 
 import numpy as np
@@ -21,14 +31,9 @@ from ...factorial_design import Analysis, analyse
 from ...spec import OPTION_PREFIX, SpecError, factor_levels, parse_spec
 from ..data import LABEL_FACTORS, Configuration, Run, label
 from ..figures import plt, to_svg
-
-# What is measured in each launch of a cell: name, heading, printf format, how to read it.
-METRICS = (
-    ("median", "median µs per call", "%.3f", lambda row: row["p50_us"]),
-    ("throughput", "calls/s", "%.0f", lambda row: row["throughput_per_s"]),
-    ("jitter", "std µs (jitter)", "%.3f", lambda row: row["std_us"]),
-    ("tail", "p99 − p50 µs", "%.3f", lambda row: _difference(row["p99_us"], row["p50_us"])),
-)
+from . import factorial_levels
+from .factorial_metrics import METRICS
+from .factorial_ratios import simple_ratios
 
 
 def designs(run: Run) -> dict:
@@ -39,8 +44,9 @@ def designs(run: Run) -> dict:
         if experiment.name not in declared:
             continue
         factors = declared[experiment.name]
-        for group in _groups(experiment, factors):
-            view = _design(experiment, factors, group)
+        carried = _carried(experiment, factors)
+        for group in _groups(experiment, factors, carried):
+            view = _design(experiment, factors, group, carried)
             view["id"] = f"run{run.id}-factorial-{experiment.name}-{len(found)}"
             found.append(view)
     if declared and not found:
@@ -50,7 +56,7 @@ def designs(run: Run) -> dict:
 
 
 def _declared(run: Run) -> tuple[dict, list[str]]:
-    """{experiment: [(factor, low, high), ...]} from the run's spec."""
+    """{experiment: [(factor, [its levels, in the spec's order]), ...]} from the run's spec."""
     if "factorial" not in run.spec_text:
         return {}, []
     try:
@@ -58,7 +64,8 @@ def _declared(run: Run) -> tuple[dict, list[str]]:
     except SpecError as error:
         return {}, [f"The spec stored with this run no longer validates, so its factorial "
                     f"designs cannot be read: {error}"]
-    return {e.name: [(name, *factor_levels(spec, e, name)) for name in e.factorial]
+    return {e.name: [(name, list(dict.fromkeys(factor_levels(spec, e, name))))
+                     for name in e.factorial]
             for e in spec.experiments if e.factorial}, []
 
 
@@ -76,58 +83,104 @@ def _rest(factors: dict, names: list[str]) -> dict:
             for name in LABEL_FACTORS if name not in names}
 
 
-def _groups(experiment, factors: list[tuple]) -> list[dict]:
-    """Configurations by their other factors, each placed at its cell of the design."""
-    names = [name for name, *_ in factors]
-    groups: dict[tuple, dict] = {}
+def _cell_of(configuration: Configuration, factors: list[tuple]) -> tuple[int, ...] | None:
+    """The levels of the design a configuration measures, by position; None for a value
+    outside the design (an inproc transport, say)."""
+    index = []
+    for name, levels in factors:
+        value = _value(configuration.factors, name)
+        if value not in levels:
+            return None
+        index.append(levels.index(value))
+    return tuple(index)
+
+
+def _carried(experiment, factors: list[tuple]) -> list[str]:
+    """The factors outside the design that vary and yet take one value in each cell of it:
+    the design's levels decide them (the driver of each ORB), so they do not split it."""
+    names = [name for name, _ in factors]
+    seen: dict[str, dict[tuple, set]] = {}
     for c in experiment.configurations:
-        if not c.ok:
+        if c.ok and (index := _cell_of(c, factors)) is not None:
+            for name, value in _rest(c.factors, names).items():
+                seen.setdefault(name, {}).setdefault(index, set()).add(_key(value))
+    return [name for name, by_cell in seen.items()
+            if len(set().union(*by_cell.values())) > 1
+            and all(len(values) == 1 for values in by_cell.values())]
+
+
+def _key(value):
+    return json.dumps(value, sort_keys=True) if isinstance(value, dict) else value
+
+
+def _groups(experiment, factors: list[tuple], carried: list[str]) -> list[dict]:
+    """Configurations by their other factors, each placed at its cell of the design."""
+    names = [name for name, _ in factors]
+    groups: dict[str, dict] = {}
+    for c in experiment.configurations:
+        if not c.ok or (index := _cell_of(c, factors)) is None:
             continue
-        index = 0
-        for bit, (name, low, high) in enumerate(factors):
-            value = _value(c.factors, name)
-            if value not in (low, high):
-                break  # a value outside the design (an inproc transport, say)
-            index |= (value == high) << bit
-        else:
-            rest = _rest(c.factors, names)
-            key = json.dumps(rest, sort_keys=True)
-            groups.setdefault(key, {"rest": rest, "cells": {}})["cells"][index] = c
+        rest = _rest(c.factors, names + carried)
+        key = json.dumps(rest, sort_keys=True)
+        groups.setdefault(key, {"rest": rest, "cells": {}})["cells"][index] = c
     return list(groups.values())
 
 
-def _design(experiment, factors: list[tuple], group: dict) -> dict:
-    names = [name for name, *_ in factors]
-    varying = [name for name in experiment.varying() if name not in names]
-    rest_label = label(group["rest"], varying) if varying else "all"
-    view = {"experiment": experiment.name, "configuration": rest_label,
-            "factors": [{"name": n, "low": low, "high": high} for n, low, high in factors],
+def _design(experiment, factors: list[tuple], group: dict, carried: list[str]) -> dict:
+    names = [name for name, _ in factors]
+    varying = [name for name in experiment.varying() if name not in names + carried]
+    view = {"experiment": experiment.name,
+            "configuration": label(group["rest"], varying) if varying else "all",
+            "kind": "2k" if all(len(levels) == 2 for _, levels in factors) else "full",
             "missing": [], "cells": [], "effects": [], "error": {}, "launches": 0,
-            "dropped": 0, "sentence": "", "figure": None}
+            "dropped": 0, "sentence": "", "figure": None, "carried": carried, "ratios": []}
     cells = group["cells"]
-    levels = [[high if i >> bit & 1 else low for bit, (_, low, high) in enumerate(factors)]
-              for i in range(2 ** len(factors))]
-    view["missing"] = [", ".join(f"{n}={v}" for n, v in zip(names, levels[i], strict=True))
-                       for i in range(len(levels)) if i not in cells]
+    grid = list(itertools.product(*(range(len(levels)) for _, levels in factors)))
+    view["missing"] = [", ".join(f"{n}={levels[i]}" for (n, levels), i in
+                                 zip(factors, index, strict=True))
+                       for index in grid if index not in cells]
     if view["missing"]:
+        view["factors"] = [{"name": n, "levels": levels} for n, levels in factors]
         return view
-    launches = _common_launches([cells[i] for i in range(len(levels))])
+    launches = _common_launches(list(cells.values()))
     view["launches"] = len(launches)
     # A launch one cell lacks (it failed there) is left out of every cell.
-    view["dropped"] = max(len(cells[i].cells) for i in cells) - len(launches)
+    view["dropped"] = max(len(c.cells) for c in cells.values()) - len(launches)
     if not launches:
         view["missing"] = ["no launch in which every cell succeeded"]
+        view["factors"] = [{"name": n, "levels": levels} for n, levels in factors]
         return view
-    observed = {m: _observations(cells, len(levels), launches, read)
-                for m, _, _, read in METRICS}
-    analyses = {m: analyse(y) if y is not None else None for m, y in observed.items()}
-    view["cells"] = [{"levels": levels[i], "means": {m: None if a is None else a.cell_means[i]
-                                                     for m, a in analyses.items()}}
-                     for i in range(len(levels))]
+    shape = tuple(len(levels) for _, levels in factors)
+    observed = {m: _observations(cells, shape, launches, read) for m, _, _, read in METRICS}
+    carried_levels = {index: [" ".join(label(c.factors, [name]) for name in carried)]
+                      for index, c in cells.items()}
+    view["ratios"] = simple_ratios(factors, cells)
+    if view["kind"] == "full":
+        return factorial_levels.fill(view, factors, observed, carried_levels)
+    return _two_level(view, factors, observed, carried_levels)
+
+
+def _two_level(view: dict, factors: list[tuple], observed: dict,
+               carried_levels: dict) -> dict:
+    """The 2^k r reading: cells in standard order (the first factor changes fastest)."""
+    names = [name for name, _ in factors]
+    k = len(factors)
+    order = [tuple(i >> bit & 1 for bit in range(k)) for i in range(2 ** k)]
+    rows = {m: None if y is None else np.array([y[index] for index in order])
+            for m, y in observed.items()}
+    analyses = {m: analyse(y) if y is not None else None for m, y in rows.items()}
+    view["factors"] = [{"name": n, "low": levels[0], "high": levels[1]} for n, levels in factors]
+    view["cells"] = [{"levels": [levels[i] for (_, levels), i in zip(factors, index,
+                                                                     strict=True)],
+                      "carried": carried_levels[index] if view["carried"] else [],
+                      "means": {m: None if a is None else a.cell_means[position]
+                                for m, a in analyses.items()}}
+                     for position, index in enumerate(order)]
     view["effects"] = _effect_rows(names, analyses)
     view["error"] = {m: None if a is None else a.error_share for m, a in analyses.items()}
-    view["sentence"] = _sentence(factors, analyses["median"])
-    view["figure"] = _figure(view, factors, observed)
+    two_level = [(name, levels[0], levels[1]) for name, levels in factors]
+    view["sentence"] = _sentence(two_level, analyses["median"])
+    view["figure"] = _figure(view, two_level, rows)
     return view
 
 
@@ -137,19 +190,17 @@ def _common_launches(members: list[Configuration]) -> list[int]:
     return sorted(set.intersection(*sets))
 
 
-def _observations(cells: dict, count: int, launches: list[int], read) -> np.ndarray | None:
-    rows = []
-    for i in range(count):
-        by_launch = {row["launch"]: read(row) for row in cells[i].cells}
+def _observations(cells: dict, shape: tuple[int, ...], launches: list[int],
+                  read) -> np.ndarray | None:
+    """A measure of every launch of every cell, indexed [levels..., launch]."""
+    y = np.empty((*shape, len(launches)))
+    for index, configuration in cells.items():
+        by_launch = {row["launch"]: read(row) for row in configuration.cells}
         values = [by_launch[r] for r in launches]
         if any(v is None for v in values):
             return None  # a measure a cell lacks (no throughput recorded) is left out
-        rows.append(values)
-    return np.array(rows, dtype=float)
-
-
-def _difference(a, b):
-    return None if a is None or b is None else a - b
+        y[index] = values
+    return y
 
 
 def effect_name(names: list[str], terms: tuple[int, ...]) -> str:
