@@ -38,18 +38,35 @@ from mwbench.interop.orbs import BY_NAME, ORB_NAMES
 CONTEXT_NAMES = {0x0: "TransactionService", 0x1: "CodeSets", 0x6: "SendingContextRunTime",
                  0xF: "SecurityAttributeService", 0x11: "RMICustomMaxStreamFormat",
                  0x4E454F00: "SunORBVersion"}
+# A read whole, begun (its thread blocked: strace shows its end later), or resumed.
 READ = re.compile(r'^(\d+) +(?:read|recvfrom)\((\d+), "((?:\\x[0-9a-f]{2})*)"')
+BEGUN = re.compile(r'^(\d+) +(?:read|recvfrom)\((\d+), +<unfinished')
+RESUMED = re.compile(r'^(\d+) +<\.\.\. (?:read|recvfrom) resumed>"((?:\\x[0-9a-f]{2})*)"')
 START_TIMEOUT_S = 60.0
 
 
-def giop_messages(trace: Path):
-    """Every whole GIOP message read, stream by stream (a process's thread and descriptor)."""
-    streams: dict[tuple, bytes] = {}
+def reads(trace: Path):
+    """(descriptor, bytes) of every read in the trace, in the order they returned."""
+    blocked: dict[str, str] = {}  # thread -> the descriptor its unfinished read is on
     for line in trace.read_text(errors="replace").splitlines():
-        if not (match := READ.match(line)):
+        if match := READ.match(line):
+            descriptor, data = match.group(2), match.group(3)
+        elif match := BEGUN.match(line):
+            blocked[match.group(1)] = match.group(2)
             continue
-        key = match.group(1, 2)
-        pending = streams.get(key, b"") + bytes.fromhex(match.group(3).replace("\\x", ""))
+        elif (match := RESUMED.match(line)) and match.group(1) in blocked:
+            descriptor, data = blocked.pop(match.group(1)), match.group(2)
+        else:
+            continue
+        yield descriptor, bytes.fromhex(data.replace("\\x", ""))
+
+
+def giop_messages(trace: Path):
+    """Every whole GIOP message read, connection by connection: by descriptor, whichever
+    of the server's threads read it (the GlassFish ORB hands a connection on)."""
+    streams: dict[str, bytes] = {}
+    for key, data in reads(trace):
+        pending = streams.get(key, b"") + data
         while len(pending) >= 12 and pending[:4] == b"GIOP":
             size = struct.unpack_from("<I" if pending[6] & 1 else ">I", pending, 8)[0]
             if len(pending) < 12 + size:
