@@ -9,6 +9,7 @@ left removed first), whose cells table holds nothing: its results are the
 matrix, which `mwbench report` draws (report/interop.py).
 """
 
+import itertools
 from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
@@ -64,7 +65,6 @@ def run_interop(db_path: Path, orbs: list[str], kinds: list[str], calls: list[Ca
     ledger.activate(own_ledger)
     results: list[PairResult] = []
     interrupted = None
-    run_id = None
     try:
         for line in clean_dead_runs():
             console.print(f"[yellow]removed[/]: {line}")
@@ -75,17 +75,14 @@ def run_interop(db_path: Path, orbs: list[str], kinds: list[str], calls: list[Ca
                       f"({len(kinds)} kinds x {len(calls)} calls x {len(orbs) ** 2} pairs), "
                       f"database {store.path}")
         try:
-            for kind in kinds:
-                for call in calls:
-                    for client in orbs:
-                        for server in orbs:
-                            check()
-                            result = run_pair(BY_NAME[client].side(kind),
-                                              BY_NAME[server].side(kind), call, settings)
-                            store.add_interop_result(run_id, result.row())
-                            results.append(result)
-                            if result.status != "skipped":
-                                console.print(escape(one_line(result)), highlight=False)
+            for kind, call, client, server in itertools.product(kinds, calls, orbs, orbs):
+                check()
+                result = run_pair(BY_NAME[client].side(kind), BY_NAME[server].side(kind),
+                                  call, settings)
+                store.add_interop_result(run_id, result.row())
+                results.append(result)
+                if result.status != "skipped":
+                    console.print(escape(one_line(result)), highlight=False)
         except Interrupted as signal_taken:
             interrupted = signal_taken
         finally:
