@@ -82,14 +82,37 @@ void write_probe_file(const DriverOptions& options) {
 #endif
 }
 
+// The Receiver's facet as any CCM client reaches it, with no stub of the
+// component's own: CCMObject::provide_facet("control"), by name, then a
+// narrow to the facet's interface. So a component of another ORB's CCM
+// implementation is reached the same way (mwbench interop).
+Test::RoundTrip_ptr navigate_to_control(CORBA::Object_ptr component) {
+  Components::CCMObject_var navigable = Components::CCMObject::_narrow(component);
+  if (CORBA::is_nil(navigable.in())) {
+    throw std::runtime_error("the endpoint's component= reference is not a CCMObject");
+  }
+  CORBA::Object_var facet = navigable->provide_facet("control");
+  Test::RoundTrip_var control = Test::RoundTrip::_narrow(facet.in());
+  if (CORBA::is_nil(control.in())) {
+    throw std::runtime_error("provide_facet(\"control\") gave no Test::RoundTrip");
+  }
+  return control._retn();
+}
+
 class CcmDriver final : public mwbench::Driver {
  public:
   mwbench::Description describe() const override {
     mwbench::Description d("ccm", "mwccm on omniORB", omniORB::versionString());
-    d.operations = {
-        {"roundtrip", false},        {"ping", false},          {"octets", true},
-        {"event_value", true},       {"event_struct", true},   {"lookup_home_naming", false},
-        {"lookup_home_file", false}, {"provide_facet", false}, {"find_component", false}};
+    d.operations = {{"roundtrip", false},
+                    {"ping", false},
+                    {"octets", true},
+                    {"octets_inout", true},
+                    {"event_value", true},
+                    {"event_struct", true},
+                    {"lookup_home_naming", false},
+                    {"lookup_home_file", false},
+                    {"provide_facet", false},
+                    {"find_component", false}};
     d.modes = {{"remote", {"tcp"}}, {"collocated", {"inproc"}}};
     d.options = {
         {"scenario", kScenarioHelp},
@@ -208,8 +231,10 @@ class CcmDriver final : public mwbench::Driver {
         if (scenario.component_server) {
           parse_endpoint(endpoint_line(endpoint), {"component"});
           CORBA::Object_var object = orb->string_to_object(endpoint.at("component").c_str());
-          receiver = CcmPerf::Receiver::_narrow(object.in());
-          target = receiver->provide_control();
+          target = navigate_to_control(object.in());
+          if (scenario.kind == OperationKind::event) {
+            receiver = CcmPerf::Receiver::_narrow(object.in());  // its event sinks
+          }
         } else {
           parse_endpoint(endpoint_line(endpoint), {"objects"});
           target =

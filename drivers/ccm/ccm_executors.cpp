@@ -22,9 +22,22 @@ class ControlFacet final : public CcmPerf::RoundTrip_exec_base {
     count();
     receiver_.check_payload("octets", data);
   }
+  // As the plain servant: the request checked, the reply the Receiver's own
+  // bytes (reply_byte(), built when payload_bytes is set), lent, not copied.
+  void swap_octets(Test::Octets& data) override {
+    count();
+    receiver_.check_payload("octets_inout", data);
+    const std::vector<CORBA::Octet>& reply = receiver_.reply();
+    const CORBA::ULong length = data.length();
+    if (length > reply.size()) {
+      receiver_.reject("octets_inout payload of " + std::to_string(length) +
+                       " bytes, more than the " + std::to_string(reply.size()) +
+                       " of this server's --payload-bytes");
+    }
+    data.replace(length, length, const_cast<CORBA::Octet*>(reply.data()), false);
+  }
   // Not operations of this driver; answered so that a stray call is not a crash.
   void get_octets(CORBA::ULong, Test::Octets_out data) override { data = new Test::Octets; }
-  void swap_octets(Test::Octets&) override {}
   void send_records(const Test::Records&) override {}
 
  private:
@@ -51,6 +64,12 @@ std::string ReceiverCounts::summary() const {
 }
 
 CcmPerf::CCM_RoundTrip_ptr ReceiverExecutor::get_control() { return new ControlFacet(*this); }
+
+void ReceiverExecutor::payload_bytes(CORBA::ULong value) {
+  payload_bytes_ = value;
+  reply_.resize(value);
+  for (CORBA::ULong i = 0; i < value; ++i) reply_[i] = omniorb_driver::reply_byte(i);
+}
 
 void ReceiverExecutor::reject(const std::string& what) {
   counts().bad.fetch_add(1);

@@ -14,6 +14,7 @@
 #include <atomic>
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "ccm_probes.hpp"
 
@@ -43,12 +44,14 @@ class ReceiverExecutor final : public CcmPerf::Receiver_exec_base {
   CORBA::Boolean verify() override { return verify_; }
   void verify(CORBA::Boolean value) override { verify_ = value; }
   CORBA::ULong payload_bytes() override { return payload_bytes_; }
-  void payload_bytes(CORBA::ULong value) override { payload_bytes_ = value; }
+  void payload_bytes(CORBA::ULong value) override;  // also builds the inout reply
 
   ReceiverCounts& counts() noexcept { return receiver_counts(); }
   // Counts a problem and raises BAD_PARAM, which is all the client sees.
   [[noreturn]] void reject(const std::string& what);
   void check_payload(const char* what, const Test::Octets& data);
+  // What the facet's swap_octets sends back: payload_bytes of reply_byte().
+  const std::vector<CORBA::Octet>& reply() const noexcept { return reply_; }
 
  private:
   void check_event(const char* kind, std::atomic<std::uint64_t>& count, CORBA::ULongLong number,
@@ -56,6 +59,7 @@ class ReceiverExecutor final : public CcmPerf::Receiver_exec_base {
 
   bool verify_ = false;
   CORBA::ULong payload_bytes_ = 0;
+  std::vector<CORBA::Octet> reply_;
 };
 
 class CallerExecutor final : public CcmPerf::Caller_exec_base {

@@ -5,7 +5,8 @@ namespace ccm_driver {
 const char* const kScenarioHelp =
     "obj-obj|obj-comp|comp-obj|comp-comp (default comp-comp): client then server, each a plain "
     "CORBA object or an mwccm component (client: calls through a receptacle; server: a facet). "
-    "Collocated: obj-obj and comp-comp only. event_* operations: comp-comp only; lookup_* "
+    "Collocated: obj-obj and comp-comp only. octets_inout: an object client (obj-*) only. "
+    "event_* operations: comp-comp only; lookup_* "
     "operations, provide_facet and find_component: remote, with a component server";
 
 const char* const kLayerHelp =
@@ -62,6 +63,11 @@ Scenario parse_scenario(const mwbench::DriverOptions& options) {
     throw mwbench::UsageError(given +
                               "--role collocated: collocated runs obj-obj and comp-comp "
                               "only (one kind of client and server in one process)");
+  }
+  if (options.operation == "octets_inout" && s.component_client) {
+    throw mwbench::UsageError(given +
+                              "--operation octets_inout: the Caller component calls "
+                              "roundtrip, ping and octets only; use obj-obj or obj-comp");
   }
   if (s.kind == OperationKind::event && s.name != "comp-comp") {
     throw mwbench::UsageError(given + "--operation " + options.operation +

@@ -112,6 +112,16 @@ def test_octets_comp_comp_arrive_intact(tmp_path, size):
     assert "221 calls" in err and " 0 bad" in err
 
 
+@pytest.mark.parametrize("scenario", ["obj-obj", "obj-comp"])
+@pytest.mark.parametrize("size", [0, 1024, 65536])
+def test_octets_inout_checked_both_ways(tmp_path, scenario, size):
+    # verify=1: the server checks the request, the client the servant's reply bytes.
+    header, _, err = run_pair(tmp_path, ["--operation", "octets_inout", "--payload-bytes",
+                                         str(size), "--option", f"scenario={scenario}"])
+    assert header["sample_count"] == 200
+    assert "221 calls" in err and (" 0 bad" in err or "bad" not in err), err
+
+
 def test_octets_collocated_comp_comp():
     done = collocated(["--operation", "octets", "--payload-bytes", "1000",
                        "--option", "scenario=comp-comp"])
@@ -165,6 +175,8 @@ def test_naming_service_does_not_outlive_the_server(tmp_path):
     (["--option", "threading=many"], "allowed values: per-connection, pool"),
     (["--operation", "event_value", "--option", "scenario=obj-comp"], "need scenario=comp-comp"),
     (["--operation", "provide_facet", "--option", "scenario=comp-obj"], "need scenario=obj-comp"),
+    (["--operation", "octets_inout", "--payload-bytes", "8", "--option", "scenario=comp-comp"],
+     "the Caller component calls roundtrip, ping and octets only"),
 ])
 def test_bad_options_are_usage_errors(tmp_path, args, message):
     base = ["--role", "client", "--transport", "tcp", "--endpoint-file", tmp_path / "none"]

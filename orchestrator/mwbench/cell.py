@@ -35,8 +35,11 @@ from .resultfile import ResultFileError
 from .store import CellRecord
 
 
-def run_cell(cell: Cell, driver: DriverInfo, launchers: dict | None = None) -> CellRecord:
-    """Run one cell on the hosts of `launchers` (by name; default: this machine only)."""
+def run_cell(cell: Cell, driver: DriverInfo, launchers: dict | None = None,
+             client: tuple[Cell, DriverInfo] | None = None) -> CellRecord:
+    """Run one cell on the hosts of `launchers` (by name; default: this machine only).
+    `client`: the remote client's own cell and driver, when another driver's client
+    calls this one's server (interop/); its result is the one judged."""
     launchers = launchers or {LOCAL: LocalLauncher(local_host())}
     cpus = assign_cpus(cell["placement"])
     remote = cell["mode"] == "remote"
@@ -66,14 +69,15 @@ def run_cell(cell: Cell, driver: DriverInfo, launchers: dict | None = None) -> C
             deployer = {**shared, **nodes.start(cell["mode"])}  # the node map
             if remote:
                 measured, server_header = run_remote(cell, driver, scratch, cpus, load, places,
-                                                     deployer, shared)
+                                                     deployer, shared, client)
             else:
                 measured = run_collocated(cell, driver, scratch, cpus.client_cpu, load,
                                           client_place, deployer)
                 server_header = None
             daemon.check("during the cell, so the drivers lost it")
             nodes.check("during the cell, so the deployment lost it")
-            judge(record, cell, measured, server_header, shared if remote else deployer)
+            judge(record, client[0] if client else cell, measured, server_header,
+                  shared if remote else deployer)
         except (ChildFailure, ResultFileError, HostFailure) as failure:
             record.error = str(failure)
             if cell.memory_limit_mb:

@@ -130,14 +130,19 @@ class _Server:
 
 def run_remote(cell: Cell, driver: DriverInfo, scratch: Path, cpus, load: BackgroundLoad,
                places: dict, server_options: dict | None = None,
-               client_options: dict | None = None) -> tuple[ResultFile, dict]:
-    """The server processes (with `server_options`), then the client (`client_options`)."""
+               client_options: dict | None = None,
+               client_side: tuple[Cell, DriverInfo] | None = None) -> tuple[ResultFile, dict]:
+    """The server processes (with `server_options`), then the client (`client_options`):
+    of `cell` and `driver`, or the client of `client_side`'s cell and driver (another
+    driver's client against this server: interop/)."""
     count = cell.subscriber_process_count if cell["subscribers"] is not None else None
     indices = [None] if count is None else list(range(count))
     topology = Topology.of(cell["hosts"])
     client_place = places[topology.client]
+    client_cell, client_driver = client_side or (cell, driver)
     for place in places.values():
         place.check_program(program_in_build(driver))
+    client_place.check_program(program_in_build(client_driver))
     servers: list[_Server] = []
     client = None
     try:
@@ -153,8 +158,8 @@ def run_remote(cell: Cell, driver: DriverInfo, scratch: Path, cpus, load: Backgr
         fanout = _subscribers(cell["subscribers"]) if cell["subscribers"] is not None else []
         output = client_place.scratch / "client.result"
         client = client_place.start("client", driver_arguments(
-            cell, driver, "client", cpus.client_cpu, endpoints, output, fanout, client_place,
-            client_options),
+            client_cell, client_driver, "client", cpus.client_cpu, endpoints, output, fanout,
+            client_place, client_options),
             scratch)
         children = [server.child for server in servers]
         try:
@@ -167,7 +172,8 @@ def run_remote(cell: Cell, driver: DriverInfo, scratch: Path, cpus, load: Backgr
                                       f"({_state(children, places)})", client, *children))
         load.check("during the measurement")
         load.stop()
-        measured = read_result_file(client_place.fetch(output, scratch), cell.samples_asked)
+        measured = read_result_file(client_place.fetch(output, scratch),
+                                    client_cell.samples_asked)
         for child in children:
             child.stop()
         headers = [_server_header(server.child, server.place.fetch(server.output, scratch))

@@ -238,6 +238,23 @@ class Store:
             self._db.execute(f"INSERT OR REPLACE INTO calibrations ({', '.join(columns)}) "
                              f"VALUES ({marks})", tuple(columns.values()))
 
+    # --- the interoperability matrix (interop/) --------------------------------
+
+    def add_interop_result(self, run_id: int, row: dict) -> None:
+        """Store one pair (the columns of the `interop` table but run_id)."""
+        row = {"run_id": run_id, **row, "client": json.dumps(row["client"], sort_keys=True),
+               "server": json.dumps(row["server"], sort_keys=True)}
+        with self._db:
+            self._db.execute(f"INSERT INTO interop ({', '.join(row)}) VALUES "
+                             f"({', '.join('?' for _ in row)})", tuple(row.values()))
+
+    def interop_results(self, run_id: int) -> list[dict]:
+        """The pairs of a run, in the order they ran, `client` and `server` decoded."""
+        rows = self._db.execute("SELECT * FROM interop WHERE run_id = ? ORDER BY rowid",
+                                (run_id,)).fetchall()
+        return [{**dict(row), "client": json.loads(row["client"]),
+                 "server": json.loads(row["server"])} for row in rows]
+
     # --- cells ------------------------------------------------------------
 
     def add_cell(self, run_id: int, cell: CellRecord) -> int:

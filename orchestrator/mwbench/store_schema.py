@@ -65,13 +65,20 @@ sample cost (launches/variance.py), from which a budget is spent.
 Version 10 (the OpenCCM study on several ORBs) adds to `cells` `orb` (`omniorb`,
 `jacorb` or `glassfish`), NULL for every cell that does not set it, as every
 cell stored before.
+
+Version 11 (the IIOP interoperability matrix: interop/) adds the table
+`interop`: one row per pair of a run of `mwbench interop`, its kind, call,
+payload, client and server ORB, `status` (pass, fail or skipped), the reason
+(a kind of failure of interop/reasons.py, or why the pair was skipped), the
+client's error line and the whole error, the median and p99 of a pair that
+passed, and each side's driver and options (JSON). Runs stored before have none.
 """
 
 import sqlite3
 
 from .factors import BY_NAME, NAMES
 
-SCHEMA_VERSION = 10
+SCHEMA_VERSION = 11
 
 # The factors that identify a cell within a run, one column each (factors.py declares
 # them; a new one needs a migration below that adds its column).
@@ -176,6 +183,27 @@ CREATE TABLE calibrations (
     PRIMARY KEY (machine, configuration)
 )"""
 
+INTEROP_TABLE = """
+CREATE TABLE interop (
+    run_id INTEGER NOT NULL REFERENCES runs(id),
+    kind TEXT NOT NULL,             -- object | component
+    operation TEXT NOT NULL,        -- roundtrip | octets_inout | records
+    payload_bytes INTEGER NOT NULL,
+    client_orb TEXT NOT NULL,
+    server_orb TEXT NOT NULL,
+    status TEXT NOT NULL,           -- pass | fail | skipped
+    reason TEXT,                    -- fail: a kind of interop/reasons.py; skipped: why
+    line TEXT,                      -- fail: the client's error line, raw
+    error TEXT,                     -- fail: the whole error, with the processes' tails
+    p50_us REAL,                    -- pass: the median over the pair's samples
+    p99_us REAL,
+    samples INTEGER,
+    client TEXT NOT NULL,           -- JSON {driver, options} of the client side
+    server TEXT NOT NULL,           -- JSON {driver, options} of the server side
+    duration_s REAL NOT NULL,
+    PRIMARY KEY (run_id, kind, operation, payload_bytes, client_orb, server_orb)
+)"""
+
 # MIGRATIONS[n] takes a database from version n to n + 1.
 MIGRATIONS: dict[int, tuple[str, ...]] = {
     1: (
@@ -204,6 +232,7 @@ MIGRATIONS: dict[int, tuple[str, ...]] = {
         CALIBRATIONS_TABLE,
     ),
     9: (add_factor_column("orb"),),
+    10: (INTEROP_TABLE,),
 }
 
 

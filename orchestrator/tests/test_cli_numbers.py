@@ -69,6 +69,8 @@ def contexts(tmp_path, monkeypatch):
     def no_hosts(count, rate=None):  # what a taken COUNT or --rate would build
         yield SimpleNamespace(hosts=[], inventory=tmp_path / "inventory.yaml")
 
+    not_a_db = tmp_path / "not-a.db"  # refused before any pair runs
+    not_a_db.write_text("not SQLite")
     monkeypatch.setattr(testhosts, "unavailable", lambda: None)
     monkeypatch.setattr(testhosts, "ssh_hosts", no_hosts)
     return {
@@ -79,6 +81,7 @@ def contexts(tmp_path, monkeypatch):
         "export": (["--db", str(db), "-o", str(tmp_path / "cells.json")], {}),
         "report": (["--db", str(db), "-o", str(tmp_path / "report.html")], {}),
         "testhosts": ([], {"count": "1", "command": "true"}),
+        "interop": (["--db", str(not_a_db)], {}),
     }
 
 

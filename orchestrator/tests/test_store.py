@@ -127,6 +127,7 @@ def test_a_version_5_database_gains_named_series_and_the_newer_factors(tmp_path)
     store_schema.create(connection)  # at SCHEMA_VERSION: taken back to version 5 below
     connection.execute("DROP TABLE named_series")
     connection.execute("DROP TABLE calibrations")  # version 9 added it
+    connection.execute("DROP TABLE interop")  # version 11
     # Versions 6 to 8 added the first four, version 9 `position`, version 10 `orb`.
     for column in ("assembly", "delivery", "layer", "hosts", "position", "orb"):
         connection.execute(f"ALTER TABLE cells DROP COLUMN {column}")
@@ -152,6 +153,34 @@ def test_a_version_5_database_gains_named_series_and_the_newer_factors(tmp_path)
     assert store.run(1)["seed"] is None  # its order was the spec's
     assert len(store.named_series(old["id"])) == 0
     store.close()
+    Store.create_or_open(tmp_path / "fresh.db").close()
+    assert schema(sqlite3.connect(path)) == schema(sqlite3.connect(tmp_path / "fresh.db"))
+
+
+def test_a_version_10_database_gains_the_interop_table(tmp_path):
+    from mwbench import store_schema
+
+    path = tmp_path / "v10.db"
+    connection = sqlite3.connect(path)
+    connection.execute("BEGIN IMMEDIATE")
+    store_schema.create(connection)
+    connection.execute("DROP TABLE interop")
+    connection.execute("UPDATE schema_info SET version = 10")
+    connection.commit()
+    connection.close()
+    store = Store.open_existing(path)
+    run_id = store.begin_run("interop", "mwbench interop", "t", {}, "v")
+    assert store.interop_results(run_id) == []
+    row = {"kind": "component", "operation": "octets_inout", "payload_bytes": 1024,
+           "client_orb": "omniorb", "server_orb": "jacorb", "status": "fail",
+           "reason": "marshal", "line": "CORBA::MARSHAL", "error": "client exited",
+           "p50_us": None, "p99_us": None, "samples": None,
+           "client": {"driver": "ccm", "options": {"scenario": "obj-comp"}},
+           "server": {"driver": "java", "options": {"orb": "jacorb"}}, "duration_s": 1.5}
+    store.add_interop_result(run_id, row)
+    store.close()
+    (back,) = Store.open_existing(path).interop_results(run_id)
+    assert {key: back[key] for key in row} == row and back["run_id"] == run_id
     Store.create_or_open(tmp_path / "fresh.db").close()
     assert schema(sqlite3.connect(path)) == schema(sqlite3.connect(tmp_path / "fresh.db"))
 

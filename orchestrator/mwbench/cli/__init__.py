@@ -4,7 +4,7 @@ import sys
 
 import click
 
-from . import clean, compare, env, estimate, export, list, plan, report, run, testhosts
+from . import clean, compare, env, estimate, export, interop, list, plan, report, run, testhosts
 
 EXIT_USAGE = 2
 
@@ -54,12 +54,13 @@ def main() -> None:
       mwbench estimate --payload-bytes 4096 --servants 100 --threads 4
                                        # combined-factor estimate from a run's sweeps
       mwbench export --format csv      # every cell of the latest run
+      mwbench interop                  # every ORB's client against every ORB's server
       mwbench clean                    # stop and remove what a killed run left
       mwbench testhosts 3 -- mwbench run suites/hosts.yaml
                                        # the same, across 3 hosts over SSH (test hosts)
     """
 
 
-for verb in (env.command, list.command, plan.command, run.command, report.command, compare.command,
-             estimate.command, export.command, clean.command, testhosts.command):
+for verb in (env.command, list.command, plan.command, run.command, interop.command, report.command,
+             compare.command, estimate.command, export.command, clean.command, testhosts.command):
     main.add_command(verb)

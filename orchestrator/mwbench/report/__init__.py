@@ -3,7 +3,8 @@
 Figures are inline SVG and the styles are inline, so the file opens anywhere,
 offline, and can be mailed or archived as it is. Each figure carries two
 lines in the manner of a full-disclosure report: what it shows, and when its
-simplification may not apply. Per experiment: its summary table and figures,
+simplification may not apply. A run of `mwbench interop` gets its matrices
+(interop.py). Per experiment: its summary table and figures,
 then, when its cells have named series, the phases of a sample (phases.py), and when a
 JVM recorded its footprint, the footprint of every configuration (footprint.py).
 """
@@ -16,7 +17,7 @@ import jinja2
 from .. import __version__
 from ..baseline import BASELINE_DRIVER
 from ..store import Store
-from . import disclosure, factors, figures, footprint, phases, tables
+from . import disclosure, factors, figures, footprint, interop, phases, tables
 from .data import LABEL_FACTORS, SWEPT_FACTORS, Run, label, load_run
 
 # Beyond this many configurations, a box or percentile line each is unreadable.
@@ -47,6 +48,7 @@ def _run_view(run: Run) -> dict:
         "baseline": tables.baseline_rows(run),
         "collocated": tables.collocated_rows(run),
         "factors": factors.sections(run),
+        "interop": interop.section(run.id, run.interop),
         "experiments": [_experiment_view(run, e) for e in run.experiments],
     }
 

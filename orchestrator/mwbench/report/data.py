@@ -93,6 +93,7 @@ class Run:
     hosts: dict | None = None  # the other hosts' disclosure (hosts/disclosure.py)
     seed: int | None = None  # of the order of its launches; None: stored before they had one
     launch_plan: dict | None = None  # what a time budget chose (launch_plan.py)
+    interop: list[dict] = field(default_factory=list)  # `mwbench interop`'s pairs, if any
 
     @property
     def failed_cells(self) -> list[dict]:
@@ -144,6 +145,7 @@ def load_run(store: Store, run_id: int) -> Run:
         finished_utc=row["finished_utc"], experiments=list(experiments.values()), cells=cells,
         hosts=json.loads(row["hosts"]) if row["hosts"] else None, seed=row["seed"],
         launch_plan=json.loads(row["launch_plan"]) if row["launch_plan"] else None,
+        interop=store.interop_results(run_id),
     )
 
 
