@@ -61,7 +61,8 @@ def test_collocated_comp_comp_and_the_layer_option(tmp_path, orb):
      "--option layer=object is scenario obj-obj, not the --option scenario=comp-comp"),
     ("collocated", ["--option", "scenario=obj-comp"], "collocated runs obj-obj and comp-comp"),
     ("server", ["--option", "scenario=comp-comp", "--servants", "2"], "(--servants 1)"),
-    ("server", ["--option", "scenario=objects"], "--option scenario=objects: not a value of scenario"),
+    ("server", ["--option", "scenario=objects"],
+     "--option scenario=objects: not a value of scenario"),
 ])
 def test_component_usage_errors(tmp_path, role, extra, message):
     transport = "inproc" if role == "collocated" else "tcp"

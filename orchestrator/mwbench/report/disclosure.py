@@ -44,7 +44,30 @@ def facts(run: Run) -> list[tuple[str, str]]:
         ("python", f"{python.get('version')}; " + ", ".join(
             f"{name} {version}" for name, version in python.get("packages", {}).items())),
         *host_facts(run.hosts),
+        *jvm_facts(run.cells),
     ]
+
+
+def jvm_facts(cells: list[dict]) -> list[tuple[str, str]]:
+    """The JVMs the Java driver measured on (its result headers' middleware_config.jvm):
+    one line per VM, collector and flags; the heap, sized per cell, as a range."""
+    heaps: dict[tuple, list[int]] = {}
+    for cell in cells:
+        for header in (cell.get("measurer_header"), cell.get("server_header")):
+            jvm = ((header or {}).get("middleware_config") or {}).get("jvm")
+            if not isinstance(jvm, dict):
+                continue
+            flags = tuple(a for a in jvm.get("input_arguments") or []
+                          if not a.startswith(("-Xms", "-Xmx", "-D")))
+            key = (f"{jvm.get('vm_name')} {jvm.get('runtime_version')}",
+                   " + ".join(jvm.get("collectors") or []), " ".join(flags))
+            heaps.setdefault(key, []).append(int(jvm.get("max_heap_bytes") or 0) >> 20)
+    lines = []
+    for (vm, collectors, flags), mib in heaps.items():
+        heap = f"{min(mib)} MiB" if min(mib) == max(mib) else f"{min(mib)}-{max(mib)} MiB"
+        lines.append(("JVM", f"{vm}; collectors {collectors}; fixed heap {heap} (-Xms = -Xmx); "
+                             f"flags {flags}"))
+    return lines
 
 
 def host_facts(hosts: dict | None) -> list[tuple[str, str]]:
