@@ -50,7 +50,8 @@ def test_describe_offers_the_omniorb_drivers_operations():
         "octets_inout": {"payload": True}, "records": {"payload": True}}
     assert d["modes"] == {"remote": ["tcp"], "collocated": ["inproc"]}
     assert d["option_values"] == {
-        "orb": ORBS, "target": ["same", "random"], "verify": ["0", "1"],
+        "orb": ORBS, "glassfish_sockets": ["blocking", "nio"],
+        "target": ["same", "random"], "verify": ["0", "1"],
         "scenario": ["obj-obj", "obj-comp", "comp-obj", "comp-comp"],
         "layer": ["object", "component"]}
 
@@ -131,6 +132,21 @@ def cross(tmp_path, server_driver, server_args, client_driver, client_args):
     assert status == 0, err
     assert "verify: 1 servants" in err and " 0 never called" in err, err
     return read_result(output)[0]
+
+
+def test_glassfish_on_its_nio_selector_or_blocking_sockets(tmp_path):
+    """The GlassFish ORB's two socket settings interoperate, and each end records its own;
+    JacORB has no such choice and refuses the option."""
+    args = cell("octets_inout", "tcp", 65536, *VERIFY, *orb("glassfish"))
+    header = cross(tmp_path, JAVA, [*args, "--option", "glassfish_sockets=blocking"],
+                   JAVA, [*args, "--option", "glassfish_sockets=nio"])
+    properties = header["middleware_config"]["orb_properties"]
+    assert "com.sun.corba.ee.transport.ORBConnectionSocketType" not in properties
+    refused = tmp_path / "refused"
+    refused.mkdir()
+    JAVA.assert_usage_error(refused, "server", *cell("ping", "tcp", 0),
+                            "--option", "glassfish_sockets=nio",
+                            message="only with --option orb=glassfish")
 
 
 @pytest.mark.parametrize(("server_orb", "client_orb"), [("jacorb", "glassfish"),

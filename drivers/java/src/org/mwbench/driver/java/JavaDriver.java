@@ -56,7 +56,11 @@ public final class JavaDriver implements Driver {
                 + " (default obj-obj)");
         d.options.put("layer", "object|component: obj-obj or comp-comp, the component-layer"
                 + " factor's two levels (with scenario, only alike)");
+        d.options.put("glassfish_sockets", "blocking|nio: orb=glassfish only: blocking sockets,"
+                + " a reader thread per connection (the default), or the ORB's own default, an NIO"
+                + " selector that hands each message to a worker thread (about twice as slow here)");
         d.optionValues.put("orb", List.of("jacorb", "glassfish"));
+        d.optionValues.put("glassfish_sockets", List.of("blocking", "nio"));
         d.optionValues.put("scenario", CcmScenario.NAMES);
         d.optionValues.put("layer", CcmScenario.LAYERS);
         d.optionValues.put("target", List.of("same", "random"));
@@ -72,7 +76,7 @@ public final class JavaDriver implements Driver {
         CcmScenario scenario = CcmScenario.of(options);
         ServantSet servants = new ServantSet(verify, size);
         ComponentLayer components = null;
-        try (OrbSession session = new OrbSession(kind, options.bindAddress())) {
+        try (OrbSession session = new OrbSession(kind, options.bindAddress(), nioSockets(options, kind))) {
             recordOrb(session, context::recordConfig);
             context.recordConfig("scenario", scenario.name);
             String endpoint;
@@ -117,7 +121,7 @@ public final class JavaDriver implements Driver {
         }
         ServantSet servants = new ServantSet(verify, size);
         ComponentLayer components = null;
-        try (OrbSession session = new OrbSession(kind, options.bindAddress())) {
+        try (OrbSession session = new OrbSession(kind, options.bindAddress(), nioSockets(options, kind))) {
             recordOrb(session, m::recordConfig);
             m.recordConfig("scenario", scenario.name);
             if (scenario.componentClient || scenario.componentServer) {
@@ -195,6 +199,16 @@ public final class JavaDriver implements Driver {
             }
         }
         throw new UsageException("--option orb=" + value + ": must be jacorb or glassfish");
+    }
+
+    /** --option glassfish_sockets=nio: the GlassFish ORB's NIO selector (OrbKind.properties). */
+    private static boolean nioSockets(DriverOptions options, OrbKind kind) {
+        String value = options.option("glassfish_sockets", null);
+        if (value != null && kind != OrbKind.GLASSFISH) {
+            throw new UsageException("--option glassfish_sockets=" + value
+                    + ": only with --option orb=glassfish");
+        }
+        return "nio".equals(value);
     }
 
     private static int payloadBytes(DriverOptions options) {

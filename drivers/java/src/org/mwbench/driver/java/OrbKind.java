@@ -49,13 +49,13 @@ enum OrbKind {
     }
 
     /** Every ORB.init property, in order, for ORB.init and the result header. */
-    Map<String, String> properties(String bindAddress) {
+    Map<String, String> properties(String bindAddress, boolean nioSockets) {
         Map<String, String> properties = new LinkedHashMap<>();
         properties.put("org.omg.CORBA.ORBClass", orbClass);
         properties.put("org.omg.CORBA.ORBSingletonClass", singletonClass);
         properties.put(hostProperty, bindAddress);
         properties.put(portProperty, "0");
-        if (this == GLASSFISH) {
+        if (this == GLASSFISH && !nioSockets) {
             // Blocking sockets with a reader thread per connection, instead of the
             // default NIO selector that hands every message to a worker thread: a
             // round trip wakes 3-4 threads fewer and takes about half the time

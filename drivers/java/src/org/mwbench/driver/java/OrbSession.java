@@ -24,9 +24,9 @@ final class OrbSession implements AutoCloseable {
     private final ORB orb;
     private POA poa;
 
-    OrbSession(OrbKind kind, String bindAddress) {
+    OrbSession(OrbKind kind, String bindAddress, boolean nioSockets) {
         this.kind = kind;
-        this.properties = kind.properties(bindAddress);
+        this.properties = kind.properties(bindAddress, nioSockets);
         this.orb = kind.init(properties);
     }
 
