@@ -154,7 +154,8 @@ def test_the_openccm_suite_crosses_each_orb_with_its_own_driver():
     from mwbench.spec import load_spec
 
     suite, _ = load_spec(REPO / "suites" / "openccm.yaml")
-    java = dataclasses.replace(JAVA, options={**JAVA.options, "scenario": "obj-obj, ..."},
+    java = dataclasses.replace(JAVA, options={**JAVA.options, "scenario": "obj-obj, ...",
+                                              "glassfish_sockets": "blocking|nio"},
                                operations={"ping": {}, "roundtrip": {}})
     ccm = dataclasses.replace(CCM, operations={"ping": {}, "roundtrip": {}},
                               option_values={**CCM.option_values, "scenario": [
@@ -173,6 +174,9 @@ def test_the_openccm_suite_crosses_each_orb_with_its_own_driver():
         ("ccm", "omniorb", None), ("java", "glassfish", None), ("java", "jacorb", None)]
     assert len(found["scenarios"]) == 3 * 4
     assert found["raw-socket"] == [("rawtcp", None, None)] * 2
+    assert [c["options"] for c in matrix.configurations
+            if c["experiment"] == "glassfish-sockets"] == [
+        {"glassfish_sockets": "blocking"}, {"glassfish_sockets": "nio"}]
     assert {c.launches for c in matrix.configurations} == {7}
     assert {(c["placement"], c["idle_hold"]) for c in matrix.configurations} == {
         ("same-cpu", True)}
