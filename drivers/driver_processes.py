@@ -18,7 +18,8 @@ import pytest
 from proc_view import established_connections
 
 REPO = Path(__file__).resolve().parents[1]
-BUILD = Path(os.environ.get("MWBENCH_BUILD_DIR", REPO / "build"))
+# Absolute, so that a test may run a driver from a working directory of its own.
+BUILD = Path(os.environ.get("MWBENCH_BUILD_DIR", REPO / "build")).absolute()
 # How long a test waits for what must happen (a process to end, a file to
 # appear): only a hang exceeds it, never a busy machine.
 HANG_S = 120

@@ -17,7 +17,7 @@ import pytest
 from driver_processes import HANG_S, wait_for_file
 
 REPO = Path(__file__).resolve().parents[3]
-BUILD = Path(os.environ.get("MWBENCH_BUILD_DIR", REPO / "build"))
+BUILD = Path(os.environ.get("MWBENCH_BUILD_DIR", REPO / "build")).absolute()
 JARS = BUILD / "components" / "java"
 CACHE = REPO / ".cache" / "java"
 ORBS = ["jacorb", "glassfish"]
