@@ -7,6 +7,7 @@ def _cell(heap_mib: int, collectors=("Copy", "MarkSweepCompact")) -> dict:
     jvm = {"vm_name": "OpenJDK 64-Bit Server VM", "runtime_version": "17.0.15+6",
            "collectors": list(collectors), "max_heap_bytes": heap_mib << 20,
            "input_arguments": [f"-Xms{heap_mib}m", f"-Xmx{heap_mib}m", "-XX:+UseSerialGC",
+                               f"-XX:ErrorFile=/tmp/cell-{heap_mib}/hs_err_%p.log",
                                "-Dmwbench.orb.versions=jacorb=3.9"]}
     return {"measurer_header": {"middleware_config": {"jvm": jvm}}, "server_header": None}
 

@@ -57,8 +57,9 @@ def jvm_facts(cells: list[dict]) -> list[tuple[str, str]]:
             jvm = ((header or {}).get("middleware_config") or {}).get("jvm")
             if not isinstance(jvm, dict):
                 continue
+            # The heap is sized per cell, and the crash file lies in the cell's own folder.
             flags = tuple(a for a in jvm.get("input_arguments") or []
-                          if not a.startswith(("-Xms", "-Xmx", "-D")))
+                          if not a.startswith(("-Xms", "-Xmx", "-D", "-XX:ErrorFile=")))
             key = (f"{jvm.get('vm_name')} {jvm.get('runtime_version')}",
                    " + ".join(jvm.get("collectors") or []), " ".join(flags))
             heaps.setdefault(key, []).append(int(jvm.get("max_heap_bytes") or 0) >> 20)
