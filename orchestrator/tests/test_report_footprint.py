@@ -108,3 +108,14 @@ def test_the_report_renders_the_table_where_a_jvm_recorded_one(stored):
     words = markup.unescape(re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", page)))
     assert "java jacorb orb measuring 3,100 21.0 MiB 100.0 MiB 110.0 MiB 3 2.00 ms 0.80 ms " \
         "50.0 µs 2 of 3 3" in words
+
+
+def test_a_jvm_footprint_is_not_an_assemblys():
+    """The deploy driver's footprint table (its processes' mapped files) leaves out a JVM's
+    classes, which this table shows: one configuration is never in both."""
+    from mwbench.report import phases
+
+    jvm = {"middleware_config": {"footprint": {"classes_loaded": 2900, "rss_kb": 1}}}
+    assembly = {"middleware_config": {"footprint": {"processes": [{"peak_rss_kb": 9000}]}}}
+    assert phases._footprint(jvm) is None
+    assert phases._footprint(assembly)["processes"] == [{"peak_rss_kb": 9000}]

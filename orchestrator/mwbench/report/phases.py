@@ -230,9 +230,11 @@ def footprint_rows(configurations: list[Configuration]) -> list[dict]:
 
 
 def _footprint(header: dict | None) -> dict | None:
+    """An assembly's footprint (the deploy driver's: its processes' mapped files); a JVM's
+    (classes loaded, footprint.py) is another table's."""
     config = (header or {}).get("middleware_config")
     footprint = config.get("footprint") if isinstance(config, dict) else None
-    if not isinstance(footprint, dict):
+    if not isinstance(footprint, dict) or "classes_loaded" in footprint:
         return None
     processes = footprint.get("processes")
     processes = [p for p in processes if isinstance(p, dict)] if isinstance(processes, list) \
