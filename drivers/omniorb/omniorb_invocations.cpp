@@ -249,10 +249,7 @@ void check_invocation(Invocation invocation, const DriverOptions& options) {
       throw UsageError("--option invocation=oneway cannot carry " + op +
                        ": a oneway call has no reply");
     }
-    throw UsageError(
-        "--option invocation=oneway carries the operation ping only (as "
-        "ping_oneway), not --operation " +
-        op);
+    throw UsageError("--option invocation=oneway carries ping only (as ping_oneway), not " + op);
   }
   if (options.load.open()) {
     const std::string load = "--load " + mwbench::to_string(options.load);
@@ -315,8 +312,8 @@ void measure_invocation(Invocation invocation, const DriverOptions& options, Mea
     case Invocation::oneway: {
       const timespec timeout = timeout_of(options);
       m.run_reported([&](std::uint64_t calls) {
-        std::vector<std::uint64_t> deliveries(
-            calls);  // allocated and touched before the first call
+        // Allocated and touched before the first call.
+        std::vector<std::uint64_t> deliveries(calls);
         std::uint64_t taken = 0;
         for (; taken < calls && !m.stop_requested(); ++taken) {
           const std::uint32_t expected = board->entries() + 1;
