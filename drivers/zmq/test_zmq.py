@@ -37,6 +37,7 @@ def test_describe():
     assert set(d["options"]) == {"wait", "verify"}
     assert d["max_servants"] == 1 and "max_threads" not in d
     assert d["max_subscribers"] == 64
+    assert d["open_loop"] == ["roundtrip", "ping", "octets"]
 
 
 @pytest.mark.parametrize("wait", ["block", "spin"])
@@ -265,3 +266,30 @@ def test_fanout_wrong_payload_stops_the_subscriber(tmp_path):
     assert server.proc.wait(timeout=HANG_S) == 1
     assert "fanout: subscriber 0: event 1 of kind 1 carries 8 bytes, expected 16" in \
         server.proc.stderr.read()
+
+
+@pytest.mark.parametrize("load", ["constant:2000", "poisson:2000"])
+@pytest.mark.parametrize("operation, transport, wait", [
+    ("roundtrip", "tcp", "block"), ("ping", "uds", "block"), ("roundtrip", "inproc", "block"),
+    ("ping", "tcp", "spin"),
+])
+def test_open_loop_answers_every_call(tmp_path, load, operation, transport, wait):
+    # A DEALER on the reader thread sends to the closed loop's REP socket, the call number
+    # in the envelope (its header checked by run_open_cell).
+    header, _, _ = ZMQ.run_open_cell(tmp_path, load, *cell(operation, transport),
+                                     "--option", f"wait={wait}", collocated=transport == "inproc")
+    assert header["middleware_config"]["pattern"].startswith("DEALER/REP")
+
+
+@pytest.mark.parametrize("transport", ["tcp", "inproc"])
+def test_open_loop_octets_arrive_intact(tmp_path, transport):
+    header, _, _ = ZMQ.run_open_cell(tmp_path, "poisson:2000",
+                                     *cell("octets", transport, 65536, "--option", "verify=1"),
+                                     collocated=transport == "inproc")
+    assert header["payload_bytes"] == 65536
+
+
+def test_fanout_has_no_open_loop(tmp_path):
+    # One publisher, many subscribers: not a call with one reply, so not in open_loop.
+    ZMQ.assert_usage_error(tmp_path, "collocated", *cell("fanout", "inproc"),
+                           "--load", "poisson:2000", message="fanout")
