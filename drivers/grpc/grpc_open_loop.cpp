@@ -45,14 +45,19 @@ struct Slot {
   std::atomic<bool> in_flight{false};
 };
 
-// Per operation: the request (made once, before the loop: gRPC serializes it
-// when the call starts, so one object serves every call), how a call starts,
-// and what is wrong with a reply, if anything.
-struct RoundtripCalls {
-  using Request = mwbench_grpc::Stamp;
-  using Reply = mwbench_grpc::Stamp;
-  static constexpr const char* kMethod = "TestMethod";
+// Per operation: the messages, the request (made once, before the loop: gRPC
+// serializes it when the call starts, so one object serves every call; empty
+// but for octets), how a call starts, and what is wrong with a reply, if
+// anything.
+template <class RequestMessage, class ReplyMessage>
+struct Messages {
+  using Request = RequestMessage;
+  using Reply = ReplyMessage;
   static Request request(const mwbench::DriverOptions&) { return {}; }
+};
+
+struct RoundtripCalls : Messages<mwbench_grpc::Stamp, mwbench_grpc::Stamp> {
+  static constexpr const char* kMethod = "TestMethod";
   static auto start(RoundTrip::Stub& stub, Slot<Reply>& slot, Request& request,
                     grpc::CompletionQueue* queue) {
     slot.stamp = mwbench::now_ns();
@@ -66,11 +71,8 @@ struct RoundtripCalls {
   }
 };
 
-struct PingCalls {
-  using Request = mwbench_grpc::Nothing;
-  using Reply = mwbench_grpc::Nothing;
+struct PingCalls : Messages<mwbench_grpc::Nothing, mwbench_grpc::Nothing> {
   static constexpr const char* kMethod = "Ping";
-  static Request request(const mwbench::DriverOptions&) { return {}; }
   static auto start(RoundTrip::Stub& stub, Slot<Reply>& slot, Request& request,
                     grpc::CompletionQueue* queue) {
     return stub.AsyncPing(&*slot.context, request, queue);
@@ -78,9 +80,7 @@ struct PingCalls {
   static const char* wrong(const Slot<Reply>&) { return nullptr; }
 };
 
-struct OctetsCalls {
-  using Request = mwbench_grpc::Octets;
-  using Reply = mwbench_grpc::Verdict;
+struct OctetsCalls : Messages<mwbench_grpc::Octets, mwbench_grpc::Verdict> {
   static constexpr const char* kMethod = "SendOctets";
   static Request request(const mwbench::DriverOptions& o) {
     Request request;
