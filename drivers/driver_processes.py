@@ -238,25 +238,6 @@ class Driver:
         assert status == 0, err
         return read_result(output)
 
-    def run_open_cell(self, tmp_path, load, *args, collocated=False, samples=200, warmup=20):
-        """One cell under an open-loop `load` ("constant:2000"), to its end, as the
-        orchestrator runs it: `--load` goes to the client (or the collocated process)
-        alone, `args` to both ends. Checks that every process exited 0 and that the
-        result agrees with itself (assert_open_loop_consistent); returns the client's
-        (header, samples, named series)."""
-        server = None if collocated else self.server(tmp_path, *args)
-        own = ["--load", load, *args]
-        if server is None:
-            proc, output = self.run("collocated", tmp_path, *own, samples=samples, warmup=warmup)
-        else:
-            proc, output = self.client(tmp_path, server, *own, samples=samples, warmup=warmup)
-            status, err = server.stop()
-            assert status == 0, err
-        assert proc.returncode == 0, proc.stderr
-        header, measured, named = read_result_with_series(output)
-        assert_open_loop_consistent(header, measured, named, load, samples)
-        return header, measured, named
-
     def connections_per_port(self, tmp_path, endpoint_file, ports, *args):
         """The established TCP connections a client (of the server that wrote
         `endpoint_file`, with `args`) holds to each of `ports`, counted once it is in its
@@ -294,27 +275,6 @@ class Driver:
         assert proc.stderr.startswith(f"mwbench-driver-{self.name}: error: "), proc.stderr
         assert message in proc.stderr
         assert not endpoint.exists()
-
-
-def assert_open_loop_consistent(header, samples, named, load, calls):
-    """An open loop's result agrees with itself (docs/driver-contract.md section 4), on
-    loopback: the `load` offered, `calls` measured calls sent and every one answered
-    (answered + lost = calls, lost 0), one sample per answered call with its service time
-    and send lag beside it, and no call's response time (from its intended start) below
-    its service time (from its actual send). No figure of time is judged."""
-    kind, rate = load.split(":")
-    summary = header["load"]
-    assert (summary["kind"], summary["rate_per_s"]) == (kind, float(rate))
-    assert summary["calls"] == calls
-    assert summary["lost"] == 0, f"{summary['lost']} calls lost on loopback"
-    assert header["sample_count"] + summary["lost"] == summary["calls"]
-    assert 0 <= summary["outstanding_at_end"] <= calls and 0 <= summary["late_sends"] <= calls
-    assert header["batch_size"] == 1
-    assert [(s["name"], s["count"]) for s in header["named_series"]] == [
-        ("service_time", len(samples)), ("send_lag", len(samples))]
-    service = named["service_time"]
-    below = [i for i, (r, s) in enumerate(zip(samples, service, strict=True)) if r < s]
-    assert not below, f"calls whose response time is below their service time: {below}"
 
 
 def fanout_subscribers(driver, tmp_path, cell_args, subscribers, processes, server_args=()):

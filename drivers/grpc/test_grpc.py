@@ -13,6 +13,7 @@ from driver_processes import (
     wait_until_measuring,
     wrong_option_cases,
 )
+from open_loop_cells import open_loop_cut_off, run_open_cell
 
 GRPC = Driver("grpc")
 DRIVER = GRPC.program
@@ -143,5 +144,11 @@ def test_open_loop_answers_every_call(tmp_path, load, operation, transport, payl
     # The async stub sends on the schedule; the reader of the completion queue hands each
     # reply to the harness (its header checked by run_open_cell), payloads verified.
     args = cell(operation, transport, payload, "--option", "verify=1")
-    header, _, _ = GRPC.run_open_cell(tmp_path, load, *args, collocated=transport == "inproc")
+    header, _, _ = run_open_cell(GRPC, tmp_path, load, *args, collocated=transport == "inproc")
     assert header["middleware_config"]["api"].startswith("asynchronous client")
+
+
+def test_open_loop_counts_the_calls_a_stopped_server_leaves_unanswered(tmp_path):
+    # The calls in flight when the wait ends are cancelled (TryCancel) and drained; the
+    # result still adds up.
+    open_loop_cut_off(GRPC, tmp_path, *cell("ping", "tcp"))
