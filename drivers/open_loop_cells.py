@@ -86,6 +86,7 @@ def assert_open_loop_consistent(header, samples, named, load, calls):
     assert header["batch_size"] == 1
     assert [(s["name"], s["count"]) for s in header["named_series"]] == [
         ("service_time", len(samples)), ("send_lag", len(samples))]
-    service = named["service_time"]
+    service, lag = named["service_time"], named["send_lag"]
     below = [i for i, (r, s) in enumerate(zip(samples, service, strict=True)) if r < s]
     assert not below, f"calls whose response time is below their service time: {below}"
+    assert samples == [s + g for s, g in zip(service, lag, strict=True)]  # of the same call
