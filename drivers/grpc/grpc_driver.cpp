@@ -2,7 +2,9 @@
 // through gRPC's synchronous API: blocking stubs on the client, the sync
 // server's thread pool on the server. Remote over tcp (--bind, a port the
 // kernel picks) and uds (a Unix socket in a private directory); collocated
-// through the server's in-process channel (Server::InProcessChannel).
+// through the server's in-process channel (Server::InProcessChannel). An
+// open-loop --load calls through the asynchronous stub instead
+// (grpc_open_loop.*), against the same server.
 //
 // With --threads N each client thread has a channel of its own, and so a
 // connection of its own (a local subchannel pool, which gRPC would otherwise
@@ -20,6 +22,7 @@
 #include <string>
 
 #include "RoundTrip.grpc.pb.h"
+#include "grpc_open_loop.hpp"
 #include "grpc_service.hpp"
 #include "mwbench/driver.hpp"
 
@@ -30,17 +33,24 @@ using mwbench::Role;
 using namespace grpc_driver;
 
 [[noreturn]] void throw_status(const char* method, const grpc::Status& status) {
-  throw std::runtime_error(std::string(method) + ": " + status.error_message() + " (gRPC status " +
-                           std::to_string(status.error_code()) + ")");
+  throw std::runtime_error(status_text(method, status));
 }
 
-nlohmann::json grpc_config(const std::string& transport) {
-  return {{"api", "synchronous (blocking stub, sync server)"},
-          {"protobuf", google::protobuf::internal::VersionString(GOOGLE_PROTOBUF_VERSION)},
-          {"channel", transport == "inproc" ? "Server::InProcessChannel, one per client thread"
-                                            : "one per client thread, local subchannel pool"},
-          {"max_message_size", "unlimited"},
-          {"http_proxy", false}};
+nlohmann::json grpc_config(const DriverOptions& o) {
+  nlohmann::json config = {
+      {"api", "synchronous (blocking stub, sync server)"},
+      {"protobuf", google::protobuf::internal::VersionString(GOOGLE_PROTOBUF_VERSION)},
+      {"channel", o.transport == "inproc" ? "Server::InProcessChannel, one per client thread"
+                                          : "one per client thread, local subchannel pool"},
+      {"max_message_size", "unlimited"},
+      {"http_proxy", false}};
+  if (o.role != Role::server && o.load.open()) {
+    config["api"] =
+        "asynchronous client (async stub, one CompletionQueue drained by a reader thread), "
+        "sync server";
+    config["max_in_flight"] = kMaxInFlight;
+  }
+  return config;
 }
 
 // Unlimited message sizes both ways (gRPC refuses over 4 MiB by default), no
@@ -81,6 +91,7 @@ class GrpcDriver final : public mwbench::Driver {
          "check every payload byte in the server and fail on a mismatch: 0 (default) or 1"},
     };
     d.max_servants = 1;
+    d.open_loop = {"roundtrip", "ping", "octets"};
     return d;
   }
 
@@ -93,7 +104,7 @@ class GrpcDriver final : public mwbench::Driver {
     int port = 0;
     std::unique_ptr<grpc::Server> server = build_server(service, address, &port);
     const mwbench::ScopedStopCallback stop(context, [&stop_signal] { stop_signal.stop(); });
-    context.record_middleware_config(grpc_config(o.transport));
+    context.record_middleware_config(grpc_config(o));
     // A gRPC target: the ipv4: scheme needs no resolver.
     context.publish_endpoint(dir ? address : "ipv4:" + o.bind_address + ":" + std::to_string(port));
 
@@ -117,7 +128,7 @@ class GrpcDriver final : public mwbench::Driver {
       o.option_flag("verify", false);  // checked by the server; refused here if malformed
       target = m.read_endpoint();
     }
-    m.record_middleware_config(grpc_config(o.transport));
+    m.record_middleware_config(grpc_config(o));
 
     // Each thread's channel and stub, made and connected by that thread
     // before anything is timed.
@@ -136,7 +147,9 @@ class GrpcDriver final : public mwbench::Driver {
 
     // One call each: a ClientContext is good for one call only, so each call
     // makes one (on the stack); request and reply are the thread's own.
-    if (o.operation == "roundtrip") {
+    if (o.load.open()) {
+      measure_open_loop(*connect(), o, m);
+    } else if (o.operation == "roundtrip") {
       m.run_threads([&](int) {
         return [&m, stub = connect(), request = mwbench_grpc::Stamp(),
                 reply = mwbench_grpc::Stamp()]() mutable {

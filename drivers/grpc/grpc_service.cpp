@@ -11,6 +11,11 @@
 
 namespace grpc_driver {
 
+std::string status_text(const char* method, const grpc::Status& status) {
+  return std::string(method) + ": " + status.error_message() + " (gRPC status " +
+         std::to_string(status.error_code()) + ")";
+}
+
 RoundTripService::RoundTripService(const mwbench::DriverOptions& options,
                                    std::function<void(const std::string&)> on_mismatch)
     : payload_bytes_(options.payload_bytes),

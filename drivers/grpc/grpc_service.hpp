@@ -21,6 +21,9 @@ namespace grpc_driver {
 // the omniORB driver, so a chunk delivered twice or out of place shows.
 inline char pattern_byte(std::size_t i) { return static_cast<char>(i % 251); }
 
+// What a failed call says: "TestMethod: <gRPC's message> (gRPC status N)".
+std::string status_text(const char* method, const grpc::Status& status);
+
 // The RoundTrip service, synchronous: gRPC runs each handler on a thread of
 // its sync server's pool. With verify=1 SendOctets checks the payload and, on
 // a mismatch, replies ok=false and calls `on_mismatch(message)`.

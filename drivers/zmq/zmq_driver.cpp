@@ -7,6 +7,9 @@
 // shared but the context. The messages and the wait (wait=block|spin) are in
 // zmq_messages.hpp. There are no servants: max_servants is 1.
 //
+// An open-loop --load sends from a DEALER to the same REP sockets, the call
+// number in the request's envelope (zmq_open_loop.*).
+//
 // The operation fanout (docs/driver-contract.md section 5) is PUB/SUB for the
 // events and PUSH/PULL for the replies: zmq_publisher.* in the client (or the
 // collocated process), zmq_subscribers.* in each subscriber process (or
@@ -22,6 +25,7 @@
 
 #include "mwbench/driver.hpp"
 #include "zmq_messages.hpp"
+#include "zmq_open_loop.hpp"
 #include "zmq_publisher.hpp"
 #include "zmq_replier.hpp"
 #include "zmq_subscribers.hpp"
@@ -37,9 +41,17 @@ std::string libzmq_version() {
   return std::to_string(major) + "." + std::to_string(minor) + "." + std::to_string(patch);
 }
 
+// The sockets of a cell: the server's REP answers the closed loop's REQ and
+// the open loop's DEALER alike.
+const char* zmq_pattern(const DriverOptions& o) {
+  if (o.operation == mwbench::kFanoutOperation) return "PUB/SUB, replies PUSH/PULL";
+  if (o.role == Role::server || !o.load.open()) return "REQ/REP";
+  return "DEALER/REP, the call number in the envelope; the DEALER on a reader thread, fed by "
+         "the sending thread over an inproc PAIR";
+}
+
 nlohmann::json zmq_config(const DriverOptions& o, const std::vector<std::string>& endpoints) {
-  const bool fanout = o.operation == mwbench::kFanoutOperation;
-  return {{"pattern", fanout ? "PUB/SUB, replies PUSH/PULL" : "REQ/REP"},
+  return {{"pattern", zmq_pattern(o)},
           {"api", "cppzmq " + std::to_string(CPPZMQ_VERSION_MAJOR) + "." +
                       std::to_string(CPPZMQ_VERSION_MINOR) + "." +
                       std::to_string(CPPZMQ_VERSION_PATCH)},
@@ -120,6 +132,54 @@ void measure_fanout(const DriverOptions& o, mwbench::Measurement& m) {
   }
 }
 
+// The REQ/REP loop: each thread's REQ socket, opened by that thread before
+// anything is timed, calls the REP socket of its own.
+void measure_closed_loop(zmq::context_t& zmq_context, const DriverOptions& o,
+                         const std::vector<std::string>& endpoints, Wait wait,
+                         mwbench::Measurement& m) {
+  auto connect = [&](int thread) {
+    zmq::socket_t socket(zmq_context, zmq::socket_type::req);
+    socket.set(zmq::sockopt::linger, 0);
+    socket.connect(endpoints[static_cast<std::size_t>(thread)]);
+    return socket;
+  };
+
+  if (o.operation == "roundtrip") {
+    m.run_threads([&](int thread) {
+      return [&m, wait, socket = connect(thread)]() mutable {
+        const std::uint64_t sent = mwbench::now_ns();
+        socket.send(zmq::buffer(&sent, sizeof sent), zmq::send_flags::none);
+        std::uint64_t echo = 0;
+        const std::size_t n = receive(socket, zmq::buffer(&echo, sizeof echo), wait);
+        if (n != sizeof echo || echo != sent)
+          m.fail("roundtrip: the echo differs from the timestamp sent");
+      };
+    });
+  } else if (o.operation == "ping") {
+    m.run_threads([&](int thread) {
+      return [&m, wait, socket = connect(thread)]() mutable {
+        const std::uint8_t sent = kPingByte;
+        socket.send(zmq::buffer(&sent, 1), zmq::send_flags::none);
+        std::uint8_t echo = 0;
+        const std::size_t n = receive(socket, zmq::buffer(&echo, 1), wait);
+        if (n != 1 || echo != sent) m.fail("ping: the echo differs from the byte sent");
+      };
+    });
+  } else {  // octets
+    m.run_threads([&](int thread) {
+      return [&m, wait, socket = connect(thread),
+              request = octets_request(o.payload_bytes)]() mutable {
+        socket.send(zmq::buffer(request.data(), request.size()), zmq::send_flags::none);
+        std::uint8_t status = kStatusMismatch;
+        const std::size_t n = receive(socket, zmq::buffer(&status, 1), wait);
+        if (n != 1 || status != kStatusOk) {
+          m.fail("octets: the REP side found a payload mismatch (verify=1)");
+        }
+      };
+    });
+  }
+}
+
 class ZmqDriver final : public mwbench::Driver {
  public:
   mwbench::Description describe() const override {
@@ -137,6 +197,7 @@ class ZmqDriver final : public mwbench::Driver {
          "mismatch: 0 (default) or 1"},
     };
     d.max_servants = 1;
+    d.open_loop = {"roundtrip", "ping", "octets"};
     // Two sockets and a thread per subscriber: 64 keeps a collocated
     // fan-out at 130 sockets, well within a context's 1023, and covers a
     // sweep (1, 4, 16, 64); no limit of libzmq's below that.
@@ -181,48 +242,10 @@ class ZmqDriver final : public mwbench::Driver {
                                " needs one each: give the server the same --threads");
     }
     m.record_middleware_config(zmq_config(o, endpoints));
-
-    // Each thread's REQ socket, opened by that thread before anything is timed.
-    auto connect = [&](int thread) {
-      zmq::socket_t socket(zmq_context, zmq::socket_type::req);
-      socket.set(zmq::sockopt::linger, 0);
-      socket.connect(endpoints[static_cast<std::size_t>(thread)]);
-      return socket;
-    };
-
-    if (o.operation == "roundtrip") {
-      m.run_threads([&](int thread) {
-        return [&m, wait, socket = connect(thread)]() mutable {
-          const std::uint64_t sent = mwbench::now_ns();
-          socket.send(zmq::buffer(&sent, sizeof sent), zmq::send_flags::none);
-          std::uint64_t echo = 0;
-          const std::size_t n = receive(socket, zmq::buffer(&echo, sizeof echo), wait);
-          if (n != sizeof echo || echo != sent)
-            m.fail("roundtrip: the echo differs from the timestamp sent");
-        };
-      });
-    } else if (o.operation == "ping") {
-      m.run_threads([&](int thread) {
-        return [&m, wait, socket = connect(thread)]() mutable {
-          const std::uint8_t sent = kPingByte;
-          socket.send(zmq::buffer(&sent, 1), zmq::send_flags::none);
-          std::uint8_t echo = 0;
-          const std::size_t n = receive(socket, zmq::buffer(&echo, 1), wait);
-          if (n != 1 || echo != sent) m.fail("ping: the echo differs from the byte sent");
-        };
-      });
-    } else {  // octets
-      m.run_threads([&](int thread) {
-        return [&m, wait, socket = connect(thread),
-                request = octets_request(o.payload_bytes)]() mutable {
-          socket.send(zmq::buffer(request.data(), request.size()), zmq::send_flags::none);
-          std::uint8_t status = kStatusMismatch;
-          const std::size_t n = receive(socket, zmq::buffer(&status, 1), wait);
-          if (n != 1 || status != kStatusOk) {
-            m.fail("octets: the REP side found a payload mismatch (verify=1)");
-          }
-        };
-      });
+    if (o.load.open()) {
+      measure_open_loop(zmq_context, o, endpoints.front(), wait, m);
+    } else {
+      measure_closed_loop(zmq_context, o, endpoints, wait, m);
     }
     if (local) {  // the REQ sockets are closed: stop the REP side, rethrow its failure
       zmq_context.shutdown();
