@@ -83,7 +83,9 @@ def read_samples(path):
     lines = Path(path).read_text().split("\n")
     header = json.loads(lines[1])
     count = header["sample_count"]
-    assert lines[2 + count] == "end", f"{path}: truncated"
+    # The named series (an open loop's service_time, send_lag) follow the samples.
+    after = "series " if header.get("named_series") else "end"
+    assert lines[2 + count].startswith(after) and lines[-2:] == ["end", ""], f"{path}: truncated"
     return header, [int(s) for s in lines[2:2 + count]]
 
 
