@@ -1,6 +1,7 @@
 """What both DDS drivers do alike, checked once on each (cyclonedds over UDP, fastdds over
 UDP and shared memory): the ping/pong round trip and its payload check, the collocated
-echo, the failures a user meets, and the fan-out (docs/driver-contract.md section 5).
+echo, the open loop (--load), the failures a user meets, and the fan-out
+(docs/driver-contract.md section 5).
 
 Each driver's own test file holds what only it does (its configuration, its transports'
 particulars, Fast DDS's shared-memory clean-up).
