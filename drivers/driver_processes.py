@@ -335,3 +335,24 @@ def assert_every_event_delivered(header, subscriber_headers=()):
             assert first + offset not in received, f"subscriber {first + offset} counted twice"
             received[first + offset] = count
     assert received == dict.fromkeys(range(fanout["subscribers"]), published)
+
+
+def assert_open_loop_result(path, load, samples=200):
+    """An open-loop run's result file (--load `load`, e.g. "poisson:2000", --samples
+    `samples`) on loopback, where no call may be lost: the header's "load" agrees with
+    the samples and their named series, call by call. Judges no time. Returns the
+    header."""
+    header, response, named = read_result_with_series(path)
+    summary = header["load"]
+    kind, rate = load.split(":")
+    assert summary["kind"] == kind and summary["rate_per_s"] == float(rate)
+    assert ("seed" in summary) == (kind == "poisson")
+    assert summary["calls"] == samples and summary["lost"] == 0, summary
+    assert header["sample_count"] == len(response) == summary["calls"] - summary["lost"]
+    assert 0 <= summary["outstanding_at_end"] <= summary["calls"]
+    service, lag = named["service_time"], named["send_lag"]
+    # A response time runs from the intended start: the send lag, then the service time.
+    assert all(r == s + g for r, s, g in zip(response, service, lag, strict=True))
+    assert summary["max_send_lag_ns"] == max(lag)
+    assert summary["late_sends"] == sum(g > summary["late_threshold_ns"] for g in lag)
+    return header

@@ -1,6 +1,7 @@
 """What both DDS drivers do alike, checked once on each (cyclonedds over UDP, fastdds over
 UDP and shared memory): the ping/pong round trip and its payload check, the collocated
-echo, the failures a user meets, and the fan-out (docs/driver-contract.md section 5).
+echo, the open loop (--load), the failures a user meets, and the fan-out
+(docs/driver-contract.md section 5).
 
 Each driver's own test file holds what only it does (its configuration, its transports'
 particulars, Fast DDS's shared-memory clean-up).
@@ -16,6 +17,7 @@ from driver_processes import (
     Driver,
     DriverServer,
     assert_every_event_delivered,
+    assert_open_loop_result,
     cell,
     no_fastdds_files_left,  # noqa: F401 - an autouse fixture of every test here
     read_result,
@@ -121,6 +123,55 @@ def test_collocated(driver, tmp_path, wait, operation, payload):
     assert header["batch_size"] >= 1
     pid = header["process"]["pid"]
     assert header["middleware_config"]["topics"]["ping"] == f"mwbench_ping_{pid}"
+
+
+# ---- open loop (--load; drivers/common/open_loop_pings.hpp) --------------------------------
+
+LOADS = ["constant:2000", "poisson:2000"]
+
+
+@each_cell()
+@pytest.mark.parametrize("wait, load", [
+    ("waitset", "constant:2000"), ("waitset", "poisson:2000"),
+    ("listener", "poisson:2000"), ("poll", "constant:2000")])
+def test_open_loop(driver, transport, tmp_path, wait, load):
+    args = cell("roundtrip", transport, 0, "--option", f"wait={wait}")
+    server = DriverServer(str(driver.program), tmp_path, args)
+    proc, output = client(driver, tmp_path, [*args, "--load", load])
+    assert proc.returncode == 0, proc.stderr
+    header = assert_open_loop_result(output, load)
+    # Both ends queue what is outstanding; a closed loop's client keeps one (test_round_trip).
+    assert header["middleware_config"]["qos"]["history"] == "keep_last 256"
+    assert server.stop()[0] == 0
+    assert read_result(server.output)[0]["middleware_config"]["qos"]["history"] == "keep_last 256"
+
+
+@each_driver()
+@pytest.mark.parametrize("wait", ["waitset", "listener"])
+@pytest.mark.parametrize("load", LOADS)
+def test_open_loop_collocated_octets(driver, tmp_path, wait, load):
+    proc, output = driver.run("collocated", tmp_path, *cell(
+        "octets", "inproc", 4096, "--option", f"wait={wait}", "--option", "verify=1",
+        "--load", load))
+    assert proc.returncode == 0, proc.stderr
+    assert assert_open_loop_result(output, load)["payload_bytes"] == 4096
+
+
+@each_driver()
+def test_open_loop_describe(driver):
+    assert driver.describe()["open_loop"] == ["roundtrip", "octets"]
+
+
+@each_driver()
+@pytest.mark.parametrize("operation, option, message", [
+    ("roundtrip", "wait=chain", "--option wait=chain with --load constant:2000: the chain "
+     "writes each ping when the previous pong arrives, a closed loop"),
+    ("fanout", "wait=waitset", "has no open loop for operation 'fanout'"),
+])
+def test_open_loop_refusals_are_exit_2(driver, tmp_path, operation, option, message):
+    driver.assert_usage_error(tmp_path, "client", *cell(operation, "udp", 0, "--option", option,
+                                                       "--load", "constant:2000"),
+                              message=message)
 
 
 @each_cell()

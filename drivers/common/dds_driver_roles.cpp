@@ -7,6 +7,8 @@ Description dds_description(const std::string& driver, const std::string& middle
                             const std::string& version, const std::string& wait_help) {
   Description d(driver, middleware, version);
   d.operations = {{"roundtrip", false}, {"octets", true}, {kFanoutOperation, true}};
+  // A fan-out's event waits for every subscriber's reply: closed loop only.
+  d.open_loop = {"roundtrip", "octets"};
   d.options = {
       {"wait", wait_help},
       {"verify",

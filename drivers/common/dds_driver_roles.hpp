@@ -21,12 +21,11 @@
 namespace mwbench::common {
 
 // What every DDS driver's describe() says: the operations roundtrip, octets
-// and fanout, one thread and one servant, --option wait= (`wait_help`, in
-// the vendor's words) and verify=, and at most 64 subscribers: one reader and
-// one writer each, and in a fan-out of one process per subscriber N + 1
-// participants in kFanoutDomain, within the participant indices the
-// vendor's configuration reaches (0-99), with room for another cell beside
-// it. The vendor adds its modes and its own options.
+// and fanout (the first two also under an open --load), one thread and one servant, --option wait=
+// (`wait_help`, in the vendor's words) and verify=, and at most 64 subscribers: one reader and one
+// writer each, and in a fan-out of one process per subscriber N + 1 participants in kFanoutDomain,
+// within the participant indices the vendor's configuration reaches (0-99), with room for another
+// cell beside it. The vendor adds its modes and its own options.
 Description dds_description(const std::string& driver, const std::string& middleware,
                             const std::string& version, const std::string& wait_help);
 
@@ -52,11 +51,14 @@ void beside_echo(Echo& echo, Wait wait, Measure measure) {
 }
 
 // The client's measured loop: connect, then one call per sample, or with
-// wait=chain the chain on the middleware's thread.
+// wait=chain the chain on the middleware's thread, or under an open --load
+// the pings on the harness's schedule.
 template <class Client>
 void measure_roundtrips(Client& client, Wait wait, Measurement& m) {
   client.connect();
-  if (wait == Wait::chain) {
+  if (m.open_loop()) {
+    client.run_open();
+  } else if (wait == Wait::chain) {
     client.run_chained();
   } else {
     m.run([&client] { client.call(); });

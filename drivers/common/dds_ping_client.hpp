@@ -1,8 +1,9 @@
 // The client logic the DDS drivers share (cyclonedds, fastdds): how it
 // connects (match, then ping until answered), one measured round trip, the
-// chained loop of wait=chain and the check of each pong. A vendor's Client
-// derives from PingClient<Client> and supplies only what its API spells
-// differently (CRTP: no virtual call on the measured path):
+// chained loop of wait=chain, the open loop of --load and the check of each
+// pong. A vendor's Client derives from PingClient<Client> and supplies only
+// what its API spells differently (CRTP: no virtual call on the measured
+// path):
 //
 //   bool ping_reader_matched();   the ping writer has matched a reader
 //   bool pong_writer_matched();   the pong reader has matched a writer
@@ -12,8 +13,8 @@
 //       sample without valid data (a state change) is skipped, not returned
 //
 // and calls pong_available() from its reader's listener (wait=listener and
-// chain). Waiting on the doorbell (listener, chain) and spinning (poll) are
-// the same for every vendor and live here.
+// chain). Waiting on the doorbell (listener, chain), spinning (poll) and the
+// open loop's reader thread are the same for every vendor and live here.
 #pragma once
 
 #include <atomic>
@@ -21,6 +22,7 @@
 #include <cstdint>
 #include <ctime>
 #include <exception>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <thread>
@@ -28,6 +30,7 @@
 
 #include "common/dds_endpoint.hpp"
 #include "common/doorbell.hpp"
+#include "common/open_loop_pings.hpp"
 #include "common/seconds_text.hpp"
 #include "common/spin_timeout.hpp"
 #include "common/wait_strategy.hpp"
@@ -52,13 +55,6 @@ struct PingTimeout {
     const auto ns = static_cast<std::int64_t>(seconds * 1e9);
     return {ns, {static_cast<time_t>(ns / 1'000'000'000), static_cast<long>(ns % 1'000'000'000)}};
   }
-};
-
-// What the skeleton reads of a ping or pong sample.
-struct PingStamp {
-  std::uint64_t seq = 0;
-  std::uint64_t stamp = 0;
-  std::uint32_t status = 0;  // a pong: 1 when the server found the payload intact
 };
 
 template <class Vendor>
@@ -111,8 +107,29 @@ class PingClient {
   // thread. The pong listener takes each pong, checks it and calls
   // Measurement::replied(), which writes the next ping from there.
   void run_chained() {
-    chained_.store(true, std::memory_order_release);
+    loop_.store(Loop::chained, std::memory_order_release);
     measurement_.run_chained([this] { write_ping(); });
+  }
+
+  // An open --load, after connect() (open_loop_pings.hpp): the harness's
+  // thread writes the pings on its schedule; the pongs are taken by the
+  // listener (wait=listener), or by a reader thread that waits in the
+  // waitset (waitset) or spins on take (poll). wait=chain is refused before
+  // (pubsub_settings()).
+  void run_open() {
+    open_.emplace(measurement_, seq_.load() + 1);
+    const auto send = [this](std::uint64_t call) { vendor().send_ping(open_->ping(call)); };
+    if (wait_ == Wait::listener) {
+      loop_.store(Loop::open, std::memory_order_release);
+      measurement_.run_open(send);
+      return;
+    }
+    const PingTimeout wake = PingTimeout::of(kReaderWakeS);
+    run_open_reading(measurement_, send, [this, wake] {
+      if (wait_ == Wait::waitset && !vendor().wait_in_waitset(wake)) return;
+      PingStamp pong;
+      while (vendor().take_pong(pong)) open_->answered(pong);
+    });
   }
 
  protected:
@@ -125,12 +142,19 @@ class PingClient {
         timeout_(PingTimeout::of(timeout_s)) {}
 
   // From the pong reader's listener: rings the doorbell (wait=listener, and
-  // chain during connect()), or with the chain running takes each pong.
+  // chain during connect()), or with the chain or the open loop running
+  // takes each pong.
   void pong_available() noexcept {
-    if (chained_.load(std::memory_order_acquire)) {
-      take_pongs();
-    } else {
-      doorbell_.ring();  // the waiter takes the pong itself
+    switch (loop_.load(std::memory_order_acquire)) {
+      case Loop::closed:
+        doorbell_.ring();  // the waiter takes the pong itself
+        break;
+      case Loop::chained:
+        take_pongs();
+        break;
+      case Loop::open:
+        take_open_pongs();
+        break;
     }
   }
 
@@ -191,6 +215,15 @@ class PingClient {
     }
   }
 
+  void take_open_pongs() noexcept {
+    try {
+      PingStamp pong;
+      while (vendor().take_pong(pong)) open_->answered(pong);
+    } catch (const std::exception& e) {
+      measurement_.fail(e.what());
+    }
+  }
+
   void check_pong(const PingStamp& pong) {
     const std::uint64_t stamp = stamp_.load(std::memory_order_relaxed);
     if (pong.seq != seq_.load()) {
@@ -209,8 +242,14 @@ class PingClient {
   mwbench::Measurement& measurement_;
   const double timeout_s_;
   const PingTimeout timeout_;
-  Doorbell doorbell_;                 // wait=listener, and chain during connect()
-  std::atomic<bool> chained_{false};  // wait=chain: the measured loop has begun
+  Doorbell doorbell_;  // wait=listener, and chain during connect()
+  // What the listener does with a pong: ring the doorbell (connect(), and
+  // run() with wait=listener), or run the chain or the open loop.
+  enum class Loop { closed, chained, open };
+  std::atomic<Loop> loop_{Loop::closed};
+  // The open loop's pings; made by run_open(), and kept as long as the
+  // reader whose listener uses it.
+  std::optional<OpenLoopPings> open_;
   // The last ping's number and stamp. Atomic (relaxed) for wait=chain, where
   // the thread that checks a pong is not always the one that wrote its ping;
   // the network round trip between them orders them.

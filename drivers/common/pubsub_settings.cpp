@@ -1,6 +1,8 @@
 // The DDS drivers' shared options.
 #include "common/pubsub_settings.hpp"
 
+#include "mwbench/load.hpp"
+
 namespace mwbench::common {
 
 PubSubSettings pubsub_settings(const DriverOptions& o, std::uint64_t max_payload_bytes,
@@ -17,6 +19,11 @@ PubSubSettings pubsub_settings(const DriverOptions& o, std::uint64_t max_payload
     throw UsageError(
         "--option wait=chain: fanout waits for every subscriber's reply on the "
         "publisher's thread; use waitset, listener or poll");
+  }
+  if (s.wait == Wait::chain && o.load.open()) {
+    throw UsageError("--option wait=chain with --load " + to_string(o.load) +
+                     ": the chain writes each ping when the previous pong arrives, a closed "
+                     "loop; use waitset, listener or poll");
   }
   if (s.wait == Wait::chain && o.role == Role::collocated) {
     throw UsageError(

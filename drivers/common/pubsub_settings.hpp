@@ -22,8 +22,8 @@ struct PubSubSettings {
 };
 
 // Throws mwbench::UsageError (exit 2): a --payload-bytes beyond `max_payload_bytes`
-// with "--payload-bytes N: " + `bound_reason`, and what parse_wait() and
-// check_busy_fanout() refuse.
+// with "--payload-bytes N: " + `bound_reason`, wait=chain under an open
+// --load, and what parse_wait() and check_busy_fanout() refuse.
 PubSubSettings pubsub_settings(const DriverOptions& o, std::uint64_t max_payload_bytes,
                                const std::string& bound_reason);
 

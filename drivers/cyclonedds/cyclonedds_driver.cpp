@@ -15,6 +15,7 @@
 #include <thread>
 
 #include "common/dds_driver_roles.hpp"
+#include "common/open_loop_pings.hpp"
 #include "common/pubsub_settings.hpp"
 #include "cyclonedds_client.hpp"
 #include "cyclonedds_echo.hpp"
@@ -67,9 +68,9 @@ class CycloneDdsDriver final : public mwbench::Driver {
       roles::serve_subscribers(subscribers, context, endpoint.to_string());
       return;
     }
-    Participant participant(Endpoint::for_process(o.bind_address));
+    Participant participant(Endpoint::for_process(o.bind_address), roles::ping_queue_depth(o));
     Echo echo(participant, s.wait, s.payload_bytes, s.verify);
-    context.record_middleware_config(middleware_config(config, participant.endpoint(), s.wait));
+    context.record_middleware_config(middleware_config(config, participant, s.wait));
     roles::serve_echo(echo, context, participant.endpoint().to_string());
   }
 
@@ -79,13 +80,13 @@ class CycloneDdsDriver final : public mwbench::Driver {
       measure_fanout(o, s, m);
     } else if (o.role == Role::collocated) {
       const std::string config = use_config(o.bind_address);
-      Participant participant(Endpoint::for_process(o.bind_address));
+      Participant participant(Endpoint::for_process(o.bind_address), roles::ping_queue_depth(o));
       Echo echo(participant, s.wait, s.payload_bytes, s.verify);
       roles::beside_echo(echo, s.wait, [&] { run(o, s, config, participant, m); });
     } else {
       const Endpoint server = Endpoint::parse(m.read_endpoint());
       const std::string config = use_config(o.bind_address, {server.address});
-      Participant participant(server);
+      Participant participant(server, roles::ping_queue_depth(o));
       run(o, s, config, participant, m);
     }
   }
@@ -94,7 +95,7 @@ class CycloneDdsDriver final : public mwbench::Driver {
   static void run(const DriverOptions& o, const Settings& s, const std::string& config,
                   Participant& participant, mwbench::Measurement& m) {
     Client client(participant, s.wait, s.payload_bytes, o.timeout_s, m);
-    m.record_middleware_config(middleware_config(config, participant.endpoint(), s.wait));
+    m.record_middleware_config(middleware_config(config, participant, s.wait));
     roles::measure_roundtrips(client, s.wait, m);
   }
 

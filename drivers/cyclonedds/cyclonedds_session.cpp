@@ -24,7 +24,8 @@ std::string use_config(const std::string& address, const std::vector<std::string
   return config;
 }
 
-Participant::Participant(const Endpoint& endpoint) : endpoint_(endpoint) {
+Participant::Participant(const Endpoint& endpoint, int history_depth)
+    : endpoint_(endpoint), history_depth_(history_depth) {
   participant_ =
       check(dds_create_participant(endpoint.domain, nullptr, nullptr), "dds_create_participant");
   try {
@@ -42,14 +43,18 @@ Participant::Participant(const Endpoint& endpoint) : endpoint_(endpoint) {
 
 Participant::~Participant() { dds_delete(participant_); }
 
-nlohmann::json middleware_config(const std::string& config, const Endpoint& endpoint, Wait wait) {
+nlohmann::json middleware_config(const std::string& config, const Participant& participant,
+                                 Wait wait) {
+  const Endpoint& endpoint = participant.endpoint();
   return {
       {"CYCLONEDDS_URI", config},
       {"domain_id", endpoint.domain},
       {"topics", {{"ping", endpoint.ping_topic}, {"pong", endpoint.pong_topic}}},
       {"type", "mwbench_dds::Sample (PingPong.idl)"},
       {"qos",
-       {{"reliability", "reliable"}, {"history", "keep_last 1"}, {"durability", "volatile"}}},
+       {{"reliability", "reliable"},
+        {"history", "keep_last " + std::to_string(participant.history_depth())},
+        {"durability", "volatile"}}},
       {"wait", to_string(wait)},
       {"cyclonedds_version", DDS_VERSION},
   };

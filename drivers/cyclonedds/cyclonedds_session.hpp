@@ -52,11 +52,13 @@ using Endpoint = mwbench::common::DdsEndpoint;
 // the configuration. Must run before the first DDS call.
 std::string use_config(const std::string& address, const std::vector<std::string>& peers = {});
 
-// A domain participant with the cell's two topics; deleting it deletes every
-// reader, writer, condition and waitset created under it.
+// A domain participant with the cell's two topics, whose readers and
+// writers keep `history_depth` samples (common/open_loop_pings.hpp,
+// ping_queue_depth()); deleting it deletes every reader, writer, condition
+// and waitset created under it.
 class Participant {
  public:
-  explicit Participant(const Endpoint& endpoint);
+  Participant(const Endpoint& endpoint, int history_depth);
   ~Participant();
   Participant(const Participant&) = delete;
   Participant& operator=(const Participant&) = delete;
@@ -65,23 +67,28 @@ class Participant {
   dds_entity_t ping_topic() const noexcept { return ping_; }
   dds_entity_t pong_topic() const noexcept { return pong_; }
   const Endpoint& endpoint() const noexcept { return endpoint_; }
+  int history_depth() const noexcept { return history_depth_; }
 
  private:
   Endpoint endpoint_;
+  int history_depth_;
   dds_entity_t participant_ = 0;
   dds_entity_t ping_ = 0;
   dds_entity_t pong_ = 0;
 };
 
-// The QoS of every reader and writer of the driver: reliable, KEEP_LAST 1,
-// volatile (README, "What is measured").
+// The QoS of every reader and writer of the driver: reliable, KEEP_LAST
+// `history_depth` (1 but for the ping and pong of an open loop, or of a
+// server), volatile (README, "What is measured").
 class EndpointQos : public mwbench::dds::Qos {
  public:
-  EndpointQos() : Qos({.reliable = true, .history_depth = 1}) {}
+  explicit EndpointQos(int history_depth = 1)
+      : Qos({.reliable = true, .history_depth = static_cast<std::uint32_t>(history_depth)}) {}
 };
 
 // How the middleware was configured, for the result header.
-nlohmann::json middleware_config(const std::string& config, const Endpoint& endpoint, Wait wait);
+nlohmann::json middleware_config(const std::string& config, const Participant& participant,
+                                 Wait wait);
 
 // A sample (of any type with a `payload` sequence of octets) whose payload
 // points at a buffer of its own, allocated here, never by Cyclone as long as

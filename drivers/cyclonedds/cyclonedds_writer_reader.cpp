@@ -40,7 +40,7 @@ bool WriterReader::wait(dds_duration_t timeout) {
 
 WriterReader ping_pong_endpoints(Participant& participant, PingPongEnd end, void* listener_arg,
                                  void (*on_data)(dds_entity_t, void*), bool in_waitset) {
-  const EndpointQos qos;
+  const EndpointQos qos(participant.history_depth());
   const EntityPlan ping{participant.handle(), participant.ping_topic(), qos.get(), "ping"};
   const EntityPlan pong{participant.handle(), participant.pong_topic(), qos.get(), "pong"};
   const bool client = end == PingPongEnd::client;

@@ -54,7 +54,8 @@ class WriterReader {
 // pongs, the echo writes pongs and reads pings.
 enum class PingPongEnd { client, echo };
 
-// The writer and reader of `end` in `participant`, both with EndpointQos;
+// The writer and reader of `end` in `participant`, both with EndpointQos of
+// the participant's history depth;
 // the rest as WriterReader's constructor.
 WriterReader ping_pong_endpoints(Participant& participant, PingPongEnd end, void* listener_arg,
                                  void (*on_data)(dds_entity_t, void*), bool in_waitset);

@@ -18,6 +18,7 @@
 #include <thread>
 
 #include "common/dds_driver_roles.hpp"
+#include "common/open_loop_pings.hpp"
 #include "common/pubsub_settings.hpp"
 #include "fastdds_client.hpp"
 #include "fastdds_echo.hpp"
@@ -27,6 +28,7 @@
 #include "fastdds_shm.hpp"
 #include "fastdds_subscribers.hpp"
 #include "mwbench/driver.hpp"
+#include "mwbench/load.hpp"
 
 namespace {
 
@@ -64,6 +66,14 @@ QosChoice parse_qos(const DriverOptions& o, Transport transport) {
         "--option data_sharing=on: --transport shm only (over udp the samples would bypass the "
         "transport the cell names; collocated, intra-process delivery bypasses both)");
   }
+  if (qos.data_sharing && o.load.open()) {
+    throw mwbench::UsageError("--option data_sharing=on with --load " + mwbench::to_string(o.load) +
+                              ": closed loop only (the server, which is not told the load, keeps "
+                              "a data-sharing pool of one pong; see README, \"Open loop\")");
+  }
+  // A data-sharing writer's pool is its history depth + 1 samples of the
+  // payload's size: the server, not told the load, keeps it at one.
+  qos.history_depth = qos.data_sharing ? 1 : roles::ping_queue_depth(o);
   return qos;
 }
 

@@ -215,7 +215,7 @@ void set_common_qos(Qos& qos, QosChoice choice) {
   qos.reliability().kind =
       choice.best_effort ? dds::BEST_EFFORT_RELIABILITY_QOS : dds::RELIABLE_RELIABILITY_QOS;
   qos.history().kind = dds::KEEP_LAST_HISTORY_QOS;
-  qos.history().depth = 1;
+  qos.history().depth = choice.history_depth;
   qos.durability().kind = dds::VOLATILE_DURABILITY_QOS;
   if (choice.data_sharing) {
     qos.data_sharing().on("");  // Fast DDS's default directory for the segments (/dev/shm)
@@ -257,7 +257,7 @@ nlohmann::json middleware_config(const std::string& profiles, const Participant&
       {"type", "mwbench_fastdds::Sample (PingPong.idl)"},
       {"qos",
        {{"reliability", qos.best_effort ? "best_effort" : "reliable"},
-        {"history", "keep_last 1"},
+        {"history", "keep_last " + std::to_string(qos.history_depth)},
         {"durability", "volatile"},
         {"publish_mode", "synchronous"},
         {"data_sharing", qos.data_sharing ? "on (type bounded by the cell's payload)" : "off"}}},

@@ -103,10 +103,14 @@ class OwnedParticipant {
 };
 
 // What a ping-pong cell may change of the QoS below: --option
-// reliability=reliable|best_effort and data_sharing=off|on (README, "QoS").
+// reliability=reliable|best_effort and data_sharing=off|on (README, "QoS"),
+// and the history depth of its ping and pong (common/open_loop_pings.hpp,
+// ping_queue_depth(); 1 with data sharing, whose pool is depth + 1 samples
+// of the payload's size).
 struct QosChoice {
   bool best_effort = false;
   bool data_sharing = false;
+  int history_depth = 1;
 };
 
 // A domain participant created from the transport's profile (udp:
@@ -147,9 +151,9 @@ class Participant {
   dds::Subscriber* subscriber_ = nullptr;
 };
 
-// The QoS of every writer and reader of the driver: reliable, KEEP_LAST 1,
-// volatile, synchronous publication, data sharing off (so that `udp` and
-// `shm` are exactly the transport the cell names; README, "What is measured");
+// The QoS of every writer and reader of the driver: reliable, KEEP_LAST 1
+// (a ping-pong cell: its QosChoice's depth), volatile, synchronous publication, data sharing off
+// (so that `udp` and `shm` are exactly the transport the cell names; README, "What is measured");
 // a ping-pong cell may choose best effort, and data sharing over `shm`.
 dds::DataWriterQos writer_qos(QosChoice choice = {});
 dds::DataReaderQos reader_qos(QosChoice choice = {});

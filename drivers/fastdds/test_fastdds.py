@@ -137,12 +137,17 @@ def test_best_effort_with_data_sharing_runs_and_is_recorded(tmp_path, wait):
     assert qos["reliability"] == "best_effort"
     assert qos["data_sharing"].startswith("on")
     assert server.stop()[0] == 0
+    # Its pools hold depth + 1 payloads: a server with data sharing keeps one, not 256.
+    assert read_result(server.output)[0]["middleware_config"]["qos"]["history"] == "keep_last 1"
 
 
 @pytest.mark.parametrize("extra, named", [
     (["--transport", "udp", "--option", "data_sharing=on"], "data_sharing=on"),
     (["--transport", "shm", "--option", "data_sharing=yes"], "data_sharing=yes"),
     (["--transport", "udp", "--option", "reliability=sometimes"], "reliability=sometimes"),
+    # A server keeps a data-sharing pool of one pong, whatever the load (README, "Open loop").
+    (["--transport", "shm", "--option", "data_sharing=on", "--load", "poisson:2000"],
+     "--option data_sharing=on with --load poisson:2000: closed loop only"),
 ])
 def test_qos_options_are_checked(tmp_path, extra, named):
     proc, _ = run_client(tmp_path, ["--operation", "roundtrip", "--payload-bytes", "0", *extra])

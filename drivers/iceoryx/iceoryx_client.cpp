@@ -1,4 +1,5 @@
-// The client end: ping publisher, pong subscriber, the two waits.
+// The client end: ping publisher, pong subscriber, the two waits, the open
+// loop.
 #include "iceoryx_client.hpp"
 
 #include <chrono>
@@ -7,17 +8,18 @@
 #include <string>
 #include <thread>
 
+#include "common/open_loop_pings.hpp"
 #include "common/spin_timeout.hpp"
 #include "mwbench/clock.hpp"
 
 namespace iceoryx {
 
 Client::Client(const Endpoint& endpoint, Wait wait, std::size_t payload_bytes, double timeout_s,
-               mwbench::Measurement& measurement)
+               mwbench::Measurement& measurement, std::uint64_t queue_capacity)
     : endpoint_(endpoint),
       call_(wait, payload_bytes, timeout_s, measurement),
       publisher_(service(endpoint, endpoint.ping), publisher_options()),
-      subscriber_(service(endpoint, endpoint.pong), subscriber_options()) {
+      subscriber_(service(endpoint, endpoint.pong), subscriber_options(queue_capacity)) {
   if (wait == Wait::waitset) {
     waitset_.emplace();
     attach(*waitset_, subscriber_, "pong subscriber");
@@ -44,15 +46,9 @@ void Client::connect() {
 }
 
 void Client::call() {
-  const auto size = static_cast<std::uint32_t>(sizeof(Message) + call_.payload.size());
-  void* chunk = loan_chunk(publisher_, size, alignof(Message));
-  auto* ping = static_cast<Message*>(chunk);
-  ping->seq = ++seq_;
-  ping->status = kIntact;
-  ping->payload_bytes = static_cast<std::uint32_t>(call_.payload.size());
-  if (!call_.payload.empty()) std::memcpy(ping + 1, call_.payload.data(), call_.payload.size());
+  Message* ping = loan_ping(++seq_);
   ping->stamp = stamp_ = mwbench::now_ns();
-  publisher_.publish(chunk);
+  publisher_.publish(ping);
   if (!await_pong()) {
     throw std::runtime_error("no pong for ping " + std::to_string(seq_) + " on " +
                              endpoint_.pong_name() + " within " + seconds_text(call_.timeout_s) +
@@ -60,20 +56,56 @@ void Client::call() {
   }
 }
 
+void Client::run_open() {
+  mwbench::common::OpenLoopPings pings(call_.measurement, seq_ + 1);
+  const auto wake = iox::units::Duration::fromNanoseconds(
+      static_cast<std::uint64_t>(mwbench::common::kReaderWakeS * 1e9));
+  mwbench::common::run_open_reading(
+      call_.measurement,
+      [this, &pings](std::uint64_t call) {
+        const mwbench::common::PingStamp stamped = pings.ping(call);
+        Message* ping = loan_ping(stamped.seq);
+        ping->stamp = stamped.stamp;
+        publisher_.publish(ping);
+      },
+      [this, &pings, wake] {
+        // Woken by a pong, or after `wake` to see whether the loop has ended.
+        if (call_.wait == Wait::waitset) static_cast<void>(waitset_->timedWait(wake));
+        Message pong{};
+        while (take_pong(pong)) pings.answered({pong.seq, pong.stamp, pong.status});
+      });
+}
+
+Message* Client::loan_ping(std::uint64_t seq) {
+  const auto size = static_cast<std::uint32_t>(sizeof(Message) + call_.payload.size());
+  auto* ping = static_cast<Message*>(loan_chunk(publisher_, size, alignof(Message)));
+  ping->seq = seq;
+  ping->status = kIntact;
+  ping->payload_bytes = static_cast<std::uint32_t>(call_.payload.size());
+  if (!call_.payload.empty()) std::memcpy(ping + 1, call_.payload.data(), call_.payload.size());
+  return ping;
+}
+
+bool Client::take_pong(Message& pong) {
+  const auto taken = subscriber_.take();
+  if (taken.has_error()) {
+    if (taken.get_error() == iox::popo::ChunkReceiveResult::NO_CHUNK_AVAILABLE) return false;
+    throw std::runtime_error(std::string("take (pong): ") +
+                             iox::popo::asStringLiteral(taken.get_error()));
+  }
+  pong = *static_cast<const Message*>(taken.value());
+  subscriber_.release(taken.value());
+  return true;
+}
+
 bool Client::await_pong() {
   mwbench::common::SpinTimeout spinning(call_.timeout_ns);
   for (;;) {
-    const auto taken = subscriber_.take();
-    if (!taken.has_error()) {
-      const Message pong = *static_cast<const Message*>(taken.value());
-      subscriber_.release(taken.value());
+    Message pong{};
+    if (take_pong(pong)) {
       if (pong.seq < seq_) continue;  // a late answer to an earlier ping
       check_pong(pong);
       return true;
-    }
-    if (taken.get_error() != iox::popo::ChunkReceiveResult::NO_CHUNK_AVAILABLE) {
-      throw std::runtime_error(std::string("take (pong): ") +
-                               iox::popo::asStringLiteral(taken.get_error()));
     }
     if (call_.wait == Wait::waitset) {
       // timedWait() may return nothing early (a semaphore post left over from

@@ -18,10 +18,11 @@ namespace iceoryx {
 class Client {
  public:
   // Offers the ping service and subscribes to the pong service of
-  // `endpoint` (the runtime must exist). A pong that does not answer its
-  // ping is reported through `measurement.fail()`.
+  // `endpoint` (the runtime must exist), queueing `queue_capacity` pongs. A
+  // pong that does not answer its ping is reported through
+  // `measurement.fail()`.
   Client(const Endpoint& endpoint, Wait wait, std::size_t payload_bytes, double timeout_s,
-         mwbench::Measurement& measurement);
+         mwbench::Measurement& measurement, std::uint64_t queue_capacity);
 
   // Before the warm-up: waits until the ping publisher has a subscriber and
   // the pong subscriber is connected to a publisher (RouDi has matched both
@@ -34,7 +35,19 @@ class Client {
   // when no pong comes within --timeout.
   void call();
 
+  // An open --load, after connect() (common/open_loop_pings.hpp): the
+  // harness's thread publishes the pings on its schedule, a reader thread
+  // takes the pongs (waiting in the WaitSet, or spinning) and matches each
+  // to its ping by its sequence number.
+  void run_open();
+
  private:
+  // Loans a chunk and writes ping `seq` (and the payload) into it, all but
+  // the stamp, which the caller writes last, just before publishing.
+  Message* loan_ping(std::uint64_t seq);
+  // Takes the next pong and releases its chunk; false when none is there.
+  // Throws on an error.
+  bool take_pong(Message& pong);
   // Waits for the pong of ping `seq_` (skipping older ones); false on timeout.
   bool await_pong();
   void check_pong(const Message& pong);

@@ -18,6 +18,7 @@
 #include <thread>
 
 #include "common/echo_thread.hpp"
+#include "common/open_loop_pings.hpp"
 #include "iceoryx_client.hpp"
 #include "iceoryx_echo.hpp"
 #include "iceoryx_fanout.hpp"
@@ -32,6 +33,7 @@ namespace {
 using mwbench::DriverOptions;
 using mwbench::Role;
 using namespace iceoryx;
+namespace roles = mwbench::common;
 
 struct Settings {
   Wait wait = Wait::waitset;
@@ -70,6 +72,8 @@ class IceoryxDriver final : public mwbench::Driver {
   mwbench::Description describe() const override {
     mwbench::Description d("iceoryx", "Eclipse iceoryx", ICEORYX_LATEST_RELEASE_VERSION);
     d.operations = {{"roundtrip", false}, {"octets", true}, {mwbench::kFanoutOperation, true}};
+    // A fan-out's event waits for every subscriber's reply: closed loop only.
+    d.open_loop = {"roundtrip", "octets"};
     d.modes = {{"remote", {"shm"}}, {"collocated", {"inproc"}}};
     // Shared memory through the machine's RouDi: no socket, so --bind
     // (accepted by the harness) has nothing to bind, and no other host
@@ -95,8 +99,9 @@ class IceoryxDriver final : public mwbench::Driver {
     init_runtime("server");
     if (o.operation == mwbench::kFanoutOperation) return serve_fanout(o, s, context);
     const Endpoint endpoint = Endpoint::for_process();
-    Echo echo(endpoint, s.wait, s.payload_bytes, s.verify);
-    context.record_middleware_config(middleware_config(endpoint, s.wait));
+    const auto queue = static_cast<std::uint64_t>(roles::ping_queue_depth(o));
+    Echo echo(endpoint, s.wait, s.payload_bytes, s.verify, queue);
+    context.record_middleware_config(middleware_config(endpoint, s.wait, queue));
     const mwbench::ScopedStopCallback stop(context, [&echo] { echo.stop(); });
     context.publish_endpoint(endpoint.to_string());
     echo.serve();
@@ -111,7 +116,8 @@ class IceoryxDriver final : public mwbench::Driver {
     if (o.role == Role::collocated) {
       init_runtime("collocated");
       const Endpoint endpoint = Endpoint::for_process();
-      Echo echo(endpoint, s.wait, s.payload_bytes, s.verify);
+      Echo echo(endpoint, s.wait, s.payload_bytes, s.verify,
+                static_cast<std::uint64_t>(roles::ping_queue_depth(o)));
       mwbench::common::EchoThread serving(echo);
       run(o, s, endpoint, m);
       serving.join();
@@ -171,23 +177,26 @@ class IceoryxDriver final : public mwbench::Driver {
   static void run_fanout(const DriverOptions& o, const Settings& s, const FanoutEndpoint& endpoint,
                          mwbench::Measurement& m) {
     Publisher publisher(endpoint, s.wait, s.payload_bytes, o.timeout_s, m);
-    measure_calls(publisher, fanout_config(endpoint, s.wait), m);
+    m.record_middleware_config(fanout_config(endpoint, s.wait));
+    publisher.connect();
+    m.run([&publisher] { publisher.call(); });
     m.record_events_published(publisher.published());
   }
 
+  // The client's measured loop: records the configuration, connects, then
+  // one call per sample, or under an open --load the pings on the harness's
+  // schedule.
   static void run(const DriverOptions& o, const Settings& s, const Endpoint& endpoint,
                   mwbench::Measurement& m) {
-    Client client(endpoint, s.wait, s.payload_bytes, o.timeout_s, m);
-    measure_calls(client, middleware_config(endpoint, s.wait), m);
-  }
-
-  // The measured loop of a Client or a Publisher: records `config`,
-  // connects, then one call per sample.
-  template <class Caller>
-  static void measure_calls(Caller& caller, const nlohmann::json& config, mwbench::Measurement& m) {
-    m.record_middleware_config(config);
-    caller.connect();
-    m.run([&caller] { caller.call(); });
+    const auto queue = static_cast<std::uint64_t>(roles::ping_queue_depth(o));
+    Client client(endpoint, s.wait, s.payload_bytes, o.timeout_s, m, queue);
+    m.record_middleware_config(middleware_config(endpoint, s.wait, queue));
+    client.connect();
+    if (m.open_loop()) {
+      client.run_open();
+    } else {
+      m.run([&client] { client.call(); });
+    }
   }
 };
 

@@ -5,10 +5,11 @@
 
 namespace iceoryx {
 
-Echo::Echo(const Endpoint& endpoint, Wait wait, std::size_t payload_bytes, bool verify)
+Echo::Echo(const Endpoint& endpoint, Wait wait, std::size_t payload_bytes, bool verify,
+           std::uint64_t queue_capacity)
     : wait_(wait),
       check_(payload_bytes, verify),
-      subscriber_(service(endpoint, endpoint.ping), subscriber_options()),
+      subscriber_(service(endpoint, endpoint.ping), subscriber_options(queue_capacity)),
       publisher_(service(endpoint, endpoint.pong), publisher_options()) {
   if (wait == Wait::waitset) {
     waitset_.emplace();

@@ -25,7 +25,9 @@ class Echo {
   // `endpoint` (the runtime must exist). With wait=waitset, a WaitSet holds
   // the subscriber's has-data state and a user trigger that stop() fires.
   // With `verify` every payload byte is checked against pattern_byte().
-  Echo(const Endpoint& endpoint, Wait wait, std::size_t payload_bytes, bool verify);
+  // The ping subscriber queues `queue_capacity` chunks.
+  Echo(const Endpoint& endpoint, Wait wait, std::size_t payload_bytes, bool verify,
+       std::uint64_t queue_capacity);
 
   // Serves until stop(): waits in the WaitSet, or spins on take().
   void serve();

@@ -12,7 +12,9 @@
 #include <stdexcept>
 #include <string_view>
 
+#include "common/open_loop_pings.hpp"
 #include "iceoryx_hoofs/log/logmanager.hpp"
+#include "iceoryx_posh/iceoryx_posh_types.hpp"
 #include "iceoryx_posh/runtime/posh_runtime.hpp"
 #include "iceoryx_versions.hpp"
 #include "mwbench/name_table.hpp"
@@ -135,9 +137,12 @@ iox::popo::PublisherOptions publisher_options() {
   return options;
 }
 
-iox::popo::SubscriberOptions subscriber_options() {
+static_assert(mwbench::common::kOutstandingPings <= iox::MAX_SUBSCRIBER_QUEUE_CAPACITY,
+              "an open loop's queue is one iceoryx allows");
+
+iox::popo::SubscriberOptions subscriber_options(std::uint64_t queue_capacity) {
   iox::popo::SubscriberOptions options;
-  options.queueCapacity = 1;
+  options.queueCapacity = queue_capacity;
   options.historyRequest = 0;
   options.queueFullPolicy = iox::popo::QueueFullPolicy::DISCARD_OLDEST_DATA;
   return options;
@@ -157,10 +162,11 @@ nlohmann::json subscriber_config(std::uint64_t queue_capacity) {
   return {{"queue_capacity", queue_capacity}, {"queue_full_policy", "discard_oldest_data"}};
 }
 
-nlohmann::json middleware_config(const Endpoint& endpoint, Wait wait) {
+nlohmann::json middleware_config(const Endpoint& endpoint, Wait wait,
+                                 std::uint64_t queue_capacity) {
   nlohmann::json config = runtime_config(wait);
   config["services"] = {{"ping", endpoint.ping_name()}, {"pong", endpoint.pong_name()}};
-  config["subscriber"] = subscriber_config(1);
+  config["subscriber"] = subscriber_config(queue_capacity);
   return config;
 }
 

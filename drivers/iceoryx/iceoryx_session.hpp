@@ -83,12 +83,15 @@ iox::capro::ServiceDescription service(const AnyEndpoint& endpoint, const std::s
 // Every publisher (ping-pong and fan-out): no history (a late subscriber
 // gets nothing old).
 iox::popo::PublisherOptions publisher_options();
-// Every subscriber but the fan-out publisher's replies: a queue of one
-// chunk, discarding the oldest when full. A closed ping-pong has at most one
-// chunk in flight per direction; in a fan-out the next event is sent only
-// once every subscriber has taken the last, so what it can push out is only
-// a handshake probe nobody took.
-iox::popo::SubscriberOptions subscriber_options();
+// Every subscriber but the fan-out publisher's replies: a queue of
+// `queue_capacity` chunks, discarding the oldest when full. A closed
+// ping-pong has at most one chunk in flight per direction, and its ends a
+// queue of one (but for a server, which is not told the load); an open
+// loop's ends queue common::kOutstandingPings (ping_queue_depth()). In a
+// fan-out (a queue of one) the next event is sent only once every
+// subscriber has taken the last, so what it can push out is only a
+// handshake probe nobody took.
+iox::popo::SubscriberOptions subscriber_options(std::uint64_t queue_capacity = 1);
 
 // The message at the start of every chunk; a ping's payload follows it.
 struct Message {
@@ -134,7 +137,7 @@ struct CallSettings {
 // (subscriber_config), and a ping-pong's whole.
 nlohmann::json runtime_config(Wait wait);
 nlohmann::json subscriber_config(std::uint64_t queue_capacity);
-nlohmann::json middleware_config(const Endpoint& endpoint, Wait wait);
+nlohmann::json middleware_config(const Endpoint& endpoint, Wait wait, std::uint64_t queue_capacity);
 
 // A chunk of `size` bytes loaned from `publisher`; throws naming the error.
 void* loan_chunk(iox::popo::UntypedPublisher& publisher, std::uint32_t size,

@@ -21,6 +21,7 @@ from driver_processes import (
     Driver,
     DriverServer,
     assert_every_event_delivered,
+    assert_open_loop_result,
     cell,
     fanout_subscribers,
     measuring,
@@ -117,6 +118,7 @@ def test_describe():
     assert set(d["options"]) == {"wait", "verify"}
     assert d["max_threads"] == 1 and d["max_servants"] == 1
     assert d["max_subscribers"] == 64  # a reply and two late hellos each in a 256-chunk queue
+    assert d["open_loop"] == ["roundtrip", "octets"]
     daemon = d["daemon"]
     assert daemon["program"] == "iox-roudi" and daemon["package"] == "iceoryx"
     config = daemon["args"][daemon["args"].index("--config-file") + 1]
@@ -143,6 +145,7 @@ def test_round_trip(tmp_path, serve, wait):
     assert config["services"] == {"ping": f"mwbench/{server.proc.pid}/ping",
                                   "pong": f"mwbench/{server.proc.pid}/pong"}
     assert config["runtime"] == f"mwbench-iox-client-{header['process']['pid']}"
+    assert config["subscriber"]["queue_capacity"] == 1  # closed: one pong in flight
 
     status, err = server.stop()
     assert status == 0, err
@@ -186,6 +189,28 @@ def test_collocated(tmp_path, roudi, wait, operation, payload):
     pid = header["process"]["pid"]
     assert header["middleware_config"]["services"]["ping"] == f"mwbench/{pid}/ping"
     assert header["middleware_config"]["runtime"] == f"mwbench-iox-collocated-{pid}"
+
+
+@pytest.mark.parametrize("wait, load", [
+    ("waitset", "constant:2000"), ("waitset", "poisson:2000"), ("spin", "poisson:2000")])
+def test_open_loop(tmp_path, serve, wait, load):
+    args = cell("roundtrip", "shm", 0, "--option", f"wait={wait}")
+    server = serve(args)
+    client, output = ICEORYX.client(tmp_path, server, *args, "--load", load)
+    assert client.returncode == 0, client.stderr
+    header = assert_open_loop_result(output, load)
+    assert header["middleware_config"]["subscriber"]["queue_capacity"] == 256
+    assert server.stop()[0] == 0
+    assert read_result(server.output)[0]["middleware_config"]["subscriber"] == \
+        header["middleware_config"]["subscriber"]  # a server queues 256 whatever the load
+
+
+@pytest.mark.parametrize("load", ["constant:2000", "poisson:2000"])
+def test_open_loop_collocated_octets(tmp_path, roudi, load):
+    proc, output = ICEORYX.run("collocated", tmp_path, *cell(
+        "octets", "inproc", 4096, "--option", "verify=1", "--load", load))
+    assert proc.returncode == 0, proc.stderr
+    assert assert_open_loop_result(output, load)["payload_bytes"] == 4096
 
 
 def test_client_fails_when_no_server_appears(tmp_path, roudi):
