@@ -128,8 +128,11 @@ def test_a_version_5_database_gains_named_series_and_the_newer_factors(tmp_path)
     connection.execute("DROP TABLE named_series")
     connection.execute("DROP TABLE calibrations")  # version 9 added it
     connection.execute("DROP TABLE interop")  # version 11
-    # Versions 6 to 8 added the first four, version 9 `position`, version 10 `orb`.
-    for column in ("assembly", "delivery", "layer", "hosts", "position", "orb"):
+    connection.execute("DROP TABLE saturation")  # version 12
+    # Versions 6 to 8 added the first four, version 9 `position`, version 10 `orb`,
+    # version 12 the last three.
+    for column in ("assembly", "delivery", "layer", "hosts", "position", "orb",
+                   "invocation", "dispatch", "load"):
         connection.execute(f"ALTER TABLE cells DROP COLUMN {column}")
     for column in ("hosts", "seed", "launch_plan"):
         connection.execute(f"ALTER TABLE runs DROP COLUMN {column}")
@@ -165,6 +168,9 @@ def test_a_version_10_database_gains_the_interop_table(tmp_path):
     connection.execute("BEGIN IMMEDIATE")
     store_schema.create(connection)
     connection.execute("DROP TABLE interop")
+    connection.execute("DROP TABLE saturation")  # version 12
+    for column in ("invocation", "dispatch", "load"):
+        connection.execute(f"ALTER TABLE cells DROP COLUMN {column}")
     connection.execute("UPDATE schema_info SET version = 10")
     connection.commit()
     connection.close()
