@@ -6,6 +6,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from conftest import spec_refusal, write_spec
@@ -162,3 +163,28 @@ def test_an_open_loop_result_must_carry_the_load_it_was_asked_for():
     assert judged("poisson:1e3", behind) == [
         "7 of the 200 calls sent were never answered (lost): their samples are left out",
         "achieved 500 calls/s of the 990 offered: the middleware did not keep up"]
+
+
+def test_compare_warns_of_open_loops_that_did_not_keep_up(tmp_path):
+    from mwbench.comparison import cautions, compare
+    from mwbench.comparison.runs import load_run
+
+    store = Store.create_or_open(tmp_path / "m.db")
+    runs = []
+    for achieved in (985.0, 600.0):  # of 990.5 offered: kept up, then fell behind
+        run_id = store.begin_run("s", "p", "t", {}, "v")
+        header = {"load": {**HEADER["load"], "achieved_per_s": achieved}}
+        for launch in (1, 2):
+            store.add_cell(run_id, CellRecord(
+                factors={"experiment": "e", "driver": "rawtcp", "operation": "roundtrip",
+                         "load": "poisson:1000", "launch": launch},
+                status="ok", batch_size=1, measurer_header=header,
+                samples_ns=np.full(50, 20_000 + launch, dtype=np.int64)))
+        store.end_run(run_id, "finished")
+        runs.append(load_run(store, run_id))
+    store.close()
+    said = [caution for caution in cautions(compare(*runs)) if "open-loop" in caution]
+    assert said == ["NEW run 2: 1 open-loop configuration(s) achieved less than 95% of the "
+                    "rate offered: their response times are those of a queue that grew for "
+                    "the whole launch, so they change with its length as much as with the "
+                    "middleware"]
