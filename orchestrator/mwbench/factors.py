@@ -220,8 +220,9 @@ FACTORS: tuple[Factor, ...] = (
                    "`omniorb`, `ccm` and `java` drivers): a static stub, the DII "
                    "(`CORBA::Request`), AMI with a reply handler or with a poller, or a "
                    "`oneway` call, which has no reply and is timed as its delivery (client "
-                   "send to servant entry, one host only); `oneway` with `octets_out` or "
-                   "`octets_inout` is skipped, with the reason"),
+                   "send to servant entry, one host only); `oneway` calls `ping` only (`oneway "
+                   "void ping_oneway()`): with another operation it is skipped, with the "
+                   "reason"),
     _driver_option("dispatch", Literal["static", "dsi"],
                    "how the server dispatches to the servant: a static skeleton, or the DSI "
                    "(a `DynamicImplementation` servant)"),

@@ -78,24 +78,30 @@ def load_figures(measurer_header: dict | str | None) -> LoadFigures | None:
 
 # Operations that return data in their reply: a oneway call, which has none, cannot.
 REPLY_OPERATIONS = ("octets_out", "octets_inout")
+# The operation a oneway invocation makes: `oneway void ping_oneway()`, no argument, no reply.
+ONEWAY_OPERATION = "ping"
 # The invocations under which the CORBA drivers' open loop runs: theirs is AMI callbacks.
 OPEN_INVOCATIONS = (None, "ami_callback")
 
 
 def refusal(operation: str, options: dict) -> str | None:
-    """Why the spec asks for a cell no driver can run (oneway with a reply operation), or
-    None. The matrix skips it with this reason; an experiment left with no cell by it is
-    an error."""
-    if options.get("invocation") == "oneway" and operation in REPLY_OPERATIONS:
+    """Why the spec asks for a cell no driver can run (oneway with an operation other than
+    ping), or None. The matrix skips it with this reason; an experiment left with no cell
+    by it is an error."""
+    if options.get("invocation") != "oneway" or operation == ONEWAY_OPERATION:
+        return None
+    if operation in REPLY_OPERATIONS:
         return f"invocation oneway cannot carry {operation}: a oneway call has no reply"
-    return None
+    return (f"invocation oneway calls `oneway void ping_oneway()`: the operation "
+            f"{ONEWAY_OPERATION} only, not {operation}")
 
 
 def open_loop_problem(levels: dict, options: dict, driver: DriverInfo,
                       batch: int | str) -> str | None:
     """Why the driver cannot run this cell's open-loop load (a closed loop: None). Its
     operation must be one of its `open_loop` (--describe), with one client thread, batch
-    1 (or auto) and, for the CORBA drivers, AMI callbacks (or the default invocation)."""
+    1 (or auto), for the CORBA drivers AMI callbacks (or the default invocation), and no
+    option with which the driver times one way (`one_way_options`: delivery=1)."""
     load = parse_load(levels["load"])
     if not load.open:
         return None
@@ -110,6 +116,9 @@ def open_loop_problem(levels: dict, options: dict, driver: DriverInfo,
     if (invocation := options.get("invocation")) not in OPEN_INVOCATIONS:
         return (f"an open loop invokes by AMI callbacks (invocation ami_callback, or unset); "
                 f"invocation {invocation} runs in a closed loop only")
+    if option := one_way_option(options, driver):
+        return (f"with {option} {driver.name} times one way, from the servant's clock, in a "
+                "closed loop only")
     return None
 
 

@@ -9,8 +9,8 @@ import pytest
 from mwbench import runner
 from mwbench.drivers import DriverInfo
 
-OPERATIONS = {"roundtrip": {"payload": False}, "octets_out": {"payload": True},
-              "octets": {"payload": True}}
+OPERATIONS = {"roundtrip": {"payload": False}, "ping": {"payload": False},
+              "octets_out": {"payload": True}, "octets": {"payload": True}}
 OMNIORB = DriverInfo(
     name="omniorb", program=Path("omniorb"), available=True, operations=OPERATIONS,
     modes={"remote": ["tcp"]},

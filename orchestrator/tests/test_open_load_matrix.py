@@ -49,7 +49,9 @@ def test_an_open_load_of_an_operation_outside_open_loop_is_skipped_with_the_reas
     ({"batch": 8}, "an open loop times each call (batch 1 or auto); this cell has batch 8"),
     ({"invocation": ["dii"]}, "an open loop invokes by AMI callbacks (invocation "
                               "ami_callback, or unset); invocation dii runs in a closed loop "
-                              "only")])
+                              "only"),
+    ({"options": {"delivery": ["1"]}}, "with delivery=1 omniorb times one way, from the "
+                                       "servant's clock, in a closed loop only")])
 def test_an_open_load_the_harness_refuses_is_skipped_with_the_reason(setting, reason):
     matrix = expand(spec(drivers="omniorb", load="constant:100", **setting), DRIVERS)
     assert matrix.configurations == []
@@ -71,6 +73,14 @@ def test_oneway_with_an_operation_that_replies_is_skipped_with_the_reason():
                        "reply") in skips(matrix)
 
 
+def test_oneway_calls_ping_only():
+    matrix = expand(spec(drivers="omniorb", operation=["ping", "roundtrip"],
+                         invocation="oneway"), DRIVERS)
+    assert [c["operation"] for c in matrix.configurations] == ["ping"]
+    assert skips(matrix) == [("omniorb", "invocation oneway calls `oneway void ping_oneway()`: "
+                                         "the operation ping only, not roundtrip")]
+
+
 @pytest.mark.parametrize("options", [{"invocation": "oneway"},
                                      {"options": {"invocation": ["oneway"]}}])
 def test_an_experiment_left_with_no_cell_by_oneway_is_an_error_naming_it(options):
@@ -86,8 +96,8 @@ def test_a_one_way_option_across_hosts_is_skipped_as_one_way_operations_are(tmp_
                                                                             options):
     (tmp_path / "hosts.yaml").write_text(INVENTORY)
     across = {"client": "near", "server": "far"}
-    matrix = expand(spec(drivers="omniorb", hosts=[across, "far"], **options), DRIVERS,
-                    load_inventory(tmp_path / "hosts.yaml"))
+    matrix = expand(spec(drivers="omniorb", operation="ping", hosts=[across, "far"],
+                         **options), DRIVERS, load_inventory(tmp_path / "hosts.yaml"))
     assert [c["hosts"] for c in matrix.configurations] == ["far"]
     ((driver, reason),) = skips(matrix)
     assert driver == "omniorb" and reason.startswith(
