@@ -23,6 +23,7 @@ from .factors import FACTORS, driver_options
 from .hosts.inventory import LOOPBACK
 from .hosts.topology import Topology
 from .matrix import Cell
+from .open_load import load_seed
 from .paths import build_dir
 from .processes import Child, ChildFailure
 from .resultfile import ResultFile, ResultFileError, read_result_file
@@ -36,7 +37,8 @@ def driver_arguments(cell: Cell, driver: DriverInfo, role: str, cpu: int | None,
                      place=None, own_options: dict | None = None) -> list[str]:
     """The argument list of one driver process (docs/driver-contract.md, section 2) at
     `place` (its program and bind address there; default: this machine's build): the
-    cell's levels of every factor that has a driver argument (factors.py), then the
+    cell's levels of every factor that has a driver argument (factors.py; `--load` to
+    the measuring process alone, with the seed of its schedule: open_load.py), then the
     settings, the files and the fan-out's share, then the driver options: the spec's,
     the factors passed as one (`driver_option`), and this process's own (the node map
     of the process that deploys, hosts/nodes.py)."""
@@ -46,8 +48,12 @@ def driver_arguments(cell: Cell, driver: DriverInfo, role: str, cpu: int | None,
         argv += ["--bind", place.host.bind]
     for factor in FACTORS:
         level = cell[factor.name]
+        if factor.measurer_only and role == "server":
+            continue
         if factor.argument and level is not None and level != factor.unset:
             argv += [factor.argument, str(level)]
+    if role != "server" and (seed := load_seed(cell.levels)) is not None:
+        argv += ["--load-seed", str(seed)]
     argv += ["--samples", str(cell.samples), "--warmup", str(cell.warmup),
              "--batch", str(cell.batch)]
     for endpoint_file in endpoint_files:

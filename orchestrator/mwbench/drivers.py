@@ -48,6 +48,9 @@ class DriverInfo:
     # option -> value -> the transports that value works over (others are skipped)
     option_transports: dict = field(default_factory=dict)
     nodes: dict | None = None  # how its deployment nodes start elsewhere (hosts/nodes.py)
+    open_loop: tuple[str, ...] = ()  # operations it runs under an open-loop --load
+    # option -> the values with which it times one-way figures from two processes' clocks
+    one_way_options: dict = field(default_factory=dict)
 
     def transports(self, mode: str) -> list[str]:
         return list(self.modes.get(mode, []))
@@ -69,6 +72,8 @@ class _Description(BaseModel):
     max_subscribers: Bound = None
     host_local: list[str] = []
     option_transports: dict[str, dict[str, list[str]]] = {}
+    open_loop: list[str] = []
+    one_way_options: dict[str, list[str]] = {}
 
 
 def known_driver_names() -> list[str]:
@@ -151,6 +156,8 @@ def describe(name: str) -> DriverInfo:
         host_local=tuple(data.get("host_local", ())),
         option_transports=data.get("option_transports", {}),
         nodes=nodes,
+        open_loop=tuple(data.get("open_loop", ())),
+        one_way_options=data.get("one_way_options", {}),
     )
 
 

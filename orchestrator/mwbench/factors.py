@@ -40,6 +40,7 @@ from typing import Annotated, Any, Literal
 from pydantic import BeforeValidator, Field
 
 from .hosts import topology
+from .load_level import validated as _load
 
 BACKGROUND_NONE = "none"
 FANOUT_OPERATION = "fanout"  # the operation whose meaning the driver contract fixes
@@ -77,6 +78,7 @@ class Factor:
     text: Callable[[Any], str | None]  # a level as a reader sees it; None: not shown
     crossed: bool = False  # crossed with the others as it stands (matrix.py)
     argument: str | None = None  # the driver argument of a level other than `unset`
+    measurer_only: bool = False  # the argument goes to the measuring process alone (--load)
     # Passed as `--option NAME=LEVEL` (when set) to drivers that declare the option NAME:
     # a setting of some drivers that mwbench names, labels and stores as a factor.
     driver_option: str | None = None
@@ -212,6 +214,18 @@ FACTORS: tuple[Factor, ...] = (
                    "obj-obj) or a component using the interface calling one that provides it "
                    "(`component`, comp-comp); in the `ccmevents` driver, who uses the "
                    "delivery"),
+    _driver_option("invocation",
+                   Literal["static", "dii", "ami_callback", "ami_poller", "oneway"],
+                   "how the client invokes (Open CORBA Benchmarking's client mechanisms, the "
+                   "`omniorb`, `ccm` and `java` drivers): a static stub, the DII "
+                   "(`CORBA::Request`), AMI with a reply handler or with a poller, or a "
+                   "`oneway` call, which has no reply and is timed as its delivery (client "
+                   "send to servant entry, one host only); `oneway` calls `ping` only (`oneway "
+                   "void ping_oneway()`): with another operation it is skipped, with the "
+                   "reason"),
+    _driver_option("dispatch", Literal["static", "dsi"],
+                   "how the server dispatches to the servant: a static skeleton, or the DSI "
+                   "(a `DynamicImplementation` servant)"),
     Factor("options", "options", str | int, (), "TEXT", _options_text, echoed="options",
            values_doc="mapping of key to value or list", default_doc="none",
            doc="driver-specific settings, passed as `--option key=value` to the drivers "
@@ -226,6 +240,22 @@ FACTORS: tuple[Factor, ...] = (
                "the client has ended; the exact command and stress-ng's version are stored "
                "with the cell (`load_generator` in the export). A missing stress-ng, or one "
                "that exits early, fails the cell. Quote it in YAML flow lists: `[\"cpu:2\"]`"),
+    Factor("load", "load", Annotated[str, BeforeValidator(_load)], (None,), "TEXT",
+           _after("load"), crossed=True, argument="--load", measurer_only=True,
+           unset="closed", values_doc="`closed`, `constant:RATE`, `poisson:RATE` (RATE "
+           "calls or events per second, a positive finite number: `1000`, `2.5e4`)",
+           default_doc="not set: `closed`",
+           doc="how the measuring process sends: `closed` waits for each reply before the "
+               "next call; `constant` and `poisson` are open loops, sending on a schedule of "
+               "intended start times (even or exponential gaps) without waiting, each "
+               "sample the response time from its intended start (driver contract, "
+               "`--load`). Open loops run one client thread, batch 1, and the operations a "
+               "driver lists in `open_loop` (`--describe`); other cells are skipped, with "
+               "the reason. Each launch's Poisson schedule is seeded from its "
+               "configuration and launch (`--load-seed`), so a rerun sends alike. A cell "
+               "whose warm-up and samples at its rate outlast `timeout_s`, or open-loop "
+               "cells that outlast `--budget`, are an error before anything runs. Quote it "
+               "in YAML flow lists: `[\"poisson:1000\"]`"),
     Factor("hosts", "hosts", Annotated[str, BeforeValidator(topology.canonical)], (None,),
            "TEXT", lambda level: None if level is None else f"on {level}", crossed=True,
            baseline=True, values_doc="a host's name, or a mapping of roles to hosts: "

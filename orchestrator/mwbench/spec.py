@@ -317,8 +317,22 @@ def _describe_errors(path: Path, document: CommentedMap, error: ValidationError)
         line = line_of(document, location)
         where = f"{path}:{line}" if line else str(path)
         key = dotted(location) or "(top level)"
-        messages.setdefault(f"{where}: {key}", []).append(_message(item, location))
+        messages.setdefault(f"{where}: {key}", []).append(
+            _message(item, location) + _experiment_named(document, location))
     return "\n".join(f"{where}: {'; or: '.join(texts)}" for where, texts in messages.items())
+
+
+def _experiment_named(document: CommentedMap, location: list) -> str:
+    """" (experiment 'NAME')" for a problem inside an experiment that has a name: its
+    index alone makes the reader count."""
+    if location[:1] != ["experiments"] or len(location) < 3 or not isinstance(location[1], int):
+        return ""
+    experiments = document.get("experiments")
+    try:
+        name = experiments[location[1]].get("name")
+    except (AttributeError, IndexError, KeyError, TypeError):
+        return ""
+    return f" (experiment '{name}')" if isinstance(name, str) else ""
 
 
 def _is_validator_tag(part: Any) -> bool:

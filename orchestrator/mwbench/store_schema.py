@@ -72,13 +72,24 @@ payload, client and server ORB, `status` (pass, fail or skipped), the reason
 (a kind of failure of interop/reasons.py, or why the pair was skipped), the
 client's error line and the whole error, the median and p99 of a pair that
 passed, and each side's driver and options (JSON). Runs stored before have none.
+
+Version 12 (invocation modes and open-loop load) adds to `cells` `invocation`
+(`static`, `dii`, `ami_callback`, `ami_poller`, `oneway`), `dispatch` (`static`,
+`dsi`) and `load` (`closed`, `constant:RATE`, `poisson:RATE`), NULL for every cell
+that does not set them, as every cell stored before (a closed loop, static
+invocation and dispatch). An open-loop cell's figures (offered and achieved rate,
+late sends, lost calls, the seed of its schedule) are in its `measurer_header`,
+under `load`. It adds the table `saturation`: one row per configuration of a run
+of `mwbench saturate`, the p99 bound it searched under, the highest rate that met
+it (NULL: none did) and every rate it tried, with the verdict (JSON); the probes
+themselves are the run's cells.
 """
 
 import sqlite3
 
 from .factors import BY_NAME, NAMES
 
-SCHEMA_VERSION = 11
+SCHEMA_VERSION = 12
 
 # The factors that identify a cell within a run, one column each (factors.py declares
 # them; a new one needs a migration below that adds its column).
@@ -204,6 +215,18 @@ CREATE TABLE interop (
     PRIMARY KEY (run_id, kind, operation, payload_bytes, client_orb, server_orb)
 )"""
 
+SATURATION_TABLE = """
+CREATE TABLE saturation (
+    run_id INTEGER NOT NULL REFERENCES runs(id),
+    configuration TEXT NOT NULL,    -- JSON of its factors, but the load and the launch
+    kind TEXT NOT NULL,             -- the open loop searched: constant | poisson
+    p99_bound_us REAL NOT NULL,
+    max_rate_per_s REAL,            -- the highest rate that met the bound; NULL: none did
+    reason TEXT NOT NULL,           -- why the search stopped there, as printed
+    probes TEXT NOT NULL,           -- JSON list: rate, p99_us, achieved_fraction, verdict
+    PRIMARY KEY (run_id, configuration)
+)"""
+
 # MIGRATIONS[n] takes a database from version n to n + 1.
 MIGRATIONS: dict[int, tuple[str, ...]] = {
     1: (
@@ -233,6 +256,8 @@ MIGRATIONS: dict[int, tuple[str, ...]] = {
     ),
     9: (add_factor_column("orb"),),
     10: (INTEROP_TABLE,),
+    11: (add_factor_column("invocation"), add_factor_column("dispatch"),
+         add_factor_column("load"), SATURATION_TABLE),
 }
 
 

@@ -38,7 +38,7 @@ EXAMPLES = {"experiment": ("first", "second"), "driver": ("rawtcp", "omniorb"),
             "transport": ("tcp", "uds"), "operation": ("roundtrip", "ping"),
             "options": ({"threading": "pool"}, {"threading": "per-connection"}),
             "background": ("none", "cpu:1"), "hosts": ("host-1", "client=host-1 server=host-2"),
-            "launch": (1, 2)}
+            "load": ("constant:1000", "poisson:1000"), "launch": (1, 2)}
 BASE = {"experiment": "e", "driver": "rawtcp", "transport": "tcp", "mode": "remote",
         "operation": "roundtrip", "payload_bytes": 0, "placement": "same-cpu",
         "idle_hold": True, "background": "none", "launch": 1}

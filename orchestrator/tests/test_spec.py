@@ -256,8 +256,8 @@ def test_a_factorial_of_two_level_factors_loads(tmp_path, factorial, levels):
     ("[threads, drivers]", "experiments[0].factorial[1]",
      "'drivers' is not a factor; use one of driver, transport, mode, operation, "
      "payload_bytes, placement, idle_hold, priority, servants, threads, subscribers, "
-     "subscriber_processes, orb, assembly, delivery, layer, background, hosts, or options.KEY "
-     "for a driver option"),
+     "subscriber_processes, orb, assembly, delivery, layer, invocation, dispatch, background, "
+     "load, hosts, or options.KEY for a driver option"),
     ("[threads, operation]", "experiments[0].factorial[1]",
      "operation has 1 level in this experiment (ping); a factor of the design needs 2 to 6: "
      "list them under operation"),

@@ -57,6 +57,9 @@ def command(as_json: bool) -> None:
                             ("fan-out subscribers", driver.max_subscribers)):
             if bound is not None:
                 console.print(f"  {driver.name} runs at most {bound} {what}")
+        if driver.open_loop:
+            console.print(f"  {driver.name} runs in an open loop (load constant:RATE, "
+                          f"poisson:RATE): {', '.join(driver.open_loop)}")
 
     suites = Table(title="Built-in suites")
     suites.add_column("file")
@@ -84,5 +87,6 @@ def _listing() -> dict:
     """What the tables say, as data: every driver's description (drivers.py's DriverInfo,
     its program as a path) and the suites."""
     drivers = [{**dataclasses.asdict(driver), "program": str(driver.program),
-                "host_local": list(driver.host_local)} for driver in all_drivers()]
+                "host_local": list(driver.host_local), "open_loop": list(driver.open_loop)}
+               for driver in all_drivers()]
     return {"drivers": drivers, "suites": _suites()}

@@ -55,6 +55,7 @@ import numpy as np
 
 from ..launches import bootstrap
 from ..launches.estimate import DEFAULT_SEED, FULL_COVERAGE
+from ..open_load import SUSTAINED
 from .runs import Configuration, FailedCell, RunCells
 
 REGRESSION = "regression"
@@ -223,6 +224,11 @@ def cautions(comparison: Comparison) -> list[str]:
             notes.append(f"{role} run {run.run_id}: {count} configuration(s) slowed on purpose "
                          f"by {delay} ns per call (MWBENCH_INJECT_DELAY_NS): a test run, not a "
                          "measurement of the middleware")
+        if behind := run.behind():
+            notes.append(f"{role} run {run.run_id}: {behind} open-loop configuration(s) "
+                         f"achieved less than {SUSTAINED:.0%} of the rate offered: their "
+                         "response times are those of a queue that grew for the whole launch, "
+                         "so they change with its length as much as with the middleware")
     single = [row for row in comparison.compared if row.detectable is None]
     if single:
         notes.append(f"{len(single)} configuration(s) have a single launch in one run: the "

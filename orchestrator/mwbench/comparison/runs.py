@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from ..factors import CONFIGURATION, other_factors
+from ..open_load import SUSTAINED, load_figures
 from ..store import Store
 
 MATCH_FACTORS = CONFIGURATION  # every factor but the launch (factors.py)
@@ -29,6 +30,14 @@ class Configuration:
     launches: dict[int, np.ndarray] = field(default_factory=dict)  # launch -> per-call ns, ok
     failed: list[FailedCell] = field(default_factory=list)
     injected_delay_ns: int | None = None  # MWBENCH_INJECT_DELAY_NS of its cells, if any
+    achieved: list[float] = field(default_factory=list)  # open loop: achieved / offered, ok
+
+    @property
+    def behind(self) -> bool:
+        """An open loop whose middleware did not keep up with the rate offered (the median
+        of its launches): its response times are a queue's, which grew for the whole
+        launch."""
+        return bool(self.achieved) and float(np.median(self.achieved)) < SUSTAINED
 
 
 @dataclass
@@ -49,6 +58,10 @@ class RunCells:
                 delay = configuration.injected_delay_ns
                 delays[delay] = delays.get(delay, 0) + 1
         return delays
+
+    def behind(self) -> int:
+        """How many of its open-loop configurations did not keep up with their rate."""
+        return sum(1 for configuration in self.configurations.values() if configuration.behind)
 
 
 def load_run(store: Store, run_id: int) -> RunCells:
@@ -72,6 +85,8 @@ def load_run(store: Store, run_id: int) -> RunCells:
         header = row["measurer_header"] or {}
         if header.get("injected_delay_ns"):
             configuration.injected_delay_ns = int(header["injected_delay_ns"])
+        if (figures := load_figures(header)) is not None:
+            configuration.achieved.append(figures.achieved_fraction)
     return RunCells(run_id, suite, len(rows), configurations)
 
 
