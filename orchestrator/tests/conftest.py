@@ -126,7 +126,8 @@ BASE_FACTORS = dict(experiment="e", driver="omniorb", transport="tcp", mode="rem
                     operation="ping", payload_bytes=0, placement="same-cpu", idle_hold=True,
                     priority=0, servants=None, threads=None, subscribers=None,
                     subscriber_processes=None, options=None, background="none", assembly=None,
-                    delivery=None, layer=None, orb=None, hosts=None, launch=1)
+                    delivery=None, layer=None, orb=None, invocation=None, dispatch=None,
+                    load=None, hosts=None, launch=1)
 _CELL_KEYS = ("role", "error", "notes", "load_generator", "measurer_header", "server_header",
               "named_series")
 

@@ -51,6 +51,12 @@ class Configuration:
         """That figure with its interval (launches/estimate.py)."""
         return percentile(list(self.launches.values()), q, key=self.key)
 
+    def series_launches(self, name: str) -> dict[int, np.ndarray]:
+        """The named series `name` of each launch that has it, in µs (launch -> values)."""
+        return {cell["launch"]: series[name] / 1000.0
+                for cell, series in zip(self.cells, self.named_series, strict=True)
+                if name in series and series[name].size}
+
 
 @dataclass
 class Experiment:

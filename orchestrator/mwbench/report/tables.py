@@ -14,6 +14,7 @@ from ..factors import CONFIGURATION, other_factors
 from ..launches.bootstrap import launch_figure
 from ..launches.estimate import Estimate
 from .data import Experiment, Run
+from .open_loop import rates, schedule
 
 
 def summary_rows(experiment: Experiment) -> list[dict]:
@@ -32,6 +33,8 @@ def summary_rows(experiment: Experiment) -> list[dict]:
             "p75": p75, "p99": c.estimate(99), "p999": p999, "max": float(c.per_call_us.max()),
             "throughput": float(np.median(c.throughput_per_s)) if c.throughput_per_s else None,
             "client_switches": client_switches, "server_switches": server_switches,
+            # An open loop's own account of its load (open_loop.py); None in a closed loop.
+            "open": rates(c.cells) if schedule(c.factors["load"]) else None,
         })
     return rows
 
