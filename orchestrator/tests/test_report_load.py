@@ -9,8 +9,8 @@ drivers write it; the experiment gives `p99_bound_us: 100`. Times in µs:
     omniorb p99   80     90    150    170   the knee at 4000 (achieved 7,000 of 8,000/s),
                                             the bound at 2000 (150 > 100)
 
-Every p50 is 10; a closed-loop rawtcp cell beside them (the coordinated
-omission demonstration's other half) is in the summary but in no line.
+Every p50 is 10; a closed-loop rawtcp cell beside them is in the summary but in no
+line, and so is the experiment `stall` (one open-loop rate beside a closed loop).
 """
 
 import html as markup
@@ -60,6 +60,10 @@ def load_cells() -> list[dict]:
                        "measurer_header": header(rate, achieved)} for launch in (1, 2)]
     cells += [{"experiment": "load", "driver": "rawtcp", "launch": launch,
                "samples_ns": tail(10, 12)} for launch in (1, 2)]
+    # The demonstration of coordinated omission: one open-loop rate, no sweep.
+    cells += [{"experiment": "stall", "driver": "rawtcp", "load": level, "launch": 1,
+               "samples_ns": tail(10, 12 if level is None else 20_000)}
+              for level in (None, "constant:20000")]
     return cells
 
 
@@ -79,7 +83,8 @@ def text(page: str) -> str:
 def test_a_line_per_driver_with_its_knee_and_the_rule_that_ended_it(stored):
     store, run_id = stored
     lines = {line["driver"]: line for line in offered_load.series(load_run(store, run_id))}
-    assert set(lines) == {"rawtcp", "omniorb"}  # the closed-loop cell is in no line
+    assert set(lines) == {"rawtcp", "omniorb"}  # the closed-loop cells are in no line
+    assert {line["experiment"] for line in lines.values()} == {"load"}
     rawtcp, omniorb = lines["rawtcp"], lines["omniorb"]
     assert [p["rate"] for p in rawtcp["points"]] == list(RATES)
     assert [p["p99"] for p in rawtcp["points"]] == pytest.approx(P99["rawtcp"])

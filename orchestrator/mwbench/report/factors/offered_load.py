@@ -30,6 +30,9 @@ from ..figures import LINE_STYLES, plt, to_svg, wide
 from ..open_loop import rates, schedule
 
 LOAD = "load"
+# A line needs two rates: one open-loop rate beside a closed loop (the demonstration of
+# coordinated omission) is read in its experiment's own figures, not as a sweep.
+MIN_RATES = 2
 KNEE_GROWTH = 2.0  # the p99 at most twice its value at the lowest rate
 ACHIEVED_SHARE = 0.95  # the achieved rate at least 95% of the offered one
 # The rule that ended a line, as the figure writes it beside the knee.
@@ -39,8 +42,8 @@ PERCENTILES = (("p50", 50, "solid"), ("p99", 99, (0, (5, 2))), ("p999", 99.9, (0
 
 
 def series(run: Run) -> list[dict]:
-    """A line per configuration of each experiment with open-loop cells: its points in
-    order of rate, its knee and its maximum sustainable rate."""
+    """A line per configuration of each experiment with open-loop cells at two rates or
+    more: its points in order of rate, its knee and its maximum sustainable rate."""
     bounds = _bounds(run)
     found = []
     for experiment in run.experiments:
@@ -49,7 +52,7 @@ def series(run: Run) -> list[dict]:
             if c.ok and (load := schedule(c.factors[LOAD])) is not None:
                 others = tuple(str(v) for k, v in c.factors.items() if k != LOAD)
                 lines.setdefault((load.kind, *others), []).append(c)
-        for members in lines.values():
+        for members in (m for m in lines.values() if len(m) >= MIN_RATES):
             members.sort(key=lambda c: schedule(c.factors[LOAD]).rate_per_s)
             found.append(_line(experiment, members, bounds.get(experiment.name)))
     return found
