@@ -2,6 +2,7 @@
 
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -168,6 +169,13 @@ def store_cells(path: Path, cells: list[dict], environment: dict | None = None,
     store.end_run(run_id, "finished")
     store.close()
     return run_id
+
+
+def page_text(page: str) -> str:
+    """The words of an HTML page (or a part of one), tags and runs of space made one space."""
+    import html
+
+    return html.unescape(re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", page)))
 
 
 @contextmanager

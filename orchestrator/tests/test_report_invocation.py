@@ -11,18 +11,16 @@ ratio is known on paper (µs):
 The ami_poller cells ran without the option delivery=1: no `delivery` series.
 """
 
-import html as markup
 import re
 
 import numpy as np
 import pytest
 
-from conftest import store_cells
+from conftest import page_text, stored_run
 from mwbench.named_series import NamedSeries
 from mwbench.report import build_report
 from mwbench.report.data import load_run
 from mwbench.report.factors import invocation
-from mwbench.store import Store
 
 ROUND_TRIP = {"static": 20, "dii": 22, "ami_callback": 24, "ami_poller": 25}
 DELIVERY = {"static": 8, "dii": 9, "ami_callback": 10, "oneway": 6}
@@ -55,15 +53,8 @@ def invocation_cells() -> list[dict]:
 
 @pytest.fixture(scope="module")
 def stored(tmp_path_factory):
-    db = tmp_path_factory.mktemp("invocation") / "m.db"
-    run_id = store_cells(db, invocation_cells())
-    store = Store.open_existing(db)
-    yield store, run_id
-    store.close()
-
-
-def text(page: str) -> str:
-    return markup.unescape(re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", page)))
+    with stored_run(tmp_path_factory.mktemp("invocation") / "m.db", invocation_cells()) as found:
+        yield found
 
 
 def test_a_panel_per_dispatch_with_the_modes_in_the_papers_order(stored):
@@ -101,7 +92,7 @@ def test_the_report_has_the_figure_and_the_table(stored):
     assert 'id="run1-invocation-modes"' in page
     figure = page[page.index('id="run1-invocation-modes"'):]
     assert "<svg" in figure[:figure.index("</figure>")]
-    table = text(page[page.index('id="run1-invocation-table"'):])
+    table = page_text(page[page.index('id="run1-invocation-table"'):])
     # Each row: the median [interval], p99, ÷ static [interval], of round trip then delivery.
     row = table[table.index("static dispatch dii"):table.index("static dispatch ami_callback")]
     assert re.fullmatch(r"static dispatch dii 22\.000 \[\S+\] 22\.900 1\.100 \[\S+\] "
@@ -112,11 +103,7 @@ def test_the_report_has_the_figure_and_the_table(stored):
 
 
 def test_a_run_without_invocation_modes_has_no_such_section(tmp_path):
-    db = tmp_path / "m.db"
-    run_id = store_cells(db, [{"samples_ns": around(20), "launch": k} for k in (1, 2)])
-    store = Store.open_existing(db)
-    try:
+    cells = [{"samples_ns": around(20), "launch": k} for k in (1, 2)]
+    with stored_run(tmp_path / "m.db", cells) as (store, run_id):
         assert invocation.series(load_run(store, run_id)) == []
         assert "run1-invocation" not in build_report(store, [run_id])
-    finally:
-        store.close()

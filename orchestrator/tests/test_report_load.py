@@ -13,17 +13,13 @@ Every p50 is 10; a closed-loop rawtcp cell beside them is in the summary but in 
 line, and so is the experiment `stall` (one open-loop rate beside a closed loop).
 """
 
-import html as markup
-import re
-
 import numpy as np
 import pytest
 
-from conftest import spec_refusal, store_cells, write_spec
+from conftest import page_text, spec_refusal, stored_run, write_spec
 from mwbench.report import build_report
 from mwbench.report.data import load_run
 from mwbench.report.factors import offered_load
-from mwbench.store import Store
 
 RATES = (1000, 2000, 4000, 8000)
 P99 = {"rawtcp": (30, 35, 50, 400), "omniorb": (80, 90, 150, 170)}
@@ -69,15 +65,9 @@ def load_cells() -> list[dict]:
 
 @pytest.fixture(scope="module")
 def stored(tmp_path_factory):
-    db = tmp_path_factory.mktemp("load") / "m.db"
-    run_id = store_cells(db, load_cells(), spec_text=SPEC)
-    store = Store.open_existing(db)
-    yield store, run_id
-    store.close()
-
-
-def text(page: str) -> str:
-    return markup.unescape(re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", page)))
+    path = tmp_path_factory.mktemp("load") / "m.db"
+    with stored_run(path, load_cells(), spec_text=SPEC) as found:
+        yield found
 
 
 def test_a_line_per_driver_with_its_knee_and_the_rule_that_ended_it(stored):
@@ -98,7 +88,7 @@ def test_a_line_per_driver_with_its_knee_and_the_rule_that_ended_it(stored):
 def test_the_sustainable_rate_at_the_suites_bound(stored):
     store, run_id = stored
     page = build_report(store, [run_id])
-    table = text(page[page.index('id="run1-load-sustainable"'):])
+    table = page_text(page[page.index('id="run1-load-sustainable"'):])
     assert ("load rawtcp constant p99 ≤ 100 µs 4,000 50.0 at 8,000/s the p99 was 400.0 µs, "
             "above the bound of 100 µs") in table
     assert ("load omniorb constant p99 ≤ 100 µs 2,000 90.0 at 4,000/s the p99 was 150.0 µs, "
@@ -107,23 +97,18 @@ def test_the_sustainable_rate_at_the_suites_bound(stored):
 
 
 def test_without_a_bound_the_knee_is_the_sustainable_rate(tmp_path):
-    db = tmp_path / "m.db"
-    run_id = store_cells(db, load_cells())  # the spec gives no bound
-    store = Store.open_existing(db)
-    try:
-        table = text(build_report(store, [run_id]))
-        assert ("load omniorb constant the knee (p99 ≤ 2 × its value at the lowest rate) "
-                "4,000 150.0 at 8,000/s the calls answered came at 7,000/s, below 95% of "
-                "the 8,000/s offered") in table
-    finally:
-        store.close()
+    with stored_run(tmp_path / "m.db", load_cells()) as (store, run_id):  # no bound
+        table = page_text(build_report(store, [run_id]))
+    assert ("load omniorb constant the knee (p99 ≤ 2 × its value at the lowest rate) "
+            "4,000 150.0 at 8,000/s the calls answered came at 7,000/s, below 95% of "
+            "the 8,000/s offered") in table
 
 
 def test_the_first_table_gives_offered_and_achieved_rates_and_the_misses(stored):
     store, run_id = stored
     page = build_report(store, [run_id])
     measured = page[page.index('class="measured"'):]
-    measured = text(measured[:measured.index("</table>")])
+    measured = page_text(measured[:measured.index("</table>")])
     assert "offered calls/s achieved calls/s late sends lost" in measured
     assert "omniorb constant:8000 load 2 2000 1 " in measured
     assert "8,000 7,000 4 of 2,000 0 of 2,000" in measured

@@ -34,7 +34,7 @@ def summary_rows(experiment: Experiment) -> list[dict]:
             "throughput": float(np.median(c.throughput_per_s)) if c.throughput_per_s else None,
             "client_switches": client_switches, "server_switches": server_switches,
             # An open loop's own account of its load (open_loop.py); None in a closed loop.
-            "open": rates(c.cells) if schedule(c.factors["load"]) else None,
+            "open": rates(c.cells) if schedule(c.factors.get("load")) else None,
         })
     return rows
 

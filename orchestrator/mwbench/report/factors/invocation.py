@@ -42,7 +42,7 @@ def series(run: Run) -> list[dict]:
     found = []
     for experiment in run.experiments:
         measured = [c for c in experiment.configurations
-                    if c.ok and c.factors[INVOCATION] is not None]
+                    if c.ok and c.factors.get(INVOCATION) is not None]
         others = [name for name in experiment.varying() if name != INVOCATION]
         panels: dict[str, list[Configuration]] = {}
         for c in measured:
@@ -65,7 +65,7 @@ def _mode_order(mode: str) -> tuple[int, str]:
 
 
 def _dispatch(c: Configuration) -> str:
-    return c.factors[DISPATCH] or STATIC  # unset: the driver's default, a static skeleton
+    return c.factors.get(DISPATCH) or STATIC  # unset: the driver's default, a static skeleton
 
 
 def _reference(c: Configuration, measured: list[Configuration]) -> Configuration | None:

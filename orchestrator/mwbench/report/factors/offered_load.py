@@ -49,7 +49,7 @@ def series(run: Run) -> list[dict]:
     for experiment in run.experiments:
         lines: dict[tuple, list[Configuration]] = {}
         for c in experiment.configurations:
-            if c.ok and (load := schedule(c.factors[LOAD])) is not None:
+            if c.ok and (load := schedule(c.factors.get(LOAD))) is not None:
                 others = tuple(str(v) for k, v in c.factors.items() if k != LOAD)
                 lines.setdefault((load.kind, *others), []).append(c)
         for members in (m for m in lines.values() if len(m) >= MIN_RATES):
