@@ -3,7 +3,8 @@
 The measuring process's result file is checked against the cell that asked
 for it: the factors its header repeats (factors.py, `echoed`) must be the
 cell's, a fan-out's every subscriber must have received every event
-published (contract section 5). What is odd but not wrong (fewer samples
+published (contract section 5), an open loop's `load` figures must be of the
+load asked for (open_load.py). What is odd but not wrong (fewer samples
 than asked, a thread moving between CPUs) becomes a note. A result that is
 wrong raises ResultFileError; the caller stores the cell as failed. The named
 series of the result (the parts the driver timed inside each sample, contract
@@ -13,6 +14,7 @@ samples alone.
 
 from .factors import FACTORS, driver_options
 from .matrix import Cell
+from .open_load import judged
 from .resultfile import ResultFile, ResultFileError
 from .stats import summarize
 from .store import CellRecord
@@ -44,6 +46,7 @@ def judge(record: CellRecord, cell: Cell, measured: ResultFile, server_header: d
     if cell["subscribers"] is not None:
         _check_deliveries(header, server_header if cell["mode"] == "remote" else header,
                           cell["subscribers"])
+    record.notes += judged(cell["load"], header)
     if header.get("timed_by") == "driver":
         record.notes.append("samples the application timed itself (timed_by: driver): its "
                             "throughput is the rate it produced them at, not calls per second")

@@ -8,7 +8,11 @@ takes and how wide its interval will be. With a budget the chooser
 (launches/chooser.py) picks them, from components that must be fresh: the
 configurations whose components are missing or stale are calibrated first,
 and that time comes out of the budget. Until then the plan assumes
-ASSUMED components for them and says so.
+ASSUMED components for them and says so. An open loop's rate sets the least
+a launch and a sample cost (open_load.py): a plan whose open-loop launch
+outlasts its cell's timeout, or whose open-loop launches outlast the budget,
+cannot run (`open_loop_problems`), and a budget too short for them says what
+they take.
 """
 
 from dataclasses import dataclass, replace
@@ -19,9 +23,17 @@ from .launches.calibration import (
     CALIBRATION_SAMPLES,
     Lookup,
 )
-from .launches.chooser import Choice, choose, expected_half_width
+from .launches.chooser import (
+    MIN_LAUNCHES,
+    BudgetError,
+    Choice,
+    best_samples,
+    choose,
+    expected_half_width,
+)
 from .launches.variance import Components
 from .matrix import Cell, Matrix, scheduled
+from .open_load import open_loop_time, paced, timeout_problems
 
 # For a configuration never measured here: a spread between launches of 5%, the
 # within-launch variance of a median of a skewed latency distribution, a launch and a
@@ -55,7 +67,8 @@ class LaunchPlan:
 
     @property
     def calibration_s(self) -> float:
-        return calibration_s([row.lookup for row in self.rows])
+        return calibration_s([row.lookup for row in self.rows],
+                             [row.configuration for row in self.rows])
 
     @property
     def duration_s(self) -> float:
@@ -76,20 +89,34 @@ def make_plan(matrix: Matrix, lookups: list[Lookup], budget_s: float | None) -> 
     """The plan of `matrix`'s configurations (with `lookups` in the same order): the spec's
     launches and samples, or the chooser's within `budget_s` less the calibration's time
     (chooser.BudgetError when that cannot hold two launches of every cell)."""
-    found = [lookup.components if lookup.usable else ASSUMED for lookup in lookups]
+    found = [paced(lookup.components if lookup.usable else ASSUMED, cell)
+             for lookup, cell in zip(lookups, matrix.configurations, strict=True)]
     if budget_s is None:
         choices = [Choice(c.launches, c.samples, c.launches * f.launch_s(c.samples),
                           expected_half_width(f, c.launches, c.samples))
                    for c, f in zip(matrix.configurations, found, strict=True)]
         return LaunchPlan(_rows(matrix, lookups, choices), None)
-    choices = choose(found, budget_s - calibration_s(lookups))
+    try:
+        choices = choose(found, budget_s - calibration_s(lookups, matrix.configurations))
+    except BudgetError as error:
+        least = open_loop_time([(cell, MIN_LAUNCHES, best_samples(components))
+                                for cell, components in zip(matrix.configurations, found,
+                                                            strict=True)])
+        raise BudgetError(f"{error}; {least}" if least else str(error)) from None
     return LaunchPlan(_rows(matrix, lookups, choices), budget_s)
 
 
-def calibration_s(lookups: list[Lookup]) -> float:
+def open_loop_problems(plan: LaunchPlan) -> list[str]:
+    """The open-loop launches of `plan` that would outlast their cell's timeout
+    (open_load.timeout_problems)."""
+    return timeout_problems([(row.configuration, row.samples) for row in plan.rows])
+
+
+def calibration_s(lookups: list[Lookup], configurations: list[Cell]) -> float:
     """Expected time of calibrating, before the run, what is missing or stale."""
-    return sum(CALIBRATION_LAUNCHES * (lookup.components or ASSUMED).launch_s(
-        CALIBRATION_SAMPLES) for lookup in lookups if not lookup.usable)
+    return sum(CALIBRATION_LAUNCHES * paced(lookup.components or ASSUMED, cell).launch_s(
+        CALIBRATION_SAMPLES) for lookup, cell in zip(lookups, configurations, strict=True)
+        if not lookup.usable)
 
 
 def following(matrix: Matrix, plan: LaunchPlan) -> Matrix:

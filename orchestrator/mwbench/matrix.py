@@ -5,10 +5,13 @@ run (a transport it lacks, a payload on an operation without one, two CPUs for
 a single-threaded collocated cell, more threads or servants than its
 `--describe` allows, a factor passed as a driver option it does not declare,
 such as `assembly`, an option value it does not accept, such as `orb` jacorb
-for the ccm driver) are skipped and listed with the reason; names nobody
-knows (a driver, an operation, a transport, an option) are errors, raised
-before anything runs. A cell with more busy threads than the machine has CPUs
-is run, and carries a note saying so (crowding.py has the rule).
+for the ccm driver, an open-loop load of an operation it has no open loop
+for) are skipped and listed with the reason; names nobody knows (a driver, an
+operation, a transport, an option) are errors, raised before anything runs, as
+is an experiment that a contradiction of its own (a oneway call of an operation
+with a reply: open_load.py) leaves with no cell. A cell with more busy threads
+than the machine has CPUs is run, and carries a note saying so (crowding.py has
+the rule).
 """
 
 import dataclasses
@@ -24,6 +27,7 @@ from .hosts.inventory import LOCAL, Host, local_host
 from .hosts.topology import Topology
 from .launches.schedule import new_seed, randomised_blocks
 from .matrix_size import size_problem
+from .open_load import one_way_option, open_loop_problem, refusal
 from .spec import Spec, effective_settings
 from .spec_text import did_you_mean
 
@@ -90,6 +94,7 @@ class Skipped:
     driver: str
     what: str
     reason: str
+    refused: bool = False  # the spec contradicts itself (open_load.refusal), not the driver
 
 
 @dataclass
@@ -129,11 +134,24 @@ def expand(spec: Spec, drivers: dict[str, DriverInfo],
                 )
                 continue
             _expand_driver(experiment, settings, driver, matrix)
+        _check_not_emptied(experiment.name, matrix)
     matrix.configurations = [dataclasses.replace(cell, position=index)
                              for index, cell in enumerate(matrix.configurations)]
     matrix.seed = next(s for s in (seed, spec.seed, new_seed()) if s is not None)
     matrix.cells = scheduled(matrix.configurations, matrix.seed)
     return matrix
+
+
+def _check_not_emptied(experiment: str, matrix: Matrix) -> None:
+    """An experiment with no cell left, some refused as contradictions of the spec: an
+    error naming it (a run would measure nothing of it, silently)."""
+    if any(cell["experiment"] == experiment for cell in matrix.configurations):
+        return
+    reasons = dict.fromkeys(skipped.reason for skipped in matrix.skipped
+                            if skipped.experiment == experiment and skipped.refused)
+    if reasons:
+        raise MatrixError(f"experiment '{experiment}' has no cell to run: "
+                          f"{'; '.join(reasons)}")
 
 
 def scheduled(configurations: list["Cell"], seed: int) -> list["Cell"]:
@@ -200,8 +218,8 @@ def _check_hosts(experiment, settings: dict, inventory: dict[str, Host]) -> None
 
 
 def _expand_driver(experiment, settings: dict, driver: DriverInfo, matrix: Matrix) -> None:
-    def skip(what: str, reason: str) -> None:
-        matrix.skipped.append(Skipped(experiment.name, driver.name, what, reason))
+    def skip(what: str, reason: str, refused: bool = False) -> None:
+        matrix.skipped.append(Skipped(experiment.name, driver.name, what, reason, refused))
 
     option_keys = [k for k in settings["options"] if k in driver.options or k in HARNESS_OPTIONS]
     option_values = [[str(v) for v in settings["options"][k]] for k in option_keys]
@@ -229,9 +247,12 @@ def _expand_driver(experiment, settings: dict, driver: DriverInfo, matrix: Matri
                         "launch": None,
                     }
                     levels = {name: levels[name] for name in NAMES}
-                    if reason := _cannot_run(levels, driver):  # named by its levels
-                        skip(" ".join(other_factors(levels, ("experiment", "driver"))),
-                                 reason)
+                    what = " ".join(other_factors(levels, ("experiment", "driver")))
+                    if reason := refusal(operation, options_of(levels)):
+                        skip(what, reason, refused=True)
+                        continue
+                    if reason := _cannot_run(levels, driver, settings["batch"]):
+                        skip(what, reason)  # named by its levels
                         continue
                     crowded = crowding_note(
                         busy_threads(mode, levels["threads"], levels["background"],
@@ -246,7 +267,15 @@ def _expand_driver(experiment, settings: dict, driver: DriverInfo, matrix: Matri
                     ))
 
 
-def _cannot_run(levels: dict, driver: DriverInfo) -> str | None:
+def options_of(levels: dict) -> dict:
+    """Every option a cell's driver gets from the spec: its `options` and the factors
+    passed as one (delivery, orb, invocation)."""
+    return {**(levels["options"] or {}),
+            **{factor.driver_option: levels[factor.name] for factor in AS_DRIVER_OPTION
+               if levels[factor.name] is not None}}
+
+
+def _cannot_run(levels: dict, driver: DriverInfo, batch: int | str = "auto") -> str | None:
     """Why the driver cannot run this combination, or None."""
     if bound := _beyond_bounds(driver, levels["servants"], levels["threads"],
                                levels["subscribers"]):
@@ -262,9 +291,7 @@ def _cannot_run(levels: dict, driver: DriverInfo) -> str | None:
         return reason
     # The factors a driver takes as options (delivery, orb) are bound as options are: to
     # the values the driver accepts, and each value to the transports it works over.
-    as_options = {factor.driver_option: levels[factor.name] for factor in AS_DRIVER_OPTION
-                  if levels[factor.name] is not None}
-    for option, value in {**(levels["options"] or {}), **as_options}.items():
+    for option, value in options_of(levels).items():
         accepted = driver.option_values.get(option)
         if accepted is not None and str(value) not in accepted:
             return (f"{driver.name} takes {option} {', '.join(accepted)} only, not {value} "
@@ -278,7 +305,7 @@ def _cannot_run(levels: dict, driver: DriverInfo) -> str | None:
             return (f"{driver.name} has no option {factor.driver_option} (its --describe "
                     f"options: {', '.join(driver.options) or 'none'}), so it cannot be "
                     f"given {factor.spec_key} {levels[factor.name]}")
-    return None
+    return open_loop_problem(levels, options_of(levels), driver, batch)
 
 
 def _cannot_place(levels: dict, driver: DriverInfo) -> str | None:
@@ -297,6 +324,10 @@ def _cannot_place(levels: dict, driver: DriverInfo) -> str | None:
         return (f"{levels['operation']} is timed one way, from a time another process took "
                 "(one_way in --describe): across hosts that needs synchronised clocks, "
                 "which mwbench does not have")
+    if len(used) > 1 and (option := one_way_option(options_of(levels), driver)):
+        return (f"with {option} {driver.name} times one way, from a time another process "
+                "took (one_way_options in --describe): across hosts that needs synchronised "
+                "clocks, which mwbench does not have")
     if len(used) > 1 and levels["transport"] in driver.host_local:
         return (f"{driver.name}'s transport {levels['transport']} cannot cross hosts "
                 "(host_local in its --describe)")

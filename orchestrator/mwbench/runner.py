@@ -26,7 +26,7 @@ from .hosts import disclosure
 from .hosts.inventory import LOCAL, load_inventory, local_host
 from .hosts.topology import Topology
 from .interruption import Interrupted, check
-from .launch_plan import LaunchPlan, following, make_plan
+from .launch_plan import LaunchPlan, following, make_plan, open_loop_problems
 from .launches import calibration
 from .launches.chooser import BudgetError
 from .ledger import Ledger
@@ -80,14 +80,18 @@ def this_machine() -> str:
 def launch_plan(matrix: Matrix, store: Store | None, budget_s: float | None,
                 budget_source: str) -> LaunchPlan:
     """The plan of the matrix from the store's calibrations of this machine (none without
-    a store); BudgetError, naming `budget_source`, when the budget cannot hold it."""
+    a store); BudgetError, naming `budget_source`, when the budget cannot hold it, or
+    when an open loop's rate makes a launch outlast its cell's timeout."""
     machine = this_machine()
     lookups = [calibration.look_up(store, machine, c.factors()) if store
                else calibration.Lookup(None, "missing") for c in matrix.configurations]
     try:
-        return make_plan(matrix, lookups, budget_s)
+        planned = make_plan(matrix, lookups, budget_s)
     except BudgetError as error:
         raise BudgetError(f"{budget_source} {error}") from None
+    if problems := open_loop_problems(planned):
+        raise BudgetError("\n".join(problems))
+    return planned
 
 
 def hosts_used(matrix: Matrix) -> list[str]:

@@ -5,7 +5,9 @@ figure, with its 95% interval (launches/estimate.py); a configuration of one
 launch says it has no interval. The ratio to the raw socket is taken launch
 by launch (baseline.py), and a ratio whose interval holds 1 is marked as
 indistinguishable from the raw socket instead of being read as faster or
-slower.
+slower. Open-loop configurations (the factor `load`) also show the rate
+offered and the rate achieved (medians over launches, open_load.py): a
+response time at a rate the middleware did not keep up with is a queue's.
 """
 
 import numpy as np
@@ -18,6 +20,7 @@ from .crowding import CROWDED
 from .factors import CONFIGURATION, HEADINGS, column_text, other_factors
 from .launches.estimate import ONE_LAUNCH, Estimate, configuration_key, percentile
 from .matrix import Matrix
+from .open_load import load_figures
 from .store import CellRecord
 
 INDISTINGUISHABLE = "≈ raw"
@@ -27,11 +30,13 @@ def print_summary(console: Console, records: list[CellRecord], matrix: Matrix) -
     table = Table(title="Results (µs per call, the median over launches of each launch's "
                         "figure [95% interval]; ×raw: over the raw socket of the same reach "
                         "(loopback IP, local IPC) and placement, launch by launch)")
-    numeric = {"bytes", "launches", "p50", "p99", "calls/s", "×raw"}
-    for heading in (*HEADINGS, "other factors", "launches", "p50", "p99", "calls/s", "×raw",
-                    "status"):
-        table.add_column(heading, justify="right" if heading in numeric else "left")
     groups = _by_configuration(records, matrix)
+    open_loop = any(group.rates for group in groups)
+    rates = ("offered/s", "achieved/s") if open_loop else ()
+    numeric = {"bytes", "launches", "p50", "p99", "calls/s", "×raw", *rates}
+    for heading in (*HEADINGS, "other factors", "launches", "p50", "p99", "calls/s", *rates,
+                    "×raw", "status"):
+        table.add_column(heading, justify="right" if heading in numeric else "left")
     ratios = ratios_to_baseline([(g.factors, g.launches) for g in groups])
     single = 0
     for group, ratio in zip(groups, ratios, strict=True):
@@ -45,7 +50,10 @@ def print_summary(console: Console, records: list[CellRecord], matrix: Matrix) -
             *(escape(group.column(heading)) for heading in HEADINGS),
             escape(" ".join(other_factors(f))),
             f"{len(group.launches)}/{len(group.records)}", _figure(p50), _figure(p99),
-            _number(group.throughput, digits=0), _ratio(ratio), group.status)
+            _number(group.throughput, digits=0),
+            *([_number(rate, digits=0) for rate in group.rates or (None, None)]
+              if open_loop else []),
+            _ratio(ratio), group.status)
     console.print(table)
     if single:
         console.print(f"[yellow]note[/] {single} configuration(s) measured by one launch: "
@@ -83,6 +91,17 @@ class _Configuration:
         rates = [(r.stats or {}).get("throughput_per_s") for r in self.records]
         rates = [rate for rate in rates if rate]
         return float(np.median(rates)) if rates else None
+
+    @property
+    def rates(self) -> tuple[float, float] | None:
+        """The medians over its launches of the rate offered and achieved (an open loop's;
+        None for a closed loop)."""
+        figures = [f for r in self.records if r.status == "ok"
+                   and (f := load_figures(r.measurer_header)) is not None]
+        if not figures:
+            return None
+        return (float(np.median([f.offered_per_s for f in figures])),
+                float(np.median([f.achieved_per_s for f in figures])))
 
     @property
     def status(self) -> str:

@@ -72,14 +72,15 @@ def test_invocation_and_dispatch_take_their_modes_only(tmp_path):
 
 
 def test_the_levels_are_crossed_and_labelled(tmp_path):
-    spec, _ = load_spec(spec_of(tmp_path, "    invocation: [static, dii]\n"
+    spec, _ = load_spec(spec_of(tmp_path, "    invocation: [ami_callback, dii]\n"
                                           "    load: [closed, constant:1e3]\n"
                                           "    samples: 10\n    warmup: 0\n", "omniorb"))
     matrix = expand(spec, {"omniorb": OMNIORB})
     assert [(c["invocation"], c["load"]) for c in matrix.configurations] == [
-        ("static", "closed"), ("static", "constant:1e3"), ("dii", "closed"),
-        ("dii", "constant:1e3")]
-    assert "dii invocation constant:1e3 load" in matrix.configurations[3].label()
+        ("ami_callback", "closed"), ("ami_callback", "constant:1e3"), ("dii", "closed")]
+    assert "ami_callback invocation constant:1e3 load" in matrix.configurations[1].label()
+    assert [skipped.what.endswith("dii invocation constant:1e3 load")
+            for skipped in matrix.skipped] == [True]
 
 
 def cell_of(tmp_path: Path, load: str, launch: int = 1):
@@ -173,3 +174,20 @@ def test_a_version_11_database_gains_the_three_factors_and_the_saturation_table(
     tables = "SELECT name, sql FROM sqlite_master ORDER BY name"
     assert sqlite3.connect(path).execute(tables).fetchall() == \
         sqlite3.connect(tmp_path / "fresh.db").execute(tables).fetchall()
+
+
+def test_an_open_loop_result_must_carry_the_load_it_was_asked_for():
+    from mwbench.open_load import judged
+    from mwbench.resultfile import ResultFileError
+
+    assert judged("closed", {}) == [] and judged(None, HEADER) == []
+    assert judged("poisson:1000", HEADER) == []
+    with pytest.raises(ResultFileError, match="the result header has no `load` figures"):
+        judged("poisson:1000", {})
+    with pytest.raises(ResultFileError, match="says load poisson:1000; the cell asked for "
+                                              "constant:1000"):
+        judged("constant:1000", HEADER)
+    behind = {"load": {**HEADER["load"], "achieved_per_s": 500.0, "lost": 7}}
+    assert judged("poisson:1e3", behind) == [
+        "7 of the 200 calls sent were never answered (lost): their samples are left out",
+        "achieved 500 calls/s of the 990 offered: the middleware did not keep up"]
