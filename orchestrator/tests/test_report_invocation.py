@@ -48,6 +48,10 @@ def invocation_cells() -> list[dict]:
                     cell["named_series"] = NamedSeries(
                         {"delivery": around(DELIVERY[mode] + slower)})
                 cells.append(cell)
+    # The raw socket's round trip: the baseline of every mode but oneway (its samples are
+    # one-way times).
+    cells += [{"experiment": "raw", "driver": "rawtcp", "operation": "ping",
+               "launch": launch, "samples_ns": around(10)} for launch in (1, 2)]
     return cells
 
 
@@ -55,6 +59,12 @@ def invocation_cells() -> list[dict]:
 def stored(tmp_path_factory):
     with stored_run(tmp_path_factory.mktemp("invocation") / "m.db", invocation_cells()) as found:
         yield found
+
+
+@pytest.fixture(scope="module")
+def page(stored) -> str:
+    store, run_id = stored
+    return build_report(store, [run_id])
 
 
 def test_a_panel_per_dispatch_with_the_modes_in_the_papers_order(stored):
@@ -86,9 +96,7 @@ def test_round_trip_and_delivery_of_each_mode_with_ratios_to_static(stored):
     assert dsi_modes["oneway"]["delivery_ratio"].value == pytest.approx(7 / 8)
 
 
-def test_the_report_has_the_figure_and_the_table(stored):
-    store, run_id = stored
-    page = build_report(store, [run_id])
+def test_the_report_has_the_figure_and_the_table(page):
     assert 'id="run1-invocation-modes"' in page
     figure = page[page.index('id="run1-invocation-modes"'):]
     assert "<svg" in figure[:figure.index("</figure>")]
@@ -107,3 +115,12 @@ def test_a_run_without_invocation_modes_has_no_such_section(tmp_path):
     with stored_run(tmp_path / "m.db", cells) as (store, run_id):
         assert invocation.series(load_run(store, run_id)) == []
         assert "run1-invocation" not in build_report(store, [run_id])
+
+
+def test_a_oneway_delivery_is_not_read_against_the_raw_round_trip(page):
+    table = page[page.index('id="run1-baseline"'):]
+    rows = [page_text(row) for row in table[:table.index("</table>")].split("<tr>")[2:]]
+    assert len(rows) == 9  # the raw socket and the 8 two-way configurations
+    assert not [row for row in rows if "oneway" in row]
+    static = next(row for row in rows if "static invocation static dispatch" in row)
+    assert " 2.00 " in static  # 20 µs over the raw socket's 10

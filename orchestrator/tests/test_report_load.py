@@ -70,6 +70,12 @@ def stored(tmp_path_factory):
         yield found
 
 
+@pytest.fixture(scope="module")
+def page(stored) -> str:
+    store, run_id = stored
+    return build_report(store, [run_id])
+
+
 def test_a_line_per_driver_with_its_knee_and_the_rule_that_ended_it(stored):
     store, run_id = stored
     lines = {line["driver"]: line for line in offered_load.series(load_run(store, run_id))}
@@ -85,9 +91,7 @@ def test_a_line_per_driver_with_its_knee_and_the_rule_that_ended_it(stored):
     assert omniorb["points"][3]["late"] == 4 and omniorb["points"][3]["lost"] == 0
 
 
-def test_the_sustainable_rate_at_the_suites_bound(stored):
-    store, run_id = stored
-    page = build_report(store, [run_id])
+def test_the_sustainable_rate_at_the_suites_bound(page):
     table = page_text(page[page.index('id="run1-load-sustainable"'):])
     assert ("load rawtcp constant p99 ≤ 100 µs 4,000 50.0 at 8,000/s the p99 was 400.0 µs, "
             "above the bound of 100 µs") in table
@@ -104,9 +108,7 @@ def test_without_a_bound_the_knee_is_the_sustainable_rate(tmp_path):
             "the 8,000/s offered") in table
 
 
-def test_the_first_table_gives_offered_and_achieved_rates_and_the_misses(stored):
-    store, run_id = stored
-    page = build_report(store, [run_id])
+def test_the_first_table_gives_offered_and_achieved_rates_and_the_misses(page):
     measured = page[page.index('class="measured"'):]
     measured = page_text(measured[:measured.index("</table>")])
     assert "offered calls/s achieved calls/s late sends lost" in measured
@@ -129,3 +131,10 @@ def test_a_sweep_whose_lowest_rate_fails_already_has_no_sustainable_rate():
 def test_a_bound_that_is_not_a_positive_number_is_refused_naming_its_line(tmp_path, bound):
     path = write_spec(tmp_path, SPEC.replace("p99_bound_us: 100", f"p99_bound_us: {bound}"))
     assert "spec.yaml:7: experiments[0].p99_bound_us" in spec_refusal(path)
+
+
+def test_an_open_loop_is_read_against_the_raw_socket_at_the_same_rate(page):
+    table = page[page.index('id="run1-baseline"'):]
+    rows = [page_text(row) for row in table[:table.index("</table>")].split("<tr>")[2:]]
+    at_8000 = next(row for row in rows if "omniorb" in row and "constant:8000" in row)
+    assert " 0.42 " in at_8000  # p99: 170 µs over rawtcp's 400 at 8,000/s, not its 30 at 1,000

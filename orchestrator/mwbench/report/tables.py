@@ -55,7 +55,10 @@ def baseline_rows(run: Run) -> list[dict]:
     with intervals; sorted by operation and payload, then from the closest to the raw
     socket to the farthest: the first table a reader wants. The baselines themselves are
     rows of ratio 1."""
-    configurations = [(e, c) for e in run.experiments for c in e.configurations if c.ok]
+    # Samples a driver timed itself (a oneway call's delivery, timed_by: driver) are one-way
+    # times, not round trips: no raw round trip judges them.
+    configurations = [(e, c) for e in run.experiments for c in e.configurations
+                      if c.ok and not _timed_by_driver(c.cells)]
     pairs = [({**c.factors, "experiment": e.name}, c.launches) for e, c in configurations]
     r50s = ratios_to_baseline(pairs, 50)
     r99s = ratios_to_baseline(pairs, 99)
@@ -74,6 +77,10 @@ def baseline_rows(run: Run) -> list[dict]:
             "indistinguishable": not is_raw and r50.includes(1.0), "is_raw": is_raw})
     return sorted(rows, key=lambda r: (_first_seen(run, r["operation"]), r["payload_bytes"] or 0,
                                        r["r50"].value, not r["is_raw"]))
+
+
+def _timed_by_driver(cells: list[dict]) -> bool:
+    return any((cell.get("measurer_header") or {}).get("timed_by") == "driver" for cell in cells)
 
 
 def collocated_rows(run: Run) -> list[dict]:
