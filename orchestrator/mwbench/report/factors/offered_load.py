@@ -24,6 +24,7 @@ import math
 import numpy as np
 from matplotlib.lines import Line2D
 
+from ...open_load import SUSTAINED
 from ...spec import SpecError, parse_spec
 from ..data import Configuration, Experiment, Run, label
 from ..figures import LINE_STYLES, plt, to_svg, wide
@@ -34,10 +35,9 @@ LOAD = "load"
 # coordinated omission) is read in its experiment's own figures, not as a sweep.
 MIN_RATES = 2
 KNEE_GROWTH = 2.0  # the p99 at most twice its value at the lowest rate
-ACHIEVED_SHARE = 0.95  # the achieved rate at least 95% of the offered one
 # The rule that ended a line, as the figure writes it beside the knee.
 KNEE_RULES = {"p99": f"knee: then p99 > {KNEE_GROWTH:g} × the lowest rate's",
-              "achieved": f"knee: then achieved < {100 * ACHIEVED_SHARE:.0f}% of offered"}
+              "achieved": f"knee: then achieved < {100 * SUSTAINED:.0f}% of offered"}
 PERCENTILES = (("p50", 50, "solid"), ("p99", 99, (0, (5, 2))), ("p999", 99.9, (0, (1, 1.5))))
 
 
@@ -84,7 +84,7 @@ def _last_held(points: list[dict], too_slow) -> tuple[int | None, str]:
     already), and what failed: "p99", "achieved", or "" when every rate held."""
     for index, point in enumerate(points):
         offered = point["offered"] or point["rate"]
-        if point["achieved"] is not None and point["achieved"] < ACHIEVED_SHARE * offered:
+        if point["achieved"] is not None and point["achieved"] < SUSTAINED * offered:
             return (index - 1 if index else None), "achieved"
         if too_slow(point):
             return (index - 1 if index else None), "p99"
@@ -130,7 +130,7 @@ def _reading(rule: str, after: dict | None, bound: float | None, points: list[di
     at = f"at {after['rate']:,g}/s"
     if rule == "achieved":
         return (f"{at} the calls answered came at {after['achieved']:,.0f}/s, below "
-                f"{100 * ACHIEVED_SHARE:.0f}% of the {after['offered'] or after['rate']:,.0f}/s "
+                f"{100 * SUSTAINED:.0f}% of the {after['offered'] or after['rate']:,.0f}/s "
                 "offered")
     limit = f"the bound of {bound:,g} µs" if bound is not None else (
         f"{KNEE_GROWTH:g} × the p99 at the lowest rate ({points[0]['p99']:,.1f} µs)")
