@@ -12,6 +12,8 @@ gone, so that a run killed outright is cleaned up by the next.
 import dataclasses
 import platform
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -133,42 +135,60 @@ def run_suite(spec_path: Path, db_path: Path, console: Console,
     except BudgetError:
         store.close()
         raise
-    run_ledger = Ledger(str(db_path.resolve()))
+    try:
+        with measuring(spec.suite, spec_path, text, drivers, store, matrix, inventory,
+                       console) as run:
+            return _run_planned(run, matrix, planned, budget_s, budget_source, overrides)
+    finally:
+        store.close()
+
+
+@contextmanager
+def measuring(suite: str, spec_path: Path, text: str, drivers: dict, store: Store,
+              matrix: Matrix, inventory: dict, console: Console) -> Iterator["_Run"]:
+    """What running the cells of `matrix` needs around them (`mwbench run`, `mwbench
+    saturate`): a ledger of what they start, the launchers of the hosts they use, what a
+    run killed earlier left removed first; all ended, whatever happens, on leaving."""
+    run_ledger = Ledger(str(Path(store.path).resolve()))
     ledger.activate(run_ledger)
     launchers = {name: disclosure.launcher(inventory[name]) for name in hosts_used(matrix)}
-    run = _Run(spec.suite, spec_path, text, drivers, store, run_ledger, console, launchers)
     try:
         for line in clean_dead_runs():
             console.print(f"[yellow]removed[/]: {line}")
-        chosen = None
-        if budget_s is not None:
-            started = time.monotonic()
-            if planned.to_calibrate:
-                _calibrate(run, matrix, planned)
-            calibrating_s = time.monotonic() - started
-            planned = launch_plan(matrix, store, budget_s - calibrating_s,
-                                  f"{budget_source} (less {calibrating_s:.1f} s of calibration)")
-            matrix = following(matrix, planned)
-            chosen = {**planned.record(), "budget_s": budget_s,
-                      "calibration_s": round(calibrating_s, 3)}
-        if overrides:
-            chosen = {**(chosen or {}), "overrides": overrides.record()}
-        outcome = run.cells(matrix, chosen)
-        calibration.record_run(store, this_machine(), outcome.run_id)
-        return outcome
+        yield _Run(suite, spec_path, text, drivers, store, run_ledger, console, launchers)
     finally:
         for launcher in launchers.values():
             launcher.close()
         ledger.activate(None)
         end_what_remains(run_ledger)
         run_ledger.close()
-        store.close()
+
+
+def _run_planned(run: "_Run", matrix: Matrix, planned: LaunchPlan, budget_s: float | None,
+                 budget_source: str, overrides: Overrides) -> RunOutcome:
+    """The run of `matrix` as planned; with a budget, calibrated first and planned again."""
+    chosen = None
+    if budget_s is not None:
+        started = time.monotonic()
+        if planned.to_calibrate:
+            _calibrate(run, matrix, planned)
+        calibrating_s = time.monotonic() - started
+        planned = launch_plan(matrix, run.store, budget_s - calibrating_s,
+                              f"{budget_source} (less {calibrating_s:.1f} s of calibration)")
+        matrix = following(matrix, planned)
+        chosen = {**planned.record(), "budget_s": budget_s,
+                  "calibration_s": round(calibrating_s, 3)}
+    if overrides:
+        chosen = {**(chosen or {}), "overrides": overrides.record()}
+    outcome = run.cells(matrix, chosen)
+    calibration.record_run(run.store, this_machine(), outcome.run_id)
+    return outcome
 
 
 @dataclass
 class _Run:
-    """What every run of one `mwbench run` shares: the spec's text, the drivers, the store,
-    the ledger, the console and the hosts' launchers."""
+    """What every run of one `mwbench run` (or `saturate`) shares: the spec's text, the
+    drivers, the store, the ledger, the console and the hosts' launchers."""
 
     suite: str
     spec_path: Path
@@ -182,6 +202,21 @@ class _Run:
     def cells(self, matrix: Matrix, planned: dict | None, suite: str | None = None
               ) -> RunOutcome:
         """Run and store the launches of `matrix` as one run, in their order."""
+        run_id = self.begin(matrix.seed, planned, suite,
+                            f"{len(matrix.configurations)} configurations, "
+                            f"{len(matrix.cells)} launches in randomised blocks")
+        records: list[CellRecord] = []
+        interrupted: Interrupted | None = None
+        try:
+            interrupted = self.measure(run_id, matrix.cells, records)
+        finally:
+            self.store.end_run(run_id, "interrupted" if interrupted else "finished")
+        return RunOutcome(run_id, records, matrix, interrupted)
+
+    def begin(self, seed: int | None, planned: dict | None, suite: str | None,
+              what: str) -> int:
+        """A new run in the store, the other hosts it uses disclosed; says so with `what`
+        it will measure."""
         hosts = None
         if set(self.launchers) - {LOCAL}:  # a run on this machine alone discloses it once
             hosts = disclosure.disclose(self.launchers)
@@ -193,18 +228,19 @@ class _Run:
                 self.console.print(f"[yellow]warning[/]: {line}")
         suite = suite or self.suite
         run_id = self.store.begin_run(suite, str(self.spec_path), self.text,
-                                      environment.collect(), __version__, hosts, matrix.seed,
-                                      planned)
+                                      environment.collect(), __version__, hosts, seed, planned)
         self.ledger.run_id = run_id
-        self.console.print(
-            f"run {run_id}: suite [bold]{suite}[/], {len(matrix.configurations)} "
-            f"configurations, {len(matrix.cells)} launches in randomised blocks (seed "
-            f"{matrix.seed}), database {self.store.path}")
-        records: list[CellRecord] = []
-        interrupted: Interrupted | None = None
+        self.console.print(f"run {run_id}: suite [bold]{suite}[/], {what} (seed {seed}), "
+                           f"database {self.store.path}")
+        return run_id
+
+    def measure(self, run_id: int, cells: list, records: list[CellRecord]
+                ) -> Interrupted | None:
+        """Run `cells` in their order, each stored in run `run_id` and added to `records`
+        as it ends; the stop signal that ended them early, if one did."""
         try:
-            with launches_progress(self.console, len(matrix.cells)) as progress:
-                for cell in matrix.cells:
+            with launches_progress(self.console, len(cells)) as progress:
+                for cell in cells:
                     check()
                     progress.start(cell.label())
                     record = run_cell(cell, self.drivers[cell["driver"]], self.launchers)
@@ -215,10 +251,8 @@ class _Run:
                                            f"{(record.error or '').splitlines()[0]}")
                     progress.advance(cell.label())
         except Interrupted as signal_taken:
-            interrupted = signal_taken
-        finally:
-            self.store.end_run(run_id, "interrupted" if interrupted else "finished")
-        return RunOutcome(run_id, records, matrix, interrupted)
+            return signal_taken
+        return None
 
 
 def _calibrate(run: _Run, matrix: Matrix, planned: LaunchPlan) -> None:

@@ -242,10 +242,13 @@ class Store:
 
     def add_interop_result(self, run_id: int, row: dict) -> None:
         """Store one pair (the columns of the `interop` table but run_id)."""
-        row = {"run_id": run_id, **row, "client": json.dumps(row["client"], sort_keys=True),
-               "server": json.dumps(row["server"], sort_keys=True)}
+        self._insert("interop", {"run_id": run_id, **row,
+                                 "client": json.dumps(row["client"], sort_keys=True),
+                                 "server": json.dumps(row["server"], sort_keys=True)})
+
+    def _insert(self, table: str, row: dict) -> None:
         with self._db:
-            self._db.execute(f"INSERT INTO interop ({', '.join(row)}) VALUES "
+            self._db.execute(f"INSERT INTO {table} ({', '.join(row)}) VALUES "
                              f"({', '.join('?' for _ in row)})", tuple(row.values()))
 
     def interop_results(self, run_id: int) -> list[dict]:
@@ -254,6 +257,19 @@ class Store:
                                 (run_id,)).fetchall()
         return [{**dict(row), "client": json.loads(row["client"]),
                  "server": json.loads(row["server"])} for row in rows]
+
+    # --- the searches of `mwbench saturate` (saturation.py) ----------------------
+
+    def add_saturation(self, run_id: int, row: dict) -> None:
+        """Store one configuration's search (the columns of `saturation` but run_id)."""
+        self._insert("saturation", {"run_id": run_id, **row,
+                                    "probes": json.dumps(row["probes"])})
+
+    def saturations(self, run_id: int) -> list[dict]:
+        """The searches of a run, in the order they were stored, `probes` decoded."""
+        rows = self._db.execute("SELECT * FROM saturation WHERE run_id = ? ORDER BY rowid",
+                                (run_id,)).fetchall()
+        return [{**dict(row), "probes": json.loads(row["probes"])} for row in rows]
 
     # --- cells ------------------------------------------------------------
 

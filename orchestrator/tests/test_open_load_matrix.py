@@ -4,7 +4,6 @@ rates that cannot finish in a cell's timeout or the run's budget refused before 
 runs. The drivers are their `--describe`, written out."""
 
 import io
-from pathlib import Path
 
 import numpy as np
 import pytest
@@ -13,7 +12,6 @@ from rich.console import Console
 
 from conftest import write_spec
 from mwbench.cli import main
-from mwbench.drivers import DriverInfo
 from mwbench.hosts.inventory import load_inventory
 from mwbench.launch_plan import make_plan, open_loop_problems
 from mwbench.launches.calibration import Lookup
@@ -23,26 +21,7 @@ from mwbench.spec import Spec
 from mwbench.stats import summarize
 from mwbench.store import CellRecord, Store
 from mwbench.summary import print_summary
-
-OPERATIONS = {"roundtrip": {"payload": False}, "octets_out": {"payload": True},
-              "octets": {"payload": True}}
-OMNIORB = DriverInfo(
-    name="omniorb", program=Path("omniorb"), available=True, operations=OPERATIONS,
-    modes={"remote": ["tcp"]},
-    options={"invocation": "how the client calls", "delivery": "time the delivery"},
-    option_values={"invocation": ["static", "dii", "ami_callback", "ami_poller", "oneway"]},
-    open_loop=("roundtrip", "octets"),
-    one_way_options={"delivery": ["1"], "invocation": ["oneway"]})
-RAWTCP = DriverInfo(name="rawtcp", program=Path("rawtcp"), available=True,
-                    operations=OPERATIONS, modes={"remote": ["tcp"]}, open_loop=("roundtrip",))
-DEPLOY = DriverInfo(name="deploy", program=Path("deploy"), available=True,
-                    operations={"assembly": {"payload": False}}, modes={"remote": ["tcp"]})
-DRIVERS = {d.name: d for d in (OMNIORB, RAWTCP, DEPLOY)}
-INVENTORY = """\
-hosts:
-  near: {reach: ssh near, checkout: /opt/mwbench, bind: 10.0.0.1}
-  far: {reach: ssh far, checkout: /opt/mwbench, bind: 10.0.0.2}
-"""
+from open_loop_drivers import DRIVERS, INVENTORY, described  # noqa: F401 - a fixture
 
 
 def spec(**experiment) -> Spec:
@@ -177,18 +156,9 @@ def test_the_end_of_run_summary_shows_offered_and_achieved_rates_of_open_loops()
     assert "102" in open_row and "98" in open_row  # 101.5 and 98.5, rounded to even
 
 
-@pytest.fixture
-def described(monkeypatch):
-    """`mwbench run` and `plan` see the drivers of this file, in place of the build's."""
-    from mwbench import runner
-
-    monkeypatch.setattr(runner, "known_driver_names", lambda: sorted(DRIVERS))
-    monkeypatch.setattr(runner, "describe", DRIVERS.__getitem__)
-
-
 @pytest.mark.parametrize("verb", ["run", "plan"])
-def test_mwbench_refuses_a_sweep_that_cannot_finish_before_anything_runs(tmp_path, described,
-                                                                          verb):
+@pytest.mark.usefixtures("described")
+def test_mwbench_refuses_a_sweep_that_cannot_finish_before_anything_runs(tmp_path, verb):
     path = write_spec(tmp_path, """\
         suite: s
         experiments:
@@ -210,7 +180,8 @@ def test_mwbench_refuses_a_sweep_that_cannot_finish_before_anything_runs(tmp_pat
         store.close()
 
 
-def test_mwbench_run_refuses_open_loops_beyond_its_budget_naming_them(tmp_path, described):
+@pytest.mark.usefixtures("described")
+def test_mwbench_run_refuses_open_loops_beyond_its_budget_naming_them(tmp_path):
     path = write_spec(tmp_path, """\
         suite: s
         experiments:

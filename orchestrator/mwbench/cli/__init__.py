@@ -4,7 +4,20 @@ import sys
 
 import click
 
-from . import clean, compare, env, estimate, export, interop, list, plan, report, run, testhosts
+from . import (
+    clean,
+    compare,
+    env,
+    estimate,
+    export,
+    interop,
+    list,
+    plan,
+    report,
+    run,
+    saturate,
+    testhosts,
+)
 
 EXIT_USAGE = 2
 
@@ -49,6 +62,8 @@ def main() -> None:
       mwbench list                     # which drivers and suites are available
       mwbench plan suites/quick.yaml   # what a run would do: launches, time, precision
       mwbench run suites/quick.yaml    # measure; results go to results/mwbench.db
+      mwbench saturate SPEC --experiment NAME --p99-bound-us 200
+                                       # the highest open-loop rate under a p99 bound
       mwbench report -o report.html    # figures, disclosure and baseline ratios
       mwbench compare 1 2              # is run 2 slower than run 1? exits 1 if so
       mwbench estimate --payload-bytes 4096 --servants 100 --threads 4
@@ -61,6 +76,7 @@ def main() -> None:
     """
 
 
-for verb in (env.command, list.command, plan.command, run.command, interop.command, report.command,
-             compare.command, estimate.command, export.command, clean.command, testhosts.command):
+for verb in (env.command, list.command, plan.command, run.command, saturate.command,
+             interop.command, report.command, compare.command, estimate.command, export.command,
+             clean.command, testhosts.command):
     main.add_command(verb)

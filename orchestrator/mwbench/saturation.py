@@ -1,0 +1,127 @@
+"""The search of `mwbench saturate`: the highest offered rate a configuration sustains.
+
+A rate is sustained when the response time's p99 (the median over the
+probe's launches of each launch's p99) stays under the user's bound and the
+rate achieved is within 5% of the rate offered (open_load.SUSTAINED): past
+that, the queue grows for as long as the probe lasts and its p99 measures
+the probe's length, not the middleware. Every launch must have succeeded.
+
+The search doubles the rate from `low` until a probe fails (or `high`, or
+MAX_RATE, is reached), then bisects between the last rate sustained and the
+first that was not until they are within RESOLUTION of each other. It is a
+generator (`rates`) that yields the next rate and is sent the verdict, so
+that `mwbench saturate` can step the searches of several configurations in
+lockstep, every round's probes interleaved as a run's launches are; `search`
+drives one with a probe function, and is what the tests call.
+"""
+
+import math
+from collections.abc import Callable, Generator
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from .open_load import SUSTAINED
+
+RESOLUTION = 0.05  # the search stops when the bracket is this narrow, relatively
+MAX_RATE = 1e8  # calls per second: no middleware here comes near; doubling stops there
+MAX_PROBES = 40  # a guard: doubling from 1/s to MAX_RATE and bisecting take ~35
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """One probe: a rate offered for the launches of one configuration."""
+
+    rate_per_s: float
+    sustained: bool
+    reason: str  # why not, or what it met
+    p99_us: float | None = None  # the median of the launches' p99
+    achieved_fraction: float | None = None  # the median of the launches' achieved / offered
+
+    def record(self) -> dict:
+        return {"rate_per_s": self.rate_per_s, "sustained": self.sustained,
+                "reason": self.reason, "p99_us": self.p99_us,
+                "achieved_fraction": self.achieved_fraction}
+
+
+@dataclass
+class Outcome:
+    """What a search found: the highest rate sustained (None: not even the lowest)."""
+
+    max_rate_per_s: float | None
+    reason: str
+    probes: list[Verdict] = field(default_factory=list)
+
+
+def judge_probe(rate_per_s: float, p99s_us: list[float], fractions: list[float],
+                failed: int, bound_us: float) -> Verdict:
+    """The verdict of a probe from its launches: each ok launch's p99 (µs) and achieved /
+    offered, and the count of launches that failed."""
+    if failed or not p99s_us:
+        return Verdict(rate_per_s, False, f"{failed} of {failed + len(p99s_us)} launches "
+                                          "failed")
+    p99 = float(np.median(p99s_us))
+    fraction = float(np.median(fractions))
+    if fraction < SUSTAINED:
+        return Verdict(rate_per_s, False, f"achieved {fraction:.1%} of the rate offered "
+                                          f"(under {SUSTAINED:.0%})", p99, fraction)
+    if p99 >= bound_us:
+        return Verdict(rate_per_s, False, f"p99 {p99:,.1f} µs, not under {bound_us:g} µs",
+                       p99, fraction)
+    return Verdict(rate_per_s, True, f"p99 {p99:,.1f} µs, achieved {fraction:.1%}", p99,
+                   fraction)
+
+
+def rates(low: float, high: float | None = None, resolution: float = RESOLUTION
+          ) -> Generator[float, Verdict, Outcome]:
+    """The rates to probe, one at a time, each sent its verdict; returns the outcome."""
+    top = MAX_RATE if high is None else high
+    probes = []
+
+    def probe(rate: float) -> Generator[float, Verdict, Verdict]:
+        verdict = yield rate
+        probes.append(verdict)
+        return verdict
+
+    verdict = yield from probe(low)
+    if not verdict.sustained:
+        return Outcome(None, f"not even {low:g}/s is sustained: {verdict.reason}", probes)
+    sustained, failed, why = low, None, ""  # why: the reason of the lowest rate that failed
+    while failed is None:
+        if sustained >= top:
+            limit = "--high" if high is not None else "mwbench's limit"
+            return Outcome(sustained, f"sustained up to {limit}, {top:g}/s", probes)
+        rate = min(sustained * 2, top)
+        verdict = yield from probe(rate)
+        if verdict.sustained:
+            sustained = rate
+        else:
+            failed, why = rate, verdict.reason
+    while (failed - sustained) / sustained > resolution and len(probes) < MAX_PROBES:
+        rate = _round((sustained + failed) / 2)
+        if not sustained < rate < failed:
+            break
+        verdict = yield from probe(rate)
+        if verdict.sustained:
+            sustained = rate
+        else:
+            failed, why = rate, verdict.reason
+    return Outcome(sustained, f"{failed:g}/s is not sustained: {why}", probes)
+
+
+def search(probe: Callable[[float], Verdict], low: float, high: float | None = None,
+           resolution: float = RESOLUTION) -> Outcome:
+    """The outcome of one configuration's search, `probe` judging each rate."""
+    steps = rates(low, high, resolution)
+    try:
+        rate = next(steps)
+        while True:
+            rate = steps.send(probe(rate))
+    except StopIteration as finished:
+        return finished.value
+
+
+def _round(rate: float) -> float:
+    """A rate with three significant digits: a level a reader can type again."""
+    digits = 2 - math.floor(math.log10(rate))
+    return round(rate, digits)

@@ -1,0 +1,123 @@
+"""`mwbench saturate`: what it refuses before anything runs, and, with a stand-in for a
+cell's processes whose knee is known, the searches stepped in lockstep, every probe
+stored as a cell of one run and every outcome in the table `saturation`. The real
+search on rawtcp is test_saturate_integration.py's."""
+
+import json
+
+import numpy as np
+import pytest
+from click.testing import CliRunner
+
+from conftest import write_spec
+from mwbench import runner
+from mwbench.cli import main
+from mwbench.load_level import parse_load
+from mwbench.stats import summarize
+from mwbench.store import CellRecord, Store
+from open_loop_drivers import described  # noqa: F401 - the fixture, by name
+
+SPEC = """\
+    suite: s
+    experiments:
+      - name: sweep
+        drivers: [rawtcp, omniorb, deploy]
+        operation: [roundtrip, assembly]
+        warmup: 0
+        samples: 200
+        launches: 2
+        load: [closed, "constant:100"]
+      - name: components
+        drivers: [deploy]
+        operation: assembly
+    """
+CAPACITY = {"rawtcp": 3000.0, "omniorb": 1200.0}  # calls/s each keeps up with
+
+
+def knee(cell, driver, launchers):
+    """A cell's record as a middleware with a knee at CAPACITY would leave it."""
+    load = parse_load(cell["load"])
+    capacity = CAPACITY[cell["driver"]]
+    p99_ns = 40_000 if load.rate_per_s <= capacity else 900_000
+    samples = np.full(cell.samples, p99_ns, dtype=np.int64)
+    achieved = min(load.rate_per_s, capacity * 1.02)
+    header = {"load": {"kind": load.kind, "rate_per_s": load.rate_per_s, "calls": cell.samples,
+                       "offered_per_s": load.rate_per_s, "achieved_per_s": achieved,
+                       "late_sends": 0, "outstanding_at_end": 0, "lost": 0}}
+    return CellRecord(factors=cell.factors(), status="ok", batch_size=1, samples_ns=samples,
+                      measurer_header=header,
+                      stats=summarize(samples.astype(float), samples.size,
+                                      int(samples.sum())).as_dict())
+
+
+def saturate(tmp_path, *arguments):
+    path = write_spec(tmp_path, SPEC)
+    return CliRunner().invoke(main, ["saturate", str(path), "--db", str(tmp_path / "m.db"),
+                                     *arguments], terminal_width=300, prog_name="mwbench")
+
+
+@pytest.mark.usefixtures("described")
+def test_the_search_of_each_configuration_is_stored_and_printed(tmp_path, monkeypatch):
+    monkeypatch.setattr(runner, "run_cell", knee)
+    result = saturate(tmp_path, "--experiment", "sweep", "--p99-bound-us", "100",
+                      "--low", "500")
+    assert result.exit_code == 0, result.output
+    assert "Maximum sustainable constant rate: p99 under 100 µs" in result.output
+    assert "deploy assembly: driver deploy has no open-loop load" not in result.output
+    store = Store.open_existing(tmp_path / "m.db")
+    (run,) = store.runs()
+    assert run["suite"] == "s.saturate" and run["status"] == "finished"
+    found = {row["configuration"].split('"driver": "')[1].split('"')[0]: row
+             for row in store.saturations(run["id"])}
+    assert set(found) == {"rawtcp", "omniorb"}
+    for driver, capacity in CAPACITY.items():
+        row = found[driver]
+        assert row["kind"] == "constant" and row["p99_bound_us"] == 100.0
+        assert capacity / 1.1 <= row["max_rate_per_s"] <= capacity
+        assert row["probes"][0]["rate_per_s"] == 500.0
+        assert f"{row['max_rate_per_s']:,.0f}" in result.output
+    cells = store.cells(run["id"])
+    probes = sum(len(row["probes"]) for row in found.values())
+    assert len(cells) == 2 * probes  # two launches a probe
+    assert {cell["load"].split(":")[0] for cell in cells} == {"constant"}
+    assert "load" not in json.loads(found["rawtcp"]["configuration"])
+    store.close()
+
+
+@pytest.mark.parametrize(("arguments", "message"), [
+    (["--experiment", "swep", "--p99-bound-us", "100"],
+     "mwbench saturate: --experiment swep: {spec} has no experiment 'swep' (did you mean "
+     "'sweep'?) (its experiments: sweep, components)"),
+    (["--experiment", "components", "--p99-bound-us", "100"],
+     "mwbench saturate: {spec}: experiment 'components' is not open-loop-capable (no driver "
+     "runs it in an open loop): deploy tcp remote assembly 0 B same-cpu hold poisson:1000 "
+     "load: driver deploy has no open-loop load for operation assembly"),
+    (["--experiment", "sweep", "--p99-bound-us", "100", "--low", "1"],
+     "mwbench saturate: {spec}: at --low 1: experiment 'sweep': load constant:1 ("),
+    (["--experiment", "sweep", "--p99-bound-us", "100", "--low", "100", "--high", "100"],
+     "mwbench saturate: --high 100 is not above --low 100"),
+    (["--experiment", "sweep", "--p99-bound-us", "nan"],
+     "mwbench saturate: Invalid value for '--p99-bound-us': 'nan' is not a finite number"),
+    (["--experiment", "sweep", "--p99-bound-us", "0"],
+     "mwbench saturate: Invalid value for '--p99-bound-us': 0.0 is not in the range 0<x"),
+    (["--experiment", "sweep", "--p99-bound-us", "100", "--low", "-5"],
+     "mwbench saturate: Invalid value for '--low': -5.0 is not in the range 0<x"),
+])
+@pytest.mark.usefixtures("described")
+def test_bad_input_exits_2_naming_it_before_anything_runs(tmp_path, monkeypatch, arguments,
+                                                          message):
+    monkeypatch.setattr(runner, "run_cell", lambda *_: pytest.fail("a cell ran"))
+    result = saturate(tmp_path, *arguments)
+    assert result.exit_code == 2, result.output
+    assert result.output.startswith(message.format(spec=tmp_path / "spec.yaml")), \
+        result.output
+    assert not (tmp_path / "m.db").exists()
+
+
+@pytest.mark.usefixtures("described")
+def test_an_experiment_of_two_kinds_of_load_is_refused(tmp_path):
+    path = write_spec(tmp_path, SPEC.replace('"constant:100"', '"constant:100", poisson:100'))
+    result = CliRunner().invoke(main, ["saturate", str(path), "--experiment", "sweep",
+                                       "--p99-bound-us", "100"])
+    assert result.exit_code == 2
+    assert "its load levels are of constant and poisson loads" in result.output
