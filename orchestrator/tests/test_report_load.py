@@ -13,13 +13,19 @@ Every p50 is 10; a closed-loop rawtcp cell beside them is in the summary but in 
 line, and so is the experiment `stall` (one open-loop rate beside a closed loop).
 """
 
+import json
+
 import numpy as np
 import pytest
+from test_cli_saturate import knee, saturate
 
 from conftest import page_text, spec_refusal, stored_run, write_spec
+from mwbench import runner
 from mwbench.report import build_report
 from mwbench.report.data import load_run
 from mwbench.report.factors import offered_load
+from mwbench.store import Store
+from open_loop_drivers import described  # noqa: F401 - the fixture, by name
 
 RATES = (1000, 2000, 4000, 8000)
 P99 = {"rawtcp": (30, 35, 50, 400), "omniorb": (80, 90, 150, 170)}
@@ -121,8 +127,9 @@ def test_a_sweep_whose_lowest_rate_fails_already_has_no_sustainable_rate():
     points = [{"rate": r, "offered": r, "achieved": r / 2, "p99": 10.0} for r in (10, 20)]
     assert offered_load._last_held(points, lambda p: False) == (None, "achieved")
     rows = offered_load.sustainable_rows([{
-        "experiment": "e", "series": "s", "points": points, "bound": None, "knee": None,
-        "knee_rule": "achieved", "sustainable": None, "sustainable_rule": "achieved"}])
+        "experiment": "e", "series": "s", "configuration": "{}", "points": points,
+        "bound": None, "knee": None, "knee_rule": "achieved", "sustainable": None,
+        "sustainable_rule": "achieved"}])
     assert rows[0]["rate"] is None
     assert rows[0]["reading"].startswith("at 10/s the calls answered came at 5/s")
 
@@ -138,3 +145,28 @@ def test_an_open_loop_is_read_against_the_raw_socket_at_the_same_rate(page):
     rows = [page_text(row) for row in table[:table.index("</table>")].split("<tr>")[2:]]
     at_8000 = next(row for row in rows if "omniorb" in row and "constant:8000" in row)
     assert " 0.42 " in at_8000  # p99: 170 µs over rawtcp's 400 at 8,000/s, not its 30 at 1,000
+
+
+@pytest.mark.usefixtures("described")
+def test_a_saturate_run_gives_its_searches_as_the_sustainable_rates(tmp_path, monkeypatch):
+    """`mwbench saturate` with cells whose knee is known (test_cli_saturate.py): its
+    probes are the lines, its outcomes the table's rows, its bound the grey line."""
+    monkeypatch.setattr(runner, "run_cell", knee)
+    result = saturate(tmp_path, "--experiment", "sweep", "--p99-bound-us", "100", "--low",
+                      "500")
+    assert result.exit_code == 0, result.output
+    store = Store.open_existing(tmp_path / "m.db")
+    try:
+        (run,) = store.runs()
+        searches = {json.loads(row["configuration"])["driver"]: row
+                    for row in store.saturations(run["id"])}
+        lines = offered_load.series(load_run(store, run["id"]))
+        table = page_text(build_report(store, [run["id"]]))
+    finally:
+        store.close()
+    assert {line["driver"]: line["bound"] for line in lines} == {"rawtcp": 100.0,
+                                                                  "omniorb": 100.0}
+    for driver, search in searches.items():
+        assert (f"sweep {driver} constant p99 < 100 µs (mwbench saturate, "
+                f"{len(search['probes'])} rates probed) {search['max_rate_per_s']:,g} 40.0 "
+                f"{search['reason']}") in table

@@ -138,7 +138,7 @@ def sections(run: Run) -> list[dict]:
     if lines := offered_load.series(run):
         found.append({
             "id": f"{anchor}-load", "kind": "load", "title": "Latency against offered load",
-            "lines": lines, "rows": offered_load.sustainable_rows(lines),
+            "lines": lines, "rows": offered_load.sustainable_rows(lines, run.saturations),
             "figures": [_figure(
                 f"{anchor}-load-rates", "Response time against offered load",
                 offered_load.figure(lines),

@@ -19,11 +19,13 @@ without a bound, the knee. Rates are the spec's (the rate asked for); the
 rates each cell met are in the experiment's table of what was measured.
 """
 
+import json
 import math
 
 import numpy as np
 from matplotlib.lines import Line2D
 
+from ...launches.estimate import configuration_key
 from ...open_load import SUSTAINED
 from ...spec import SpecError, parse_spec
 from ..data import Configuration, Experiment, Run, label
@@ -67,6 +69,9 @@ def _line(experiment: Experiment, members: list[Configuration], bound: float | N
     held, held_rule = (_last_held(points, lambda p: p["p99"] > bound) if bound is not None
                        else (knee, knee_rule))
     return {"experiment": experiment.name, "driver": members[0].factors["driver"],
+            "configuration": configuration_key(
+                {**{k: v for k, v in members[0].factors.items() if k != LOAD},
+                 "experiment": experiment.name}),
             "series": f"{name} {kind}".strip(), "points": points, "knee": knee,
             "knee_rule": knee_rule, "bound": bound, "sustainable": held,
             "sustainable_rule": held_rule}
@@ -92,20 +97,35 @@ def _last_held(points: list[dict], too_slow) -> tuple[int | None, str]:
 
 
 def _bounds(run: Run) -> dict[str, float]:
-    """Each experiment's p99 bound in µs, from the run's spec (`p99_bound_us`)."""
+    """Each experiment's p99 bound in µs: the one `mwbench saturate` searched under, or
+    the run's spec's (`p99_bound_us`)."""
+    searched = {json.loads(row["configuration"]).get("experiment"): row["p99_bound_us"]
+                for row in run.saturations}
     if "p99_bound_us" not in run.spec_text:
-        return {}
+        return searched
     try:
         spec = parse_spec(run.spec_text, run.spec_path)
     except SpecError:
-        return {}  # the factorial section says that the stored spec no longer validates
-    return {e.name: e.p99_bound_us for e in spec.experiments if e.p99_bound_us is not None}
+        return searched  # the factorial section says that the stored spec no longer validates
+    return {**{e.name: e.p99_bound_us for e in spec.experiments
+               if e.p99_bound_us is not None}, **searched}
 
 
-def sustainable_rows(found: list[dict]) -> list[dict]:
-    """The table of the maximum sustainable rate: a row per line."""
+def _searched(line: dict, saturations: list[dict]) -> dict | None:
+    """The search of `mwbench saturate` for this line's configuration, if the run has one."""
+    wanted = line["configuration"]
+    return next((row for row in saturations
+                 if configuration_key(json.loads(row["configuration"])) == wanted), None)
+
+
+def sustainable_rows(found: list[dict], saturations: list[dict] = ()) -> list[dict]:
+    """The table of the maximum sustainable rate: a row per line, as `mwbench saturate`
+    found it where it searched that configuration, else from the sweep."""
     rows = []
     for line in found:
+        if (search := _searched(line, saturations)) is not None:
+            rows.append(_search_row(line, search))
+            continue
         points, index = line["points"], line["sustainable"]
         rule = line["sustainable_rule"]
         after = points[index + 1] if index is not None and index + 1 < len(points) else (
@@ -120,6 +140,15 @@ def sustainable_rows(found: list[dict]) -> list[dict]:
             "reading": _reading(rule, after, line["bound"], points),
         })
     return rows
+
+
+def _search_row(line: dict, search: dict) -> dict:
+    rate = search["max_rate_per_s"]
+    at = [p["p99_us"] for p in search["probes"] if p["rate_per_s"] == rate]
+    return {"experiment": line["experiment"], "series": line["series"],
+            "criterion": f"p99 < {search['p99_bound_us']:,g} µs (mwbench saturate, "
+                         f"{len(search['probes'])} rates probed)",
+            "rate": rate, "p99": at[0] if at else None, "reading": search["reason"]}
 
 
 def _reading(rule: str, after: dict | None, bound: float | None, points: list[dict]) -> str:
