@@ -171,6 +171,16 @@ def store_cells(path: Path, cells: list[dict], environment: dict | None = None,
     return run_id
 
 
+def stored_report(path: Path, cells: list[dict], **run: Any) -> tuple[Any, str]:
+    """A finished run of known cells (store_cells, with its keywords) as the report reads
+    it (report/data.py's Run) and its HTML page."""
+    from mwbench.report import build_report
+    from mwbench.report.data import load_run
+
+    with stored_run(path, cells, **run) as (store, run_id):
+        return load_run(store, run_id), build_report(store, [run_id])
+
+
 def page_text(page: str) -> str:
     """The words of an HTML page (or a part of one), tags and runs of space made one space."""
     import html

@@ -16,10 +16,8 @@ import re
 import numpy as np
 import pytest
 
-from conftest import page_text, stored_run
+from conftest import page_text, stored_report
 from mwbench.named_series import NamedSeries
-from mwbench.report import build_report
-from mwbench.report.data import load_run
 from mwbench.report.factors import invocation
 
 ROUND_TRIP = {"static": 20, "dii": 22, "ami_callback": 24, "ami_poller": 25}
@@ -56,29 +54,23 @@ def invocation_cells() -> list[dict]:
 
 
 @pytest.fixture(scope="module")
-def stored(tmp_path_factory):
-    with stored_run(tmp_path_factory.mktemp("invocation") / "m.db", invocation_cells()) as found:
-        yield found
+def known(tmp_path_factory):
+    """The run as the report reads it, and its page."""
+    return stored_report(tmp_path_factory.mktemp("invocation") / "m.db", invocation_cells())
 
 
-@pytest.fixture(scope="module")
-def page(stored) -> str:
-    store, run_id = stored
-    return build_report(store, [run_id])
-
-
-def test_a_panel_per_dispatch_with_the_modes_in_the_papers_order(stored):
-    store, run_id = stored
-    panels = invocation.series(load_run(store, run_id))
+def test_a_panel_per_dispatch_with_the_modes_in_the_papers_order(known):
+    run, _ = known
+    panels = invocation.series(run)
     assert [p["configuration"] for p in panels] == ["static dispatch", "dsi dispatch"]
     for panel in panels:
         assert [m["invocation"] for m in panel["modes"]] == [
             "static", "dii", "ami_callback", "ami_poller", "oneway"]
 
 
-def test_round_trip_and_delivery_of_each_mode_with_ratios_to_static(stored):
-    store, run_id = stored
-    static, dsi = invocation.series(load_run(store, run_id))
+def test_round_trip_and_delivery_of_each_mode_with_ratios_to_static(known):
+    run, _ = known
+    static, dsi = invocation.series(run)
     modes = {m["invocation"]: m for m in static["modes"]}
     assert modes["dii"]["round_trip"]["p50"].value == pytest.approx(22)
     assert modes["dii"]["round_trip_ratio"].value == pytest.approx(1.1)
@@ -96,7 +88,8 @@ def test_round_trip_and_delivery_of_each_mode_with_ratios_to_static(stored):
     assert dsi_modes["oneway"]["delivery_ratio"].value == pytest.approx(7 / 8)
 
 
-def test_the_report_has_the_figure_and_the_table(page):
+def test_the_report_has_the_figure_and_the_table(known):
+    _, page = known
     assert 'id="run1-invocation-modes"' in page
     figure = page[page.index('id="run1-invocation-modes"'):]
     assert "<svg" in figure[:figure.index("</figure>")]
@@ -112,12 +105,13 @@ def test_the_report_has_the_figure_and_the_table(page):
 
 def test_a_run_without_invocation_modes_has_no_such_section(tmp_path):
     cells = [{"samples_ns": around(20), "launch": k} for k in (1, 2)]
-    with stored_run(tmp_path / "m.db", cells) as (store, run_id):
-        assert invocation.series(load_run(store, run_id)) == []
-        assert "run1-invocation" not in build_report(store, [run_id])
+    run, page = stored_report(tmp_path / "m.db", cells)
+    assert invocation.series(run) == []
+    assert "run1-invocation" not in page
 
 
-def test_a_oneway_delivery_is_not_read_against_the_raw_round_trip(page):
+def test_a_oneway_delivery_is_not_read_against_the_raw_round_trip(known):
+    _, page = known
     table = page[page.index('id="run1-baseline"'):]
     rows = [page_text(row) for row in table[:table.index("</table>")].split("<tr>")[2:]]
     assert len(rows) == 9  # the raw socket and the 8 two-way configurations

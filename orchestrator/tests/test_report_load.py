@@ -19,7 +19,7 @@ import numpy as np
 import pytest
 from test_cli_saturate import knee, saturate
 
-from conftest import page_text, spec_refusal, stored_run, write_spec
+from conftest import page_text, spec_refusal, stored_report, write_spec
 from mwbench import runner
 from mwbench.report import build_report
 from mwbench.report.data import load_run
@@ -70,21 +70,14 @@ def load_cells() -> list[dict]:
 
 
 @pytest.fixture(scope="module")
-def stored(tmp_path_factory):
-    path = tmp_path_factory.mktemp("load") / "m.db"
-    with stored_run(path, load_cells(), spec_text=SPEC) as found:
-        yield found
+def known(tmp_path_factory):
+    """The run as the report reads it, and its page."""
+    return stored_report(tmp_path_factory.mktemp("load") / "m.db", load_cells(), spec_text=SPEC)
 
 
-@pytest.fixture(scope="module")
-def page(stored) -> str:
-    store, run_id = stored
-    return build_report(store, [run_id])
-
-
-def test_a_line_per_driver_with_its_knee_and_the_rule_that_ended_it(stored):
-    store, run_id = stored
-    lines = {line["driver"]: line for line in offered_load.series(load_run(store, run_id))}
+def test_a_line_per_driver_with_its_knee_and_the_rule_that_ended_it(known):
+    run, _ = known
+    lines = {line["driver"]: line for line in offered_load.series(run)}
     assert set(lines) == {"rawtcp", "omniorb"}  # the closed-loop cells are in no line
     assert {line["experiment"] for line in lines.values()} == {"load"}
     rawtcp, omniorb = lines["rawtcp"], lines["omniorb"]
@@ -97,7 +90,8 @@ def test_a_line_per_driver_with_its_knee_and_the_rule_that_ended_it(stored):
     assert omniorb["points"][3]["late"] == 4 and omniorb["points"][3]["lost"] == 0
 
 
-def test_the_sustainable_rate_at_the_suites_bound(page):
+def test_the_sustainable_rate_at_the_suites_bound(known):
+    _, page = known
     table = page_text(page[page.index('id="run1-load-sustainable"'):])
     assert ("load rawtcp constant p99 ≤ 100 µs 4,000 50.0 at 8,000/s the p99 was 400.0 µs, "
             "above the bound of 100 µs") in table
@@ -107,14 +101,15 @@ def test_the_sustainable_rate_at_the_suites_bound(page):
 
 
 def test_without_a_bound_the_knee_is_the_sustainable_rate(tmp_path):
-    with stored_run(tmp_path / "m.db", load_cells()) as (store, run_id):  # no bound
-        table = page_text(build_report(store, [run_id]))
+    _, page = stored_report(tmp_path / "m.db", load_cells())  # the spec gives no bound
+    table = page_text(page)
     assert ("load omniorb constant the knee (p99 ≤ 2 × its value at the lowest rate) "
             "4,000 150.0 at 8,000/s the calls answered came at 7,000/s, below 95% of "
             "the 8,000/s offered") in table
 
 
-def test_the_first_table_gives_offered_and_achieved_rates_and_the_misses(page):
+def test_the_first_table_gives_offered_and_achieved_rates_and_the_misses(known):
+    _, page = known
     measured = page[page.index('class="measured"'):]
     measured = page_text(measured[:measured.index("</table>")])
     assert "offered calls/s achieved calls/s late sends lost" in measured
@@ -140,7 +135,8 @@ def test_a_bound_that_is_not_a_positive_number_is_refused_naming_its_line(tmp_pa
     assert "spec.yaml:7: experiments[0].p99_bound_us" in spec_refusal(path)
 
 
-def test_an_open_loop_is_read_against_the_raw_socket_at_the_same_rate(page):
+def test_an_open_loop_is_read_against_the_raw_socket_at_the_same_rate(known):
+    _, page = known
     table = page[page.index('id="run1-baseline"'):]
     rows = [page_text(row) for row in table[:table.index("</table>")].split("<tr>")[2:]]
     at_8000 = next(row for row in rows if "omniorb" in row and "constant:8000" in row)
