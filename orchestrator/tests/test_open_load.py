@@ -1,8 +1,7 @@
 """The factors of invocation modes and open-loop load: their levels in a spec, the
-arguments a cell's processes get, the seed of a launch's schedule and the store's
-migration to them."""
+arguments a cell's processes get, the seed of a launch's schedule, and the figures of
+its header (the store's migration to them is test_store.py's)."""
 
-import sqlite3
 import subprocess
 import sys
 from pathlib import Path
@@ -10,7 +9,6 @@ from pathlib import Path
 import pytest
 
 from conftest import spec_refusal, write_spec
-from mwbench import store_schema
 from mwbench.cell_processes import driver_arguments
 from mwbench.drivers import DriverInfo
 from mwbench.load_level import Load, parse_load
@@ -147,33 +145,6 @@ def test_the_load_figures_come_from_the_stored_measurer_header(tmp_path):
             figures.outstanding_at_end, figures.lost) == (990.5, 985.0, 3, 1, 0)
     assert figures.seed == 42 and figures.achieved_fraction == pytest.approx(985.0 / 990.5)
     assert load_figures({"operation": "roundtrip"}) is None and load_figures(None) is None
-
-
-def test_a_version_11_database_gains_the_three_factors_and_the_saturation_table(tmp_path):
-    path = tmp_path / "v11.db"
-    connection = sqlite3.connect(path)
-    connection.execute("BEGIN IMMEDIATE")
-    store_schema.create(connection)  # at SCHEMA_VERSION: taken back to version 11 below
-    connection.execute("DROP TABLE saturation")
-    for column in ("invocation", "dispatch", "load"):
-        connection.execute(f"ALTER TABLE cells DROP COLUMN {column}")
-    connection.execute("UPDATE schema_info SET version = 11")
-    connection.execute("INSERT INTO runs (suite, spec_path, spec_text, environment, "
-                       "mwbench_version, started_utc, status) VALUES ('s', 'p', 't', '{}', "
-                       "'0.1.0', 'now', 'finished')")
-    connection.execute("INSERT INTO cells (run_id, experiment, driver, operation, launch, "
-                       "status, started_utc, duration_s) VALUES (1, 'e', 'omniorb', "
-                       "'roundtrip', 1, 'ok', 'now', 1.0)")
-    connection.commit()
-    connection.close()
-    store = Store.open_existing(path)
-    (old,) = store.cells(1)
-    assert (old["invocation"], old["dispatch"], old["load"]) == (None, None, None)
-    store.close()
-    Store.create_or_open(tmp_path / "fresh.db").close()
-    tables = "SELECT name, sql FROM sqlite_master ORDER BY name"
-    assert sqlite3.connect(path).execute(tables).fetchall() == \
-        sqlite3.connect(tmp_path / "fresh.db").execute(tables).fetchall()
 
 
 def test_an_open_loop_result_must_carry_the_load_it_was_asked_for():

@@ -156,44 +156,33 @@ def test_the_end_of_run_summary_shows_offered_and_achieved_rates_of_open_loops()
     assert "102" in open_row and "98" in open_row  # 101.5 and 98.5, rounded to even
 
 
-@pytest.mark.parametrize("verb", ["run", "plan"])
-@pytest.mark.usefixtures("described")
-def test_mwbench_refuses_a_sweep_that_cannot_finish_before_anything_runs(tmp_path, verb):
-    path = write_spec(tmp_path, """\
-        suite: s
-        experiments:
-          - name: sweep
-            drivers: [rawtcp]
-            operation: roundtrip
-            load: [closed, "constant:2"]
-            warmup: 10
-            samples: 1000
-        """)
+def refusal(tmp_path, loads: str, *arguments: str):
+    """`mwbench VERB` of a spec whose experiment `sweep` sweeps `loads`, refused."""
+    path = write_spec(tmp_path, "suite: s\nexperiments:\n  - name: sweep\n"
+                                "    drivers: [rawtcp]\n    operation: roundtrip\n"
+                                f"    load: {loads}\n    warmup: 10\n    samples: 1000\n")
     db = tmp_path / "m.db"
-    result = CliRunner().invoke(main, [verb, str(path), "--db", str(db)])
+    result = CliRunner().invoke(main, [arguments[0], str(path), "--db", str(db),
+                                       *arguments[1:]])
     assert result.exit_code == 2, result.output
-    assert (f"mwbench {verb}: experiment 'sweep': load constant:2 (") in result.output
-    assert "take 505.0 s a launch, more than its timeout_s of 120 s" in result.output
     if db.exists():  # `run` opens the database first; nothing is stored in it
         store = Store.open_existing(db)
         assert store.runs() == []
         store.close()
+    return result.output
+
+
+@pytest.mark.parametrize("verb", ["run", "plan"])
+@pytest.mark.usefixtures("described")
+def test_mwbench_refuses_a_sweep_that_cannot_finish_before_anything_runs(tmp_path, verb):
+    said = refusal(tmp_path, '[closed, "constant:2"]', verb)
+    assert said.startswith(f"mwbench {verb}: experiment 'sweep': load constant:2 (")
+    assert "take 505.0 s a launch, more than its timeout_s of 120 s" in said
 
 
 @pytest.mark.usefixtures("described")
 def test_mwbench_run_refuses_open_loops_beyond_its_budget_naming_them(tmp_path):
-    path = write_spec(tmp_path, """\
-        suite: s
-        experiments:
-          - name: sweep
-            drivers: [rawtcp]
-            operation: roundtrip
-            load: ["constant:100", "constant:1000"]
-            warmup: 0
-        """)
-    result = CliRunner().invoke(main, ["run", str(path), "--db", str(tmp_path / "m.db"),
-                                       "--budget", "15s"])
-    assert result.exit_code == 2, result.output
-    assert result.output.startswith("mwbench run: --budget ")
-    assert "experiment 'sweep' load constant:100: 2 launches of 0 + 1000 calls, 20.0 s" \
-        in result.output
+    said = refusal(tmp_path, '["constant:100", "constant:1000"]', "run", "--budget", "15s")
+    assert said.startswith("mwbench run: --budget ")
+    assert "experiment 'sweep' load constant:100: 2 launches of 10 + 1000 calls, 20.2 s" \
+        in said

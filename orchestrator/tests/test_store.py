@@ -118,36 +118,59 @@ def test_a_migrated_database_has_the_columns_of_a_fresh_one(tmp_path):
     assert "assembly" in [column[0] for column in columns(new, "cells")]
 
 
-def test_a_version_5_database_gains_named_series_and_the_newer_factors(tmp_path):
+# What each version added (store_schema.py): its tables, the columns of cells and of runs.
+ADDED = {6: (["named_series"], ["assembly"], []),
+         7: ([], ["delivery", "layer"], []),
+         8: ([], ["hosts"], ["hosts"]),
+         9: (["calibrations"], ["position"], ["seed", "launch_plan"]),  # and launch renamed
+         10: ([], ["orb"], []),
+         11: (["interop"], [], []),
+         12: (["saturation"], ["invocation", "dispatch", "load"], [])}
+
+
+def database_at(path, version: int) -> sqlite3.Connection:
+    """A database as mwbench at schema `version` made it, in a transaction the caller
+    commits: a fresh one, less what every later version added."""
     from mwbench import store_schema
 
-    path = tmp_path / "v5.db"
+    assert max(ADDED) == SCHEMA_VERSION, "add the new version's tables and columns to ADDED"
     connection = sqlite3.connect(path)
     connection.execute("BEGIN IMMEDIATE")
-    store_schema.create(connection)  # at SCHEMA_VERSION: taken back to version 5 below
-    connection.execute("DROP TABLE named_series")
-    connection.execute("DROP TABLE calibrations")  # version 9 added it
-    connection.execute("DROP TABLE interop")  # version 11
-    connection.execute("DROP TABLE saturation")  # version 12
-    # Versions 6 to 8 added the first four, version 9 `position`, version 10 `orb`,
-    # version 12 the last three.
-    for column in ("assembly", "delivery", "layer", "hosts", "position", "orb",
-                   "invocation", "dispatch", "load"):
-        connection.execute(f"ALTER TABLE cells DROP COLUMN {column}")
-    for column in ("hosts", "seed", "launch_plan"):
-        connection.execute(f"ALTER TABLE runs DROP COLUMN {column}")
-    connection.execute("ALTER TABLE cells RENAME COLUMN launch TO repetition")
-    connection.execute("UPDATE schema_info SET version = 5")
+    store_schema.create(connection)
+    for later in range(SCHEMA_VERSION, version, -1):
+        tables, cell_columns, run_columns = ADDED[later]
+        for table in tables:
+            connection.execute(f"DROP TABLE {table}")
+        for table, columns in (("cells", cell_columns), ("runs", run_columns)):
+            for column in columns:
+                connection.execute(f"ALTER TABLE {table} DROP COLUMN {column}")
+        if later == 9:
+            connection.execute("ALTER TABLE cells RENAME COLUMN launch TO repetition")
+    connection.execute("UPDATE schema_info SET version = ?", (version,))
+    return connection
+
+
+def one_old_cell(tmp_path, version: int) -> tuple:
+    """A database of schema `version` holding run 1 with one cell of rawtcp, opened (so
+    migrated): its path, the store and the cell as it reads now."""
+    path = tmp_path / f"v{version}.db"
+    connection = database_at(path, version)
     connection.execute("INSERT INTO runs (suite, spec_path, spec_text, environment, "
                        "mwbench_version, started_utc, status) VALUES ('s', 'p', 't', '{}', "
                        "'0.1.0', 'now', 'finished')")
-    connection.execute("INSERT INTO cells (run_id, experiment, driver, operation, repetition, "
+    launch = "launch" if version >= 9 else "repetition"  # version 9 renamed it
+    connection.execute(f"INSERT INTO cells (run_id, experiment, driver, operation, {launch}, "
                        "status, started_utc, duration_s) VALUES (1, 'e', 'rawtcp', "
                        "'roundtrip', 1, 'ok', 'now', 1.0)")
     connection.commit()
     connection.close()
     store = Store.open_existing(path)
     (old,) = store.cells(1)
+    return path, store, old
+
+
+def test_a_version_5_database_gains_named_series_and_the_newer_factors(tmp_path):
+    path, store, old = one_old_cell(tmp_path, 5)
     assert old["assembly"] is None  # no cell before version 6 set it
     assert old["delivery"] is None and old["layer"] is None  # nor before version 7
     assert old["hosts"] is None  # nor before version 8: every process on the run's machine
@@ -161,17 +184,8 @@ def test_a_version_5_database_gains_named_series_and_the_newer_factors(tmp_path)
 
 
 def test_a_version_10_database_gains_the_interop_table(tmp_path):
-    from mwbench import store_schema
-
     path = tmp_path / "v10.db"
-    connection = sqlite3.connect(path)
-    connection.execute("BEGIN IMMEDIATE")
-    store_schema.create(connection)
-    connection.execute("DROP TABLE interop")
-    connection.execute("DROP TABLE saturation")  # version 12
-    for column in ("invocation", "dispatch", "load"):
-        connection.execute(f"ALTER TABLE cells DROP COLUMN {column}")
-    connection.execute("UPDATE schema_info SET version = 10")
+    connection = database_at(path, 10)
     connection.commit()
     connection.close()
     store = Store.open_existing(path)
@@ -187,6 +201,19 @@ def test_a_version_10_database_gains_the_interop_table(tmp_path):
     store.close()
     (back,) = Store.open_existing(path).interop_results(run_id)
     assert {key: back[key] for key in row} == row and back["run_id"] == run_id
+    Store.create_or_open(tmp_path / "fresh.db").close()
+    assert schema(sqlite3.connect(path)) == schema(sqlite3.connect(tmp_path / "fresh.db"))
+
+
+def test_a_version_11_database_gains_the_three_factors_and_the_saturation_table(tmp_path):
+    path, store, old = one_old_cell(tmp_path, 11)
+    # A cell stored before: a closed loop, static invocation and dispatch, none of them set.
+    assert (old["invocation"], old["dispatch"], old["load"]) == (None, None, None)
+    assert store.saturations(1) == []
+    store.add_saturation(1, {"configuration": "{}", "kind": "poisson", "p99_bound_us": 50.0,
+                             "max_rate_per_s": None, "reason": "none", "probes": [{"r": 1}]})
+    assert store.saturations(1)[0]["probes"] == [{"r": 1}]
+    store.close()
     Store.create_or_open(tmp_path / "fresh.db").close()
     assert schema(sqlite3.connect(path)) == schema(sqlite3.connect(tmp_path / "fresh.db"))
 

@@ -9,18 +9,17 @@ from .. import paths
 from ..interop.orbs import KINDS, ORB_NAMES
 from ..interop.pairs import Settings
 from ..interop.session import calls_of, run_interop
-from ..interruption import Interrupted, stop_on_signals
 from ..leftovers import LeftoverError
 from ..store import StoreError
 from .console import make_console
 from .numbers import PAYLOAD_BYTES, SAMPLES, run_setting
 from .options import Choice, db_option
+from .refusals import refused_or_begun
 
 CALLS = ("roundtrip", "octets_inout", "records")
 DEFAULT_CALLS = CALLS[:2]  # records: on request, the strings that exercise the code sets
 SIZES = (0, 1024, 65536)
 EXIT_FAILED_PAIRS = 1
-EXIT_BAD_INPUT = 2
 
 
 @click.command("interop")
@@ -68,18 +67,10 @@ def command(orbs: tuple[str, ...], kinds: tuple[str, ...], operations: tuple[str
     calls = calls_of(list(dict.fromkeys(operations)) or list(DEFAULT_CALLS),
                      list(dict.fromkeys(sizes)) or list(SIZES))
     console = make_console()
-    with stop_on_signals():
-        try:
-            outcome = run_interop(db or paths.default_db(), list(orbs),
-                                  list(dict.fromkeys(kinds)) or list(KINDS), calls,
-                                  Settings(samples=samples, warmup=warmup), console)
-        except (StoreError, LeftoverError) as error:
-            click.echo(f"mwbench interop: {error}", err=True)
-            sys.exit(EXIT_BAD_INPUT)
-        except Interrupted as interrupted:
-            click.echo(f"mwbench interop: stopped by {interrupted} before any pair ran",
-                       err=True)
-            sys.exit(interrupted.exit_status)
+    with refused_or_begun("interop", (StoreError, LeftoverError), "any pair ran"):
+        outcome = run_interop(db or paths.default_db(), list(orbs),
+                              list(dict.fromkeys(kinds)) or list(KINDS), calls,
+                              Settings(samples=samples, warmup=warmup), console)
     passed = sum(1 for result in outcome.results if result.status == "pass")
     skipped = sum(1 for result in outcome.results if result.status == "skipped")
     console.print(f"run {outcome.run_id}: {passed} pairs passed, {len(outcome.failed)} failed, "

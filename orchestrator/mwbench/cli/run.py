@@ -7,7 +7,6 @@ import click
 
 from .. import paths
 from ..hosts.inventory import InventoryError
-from ..interruption import Interrupted, stop_on_signals
 from ..launches.chooser import BudgetError
 from ..leftovers import LeftoverError
 from ..matrix import MatrixError
@@ -17,9 +16,9 @@ from ..store import StoreError
 from ..summary import print_summary
 from .console import make_console
 from .options import db_option, overrides_of, spec_options
+from .refusals import refused_or_begun
 
 EXIT_FAILED_CELLS = 1
-EXIT_BAD_INPUT = 2
 
 
 @click.command("run")
@@ -66,17 +65,10 @@ def command(spec: Path, db: Path | None, inventory: Path | None, seed: int | Non
     """
     overrides = overrides_of(experiments, samples, launches, budget)
     console = make_console()
-    with stop_on_signals():
-        try:
-            outcome = run_suite(spec, db or paths.default_db(), console, inventory, seed,
-                                budget, overrides)
-        except (SpecError, InventoryError, MatrixError, StoreError, LeftoverError,
-                BudgetError) as error:
-            click.echo(f"mwbench run: {error}", err=True)
-            sys.exit(EXIT_BAD_INPUT)
-        except Interrupted as interrupted:  # before the run began: nothing was stored
-            click.echo(f"mwbench run: stopped by {interrupted} before any cell ran", err=True)
-            sys.exit(interrupted.exit_status)
+    with refused_or_begun("run", (SpecError, InventoryError, MatrixError, StoreError,
+                                  LeftoverError, BudgetError), "any cell ran"):
+        outcome = run_suite(spec, db or paths.default_db(), console, inventory, seed, budget,
+                            overrides)
     print_summary(console, outcome.records, outcome.matrix)
     if outcome.interrupted:
         console.print(f"[yellow]interrupted[/] by {outcome.interrupted}: "

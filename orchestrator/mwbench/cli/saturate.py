@@ -11,7 +11,6 @@ from rich.table import Table
 from .. import paths
 from ..factors import other_factors
 from ..hosts.inventory import InventoryError
-from ..interruption import Interrupted, stop_on_signals
 from ..launches.estimate import configuration_key
 from ..leftovers import LeftoverError
 from ..matrix import MatrixError
@@ -21,8 +20,7 @@ from ..store import StoreError
 from .console import make_console
 from .numbers import CALL_RATE, P99_BOUND_US
 from .options import db_option, seed_option
-
-EXIT_BAD_INPUT = 2
+from .refusals import refused_or_begun
 
 
 @click.command("saturate")
@@ -71,18 +69,10 @@ def command(spec: Path, experiment: str, bound_us: float, low: float, high: floa
     if high is not None and high <= low:
         raise click.UsageError(f"--high {high:g} is not above --low {low:g}")
     console = make_console()
-    with stop_on_signals():
-        try:
-            done = saturate(spec, experiment, bound_us, low, high, db or paths.default_db(),
-                            console, inventory, seed)
-        except (SpecError, InventoryError, MatrixError, StoreError, LeftoverError,
-                SaturateError) as error:
-            click.echo(f"mwbench saturate: {error}", err=True)
-            sys.exit(EXIT_BAD_INPUT)
-        except Interrupted as interrupted:
-            click.echo(f"mwbench saturate: stopped by {interrupted} before any probe ran",
-                       err=True)
-            sys.exit(interrupted.exit_status)
+    with refused_or_begun("saturate", (SpecError, InventoryError, MatrixError, StoreError,
+                                       LeftoverError, SaturateError), "any probe ran"):
+        done = saturate(spec, experiment, bound_us, low, high, db or paths.default_db(),
+                        console, inventory, seed)
     _print(console, done, bound_us)
     if done.interrupted:
         console.print(f"[yellow]interrupted[/] by {done.interrupted}: the probes that ended "
