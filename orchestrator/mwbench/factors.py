@@ -241,7 +241,7 @@ FACTORS: tuple[Factor, ...] = (
                "with the cell (`load_generator` in the export). A missing stress-ng, or one "
                "that exits early, fails the cell. Quote it in YAML flow lists: `[\"cpu:2\"]`"),
     Factor("load", "load", Annotated[str, BeforeValidator(_load)], (None,), "TEXT",
-           _after("load"), crossed=True, argument="--load", measurer_only=True,
+           _after("load"), crossed=True, argument="--load", measurer_only=True, baseline=True,
            unset="closed", values_doc="`closed`, `constant:RATE`, `poisson:RATE` (RATE "
            "calls or events per second, a positive finite number: `1000`, `2.5e4`)",
            default_doc="not set: `closed`",

@@ -97,6 +97,9 @@ class Experiment(create_model(  # type: ignore[misc]
     role: Role | None = None
     # Two or three factors analysed as a factorial design (spec_factorial.py).
     factorial: list[str] | None = None
+    # The response time an open loop's p99 must stay under (µs): the report's maximum
+    # sustainable rate of each configuration of the experiment's `load` sweep.
+    p99_bound_us: float | None = Field(None, gt=0, allow_inf_nan=False)
 
 
 class Spec(BaseModel):

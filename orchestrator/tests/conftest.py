@@ -2,6 +2,7 @@
 
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -126,7 +127,8 @@ BASE_FACTORS = dict(experiment="e", driver="omniorb", transport="tcp", mode="rem
                     operation="ping", payload_bytes=0, placement="same-cpu", idle_hold=True,
                     priority=0, servants=None, threads=None, subscribers=None,
                     subscriber_processes=None, options=None, background="none", assembly=None,
-                    delivery=None, layer=None, orb=None, hosts=None, launch=1)
+                    delivery=None, layer=None, orb=None, invocation=None, dispatch=None,
+                    load=None, hosts=None, launch=1)
 _CELL_KEYS = ("role", "error", "notes", "load_generator", "measurer_header", "server_header",
               "named_series")
 
@@ -167,6 +169,23 @@ def store_cells(path: Path, cells: list[dict], environment: dict | None = None,
     store.end_run(run_id, "finished")
     store.close()
     return run_id
+
+
+def stored_report(path: Path, cells: list[dict], **run: Any) -> tuple[Any, str]:
+    """A finished run of known cells (store_cells, with its keywords) as the report reads
+    it (report/data.py's Run) and its HTML page."""
+    from mwbench.report import build_report
+    from mwbench.report.data import load_run
+
+    with stored_run(path, cells, **run) as (store, run_id):
+        return load_run(store, run_id), build_report(store, [run_id])
+
+
+def page_text(page: str) -> str:
+    """The words of an HTML page (or a part of one), tags and runs of space made one space."""
+    import html
+
+    return html.unescape(re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", page)))
 
 
 @contextmanager

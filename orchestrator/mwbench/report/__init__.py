@@ -58,10 +58,11 @@ def _experiment_view(run: Run, experiment) -> dict:
     failed = [{**cell, "label": label(cell, LABEL_FACTORS)} for cell in experiment.failed]
     view = {"experiment": experiment, "figures": [], "summary": [], "failed": failed,
             "anchor": f"run{run.id}-{experiment.name}", "note": None, "phases": None,
-            "footprint": []}
+            "footprint": [], "open_loop": False}
     if not ok:
         return view
     view["summary"] = tables.summary_rows(experiment)
+    view["open_loop"] = any(row["open"] for row in view["summary"])
     view["footprint"] = footprint.table(experiment)
     view["phases"] = phases.section(view["anchor"], experiment)
     samples = min(c.per_call_us.size for c in ok)

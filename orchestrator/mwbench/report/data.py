@@ -51,6 +51,12 @@ class Configuration:
         """That figure with its interval (launches/estimate.py)."""
         return percentile(list(self.launches.values()), q, key=self.key)
 
+    def series_launches(self, name: str) -> dict[int, np.ndarray]:
+        """The named series `name` of each launch that has it, in µs (launch -> values)."""
+        return {cell["launch"]: series[name] / 1000.0
+                for cell, series in zip(self.cells, self.named_series, strict=True)
+                if name in series and series[name].size}
+
 
 @dataclass
 class Experiment:
@@ -94,6 +100,7 @@ class Run:
     seed: int | None = None  # of the order of its launches; None: stored before they had one
     launch_plan: dict | None = None  # what a time budget chose (launch_plan.py)
     interop: list[dict] = field(default_factory=list)  # `mwbench interop`'s pairs, if any
+    saturations: list[dict] = field(default_factory=list)  # `mwbench saturate`'s searches
 
     @property
     def failed_cells(self) -> list[dict]:
@@ -146,6 +153,7 @@ def load_run(store: Store, run_id: int) -> Run:
         hosts=json.loads(row["hosts"]) if row["hosts"] else None, seed=row["seed"],
         launch_plan=json.loads(row["launch_plan"]) if row["launch_plan"] else None,
         interop=store.interop_results(run_id),
+        saturations=store.saturations(run_id),
     )
 
 

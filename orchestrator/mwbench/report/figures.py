@@ -62,7 +62,7 @@ def to_svg(figure) -> str:
     return svg[svg.index("<svg"):]
 
 
-def _wide(values) -> bool:
+def wide(values) -> bool:
     """Values over more than a factor of 20: a log scale keeps the small ones visible."""
     values = [v for v in values if v > 0]
     return bool(values) and max(values) / min(values) > 20
@@ -89,7 +89,7 @@ def box_and_throughput(configurations: list[Configuration]) -> str:
                      marker="o", markersize=3.5, color="#1d2329", alpha=0.7,
                      label="a launch's median" if position == positions[0] else None)
     latency.legend(loc="lower right", fontsize=7, frameon=False)
-    if _wide([s["whislo"] for s in stats] + [s["whishi"] for s in stats]):
+    if wide([s["whislo"] for s in stats] + [s["whishi"] for s in stats]):
         latency.set_xscale("log")
     latency.set_xlabel("µs per call, all launches pooled (box: p25–p75, line: median, "
                        "whiskers: p1 and p99); dots: each launch's median")
@@ -99,7 +99,7 @@ def box_and_throughput(configurations: list[Configuration]) -> str:
              if c.throughput_per_s else (0, 0) for c in configurations]
     rate.barh(positions, rates, xerr=np.array(spans).T if spans else None, color="#7fb77e",
               height=0.6, capsize=2)
-    if _wide(rates):
+    if wide(rates):
         rate.set_xscale("log")
     rate.xaxis.set_major_formatter(EngFormatter())
     rate.set_xlabel("calls/s (median, min–max over launches)")
@@ -138,7 +138,7 @@ def percentile_distribution(configurations: list[Configuration],
         axes.legend(fontsize=7, loc="upper left", bbox_to_anchor=(0, -0.12), frameon=False)
     for axes in list(grid.flat)[len(drivers):]:
         axes.set_visible(False)
-    if _wide([c.per_call_us.min() for c in drawn] + [c.per_call_us.max() for c in drawn]):
+    if wide([c.per_call_us.min() for c in drawn] + [c.per_call_us.max() for c in drawn]):
         grid[0][0].set_yscale("log")
     figure.supxlabel("percentile (each tick is ten times rarer); grey: the raw socket",
                      fontsize=9)

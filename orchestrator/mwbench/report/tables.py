@@ -14,6 +14,7 @@ from ..factors import CONFIGURATION, other_factors
 from ..launches.bootstrap import launch_figure
 from ..launches.estimate import Estimate
 from .data import Experiment, Run
+from .open_loop import rates, schedule
 
 
 def summary_rows(experiment: Experiment) -> list[dict]:
@@ -32,6 +33,8 @@ def summary_rows(experiment: Experiment) -> list[dict]:
             "p75": p75, "p99": c.estimate(99), "p999": p999, "max": float(c.per_call_us.max()),
             "throughput": float(np.median(c.throughput_per_s)) if c.throughput_per_s else None,
             "client_switches": client_switches, "server_switches": server_switches,
+            # An open loop's own account of its load (open_loop.py); None in a closed loop.
+            "open": rates(c.cells) if schedule(c.factors.get("load")) else None,
         })
     return rows
 
@@ -52,7 +55,10 @@ def baseline_rows(run: Run) -> list[dict]:
     with intervals; sorted by operation and payload, then from the closest to the raw
     socket to the farthest: the first table a reader wants. The baselines themselves are
     rows of ratio 1."""
-    configurations = [(e, c) for e in run.experiments for c in e.configurations if c.ok]
+    # Samples a driver timed itself (a oneway call's delivery, timed_by: driver) are one-way
+    # times, not round trips: no raw round trip judges them.
+    configurations = [(e, c) for e in run.experiments for c in e.configurations
+                      if c.ok and not _timed_by_driver(c.cells)]
     pairs = [({**c.factors, "experiment": e.name}, c.launches) for e, c in configurations]
     r50s = ratios_to_baseline(pairs, 50)
     r99s = ratios_to_baseline(pairs, 99)
@@ -71,6 +77,10 @@ def baseline_rows(run: Run) -> list[dict]:
             "indistinguishable": not is_raw and r50.includes(1.0), "is_raw": is_raw})
     return sorted(rows, key=lambda r: (_first_seen(run, r["operation"]), r["payload_bytes"] or 0,
                                        r["r50"].value, not r["is_raw"]))
+
+
+def _timed_by_driver(cells: list[dict]) -> bool:
+    return any((cell.get("measurer_header") or {}).get("timed_by") == "driver" for cell in cells)
 
 
 def collocated_rows(run: Run) -> list[dict]:

@@ -1,12 +1,15 @@
 """The report's reading of single factors, after the Open CORBA Benchmarking suite.
 
 Each module turns the sweeps of a run into a section, when the run has them:
-marshalling (time against payload, as a linear fit), dispatcher (time
+invocation (the round trip and the delivery per invocation mode, OCB's
+Figure 1), marshalling (time against payload, as a linear fit), dispatcher (time
 against registered servants, and which shape of a poor object map, if any),
 parallelism (per-thread time and system rate against threads), background
 (the round trip under CPU load) and estimates (the combined-factor estimate
 against the mixture experiment); fan-out (latency to the last subscriber and
-events delivered per second against subscribers); then factorial, the main effects and
+events delivered per second against subscribers); offered load (an open
+loop's response time against the rate offered, its knee and the maximum
+sustainable rate); then factorial, the main effects and
 interactions of each experiment whose spec declares a factorial design (2^k, or a full
 factorial of factors of up to six levels). A section
 works on whatever run has its factor swept, not only on suites/ocb.yaml: it
@@ -17,13 +20,39 @@ factor otherwise.
 """
 
 from ..data import Run
-from . import background, dispatcher, estimates, factorial, fanout, marshalling, parallelism
+from . import (
+    background,
+    dispatcher,
+    estimates,
+    factorial,
+    fanout,
+    invocation,
+    marshalling,
+    offered_load,
+    parallelism,
+)
 
 
 def sections(run: Run) -> list[dict]:
     """The sections this run has data for, in the order of the paper."""
     found = []
     anchor = f"run{run.id}"
+    if panels := invocation.series(run):
+        found.append({
+            "id": f"{anchor}-invocation", "kind": "invocation", "title": "Invocation modes",
+            "panels": panels,
+            "figures": [_figure(
+                f"{anchor}-invocation-modes", "Round trip and delivery per invocation mode",
+                invocation.figure(panels),
+                "For each configuration, the time of each invocation mode, launches pooled: "
+                "the round trip (the call to its return) and, beside it, the delivery (the "
+                "client's send to the servant's entry); a oneway call has no reply, so its "
+                "delivery alone. Box: the middle half of the calls, red line: the median, "
+                "whiskers: p1 and p99.",
+                "The delivery is timed from two processes' reads of one monotonic clock, so on "
+                "one host only; a mode without the option delivery=1 shows its round trip "
+                "alone. Calls slower than p99 are not drawn (the table gives p99).")],
+        })
     if rows := marshalling.fits(run):
         found.append({
             "id": f"{anchor}-marshalling", "kind": "marshalling", "title": "Marshalling",
@@ -105,6 +134,24 @@ def sections(run: Run) -> list[dict]:
                 "so this is the latency of one event at a time, not the throughput of a "
                 "publisher that queues; subscribers in one process share its threads as the "
                 "middleware arranges them (the driver's README says how).")],
+        })
+    if lines := offered_load.series(run):
+        found.append({
+            "id": f"{anchor}-load", "kind": "load", "title": "Latency against offered load",
+            "lines": lines, "rows": offered_load.sustainable_rows(lines, run.saturations),
+            "figures": [_figure(
+                f"{anchor}-load-rates", "Response time against offered load",
+                offered_load.figure(lines),
+                "For each driver, the response time of an open loop, from each call's "
+                "intended start, against the rate offered: p50 (solid), p99 (dashed) and p99.9 "
+                "(dotted), each the median over launches; a line per configuration. The ring "
+                "marks the knee: the highest rate before the p99 rises above twice its value "
+                "at the lowest rate, or before the achieved rate falls below 95% of the "
+                "offered one (the words beside the ring say which); a grey line, the p99 bound the "
+                "experiment gives.",
+                "The lines join measured rates only: the knee lies between the ringed rate "
+                "and the next, and a sweep of coarse steps places it coarsely. The far tail "
+                "of a low rate rests on few calls.")],
         })
     declared = factorial.designs(run)
     if declared["designs"] or declared["notes"]:

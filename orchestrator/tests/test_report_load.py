@@ -1,0 +1,168 @@
+"""The report's reading of open-loop load, on a stored run of known response times.
+
+Two drivers swept over constant rates, two launches each, stored directly
+(conftest.store_cells) with result headers holding the `load` object as
+drivers write it; the experiment gives `p99_bound_us: 100`. Times in µs:
+
+    rate        1000   2000   4000   8000
+    rawtcp p99    30     35     50    400   the knee at 4000 (400 > 2 x 30), the bound too
+    omniorb p99   80     90    150    170   the knee at 4000 (achieved 7,000 of 8,000/s),
+                                            the bound at 2000 (150 > 100)
+
+Every p50 is 10; a closed-loop rawtcp cell beside them is in the summary but in no
+line, and so is the experiment `stall` (one open-loop rate beside a closed loop).
+"""
+
+import json
+
+import numpy as np
+import pytest
+from test_cli_saturate import knee, saturate
+
+from conftest import page_text, spec_refusal, stored_report, write_spec
+from mwbench import runner
+from mwbench.report import build_report
+from mwbench.report.data import load_run
+from mwbench.report.factors import offered_load
+from mwbench.store import Store
+from open_loop_drivers import described  # noqa: F401 - the fixture, by name
+
+RATES = (1000, 2000, 4000, 8000)
+P99 = {"rawtcp": (30, 35, 50, 400), "omniorb": (80, 90, 150, 170)}
+SPEC = """\
+suite: load
+experiments:
+  - name: load
+    operation: ping
+    drivers: [rawtcp, omniorb]
+    load: ["constant:1000", "constant:2000", "constant:4000", "constant:8000"]
+    p99_bound_us: 100
+"""
+
+
+def tail(median_us: float, p99_us: float) -> np.ndarray:
+    """1,000 samples (ns): p50 `median_us`, the slowest 2% at `p99_us` (so p99 and p99.9)."""
+    return np.array([median_us * 1000] * 980 + [p99_us * 1000] * 20, dtype=np.int64)
+
+
+def header(rate: float, achieved: float, late: int = 2) -> dict:
+    return {"load": {"kind": "constant", "rate_per_s": rate, "seed": 7, "calls": 1000,
+                     "offered_per_s": rate, "achieved_per_s": achieved, "late_sends": late,
+                     "late_threshold_ns": int(1e9 / rate), "max_send_lag_ns": 5000,
+                     "outstanding_at_end": 1, "lost": 0}}
+
+
+def load_cells() -> list[dict]:
+    cells = []
+    for driver, p99s in P99.items():
+        for rate, p99 in zip(RATES, p99s, strict=True):
+            achieved = 7000 if (driver, rate) == ("omniorb", 8000) else rate
+            cells += [{"experiment": "load", "driver": driver, "load": f"constant:{rate}",
+                       "launch": launch, "samples_ns": tail(10, p99),
+                       "measurer_header": header(rate, achieved)} for launch in (1, 2)]
+    cells += [{"experiment": "load", "driver": "rawtcp", "launch": launch,
+               "samples_ns": tail(10, 12)} for launch in (1, 2)]
+    # The demonstration of coordinated omission: one open-loop rate, no sweep.
+    cells += [{"experiment": "stall", "driver": "rawtcp", "load": level, "launch": 1,
+               "samples_ns": tail(10, 12 if level is None else 20_000)}
+              for level in (None, "constant:20000")]
+    return cells
+
+
+@pytest.fixture(scope="module")
+def known(tmp_path_factory):
+    """The run as the report reads it, and its page."""
+    return stored_report(tmp_path_factory.mktemp("load") / "m.db", load_cells(), spec_text=SPEC)
+
+
+def test_a_line_per_driver_with_its_knee_and_the_rule_that_ended_it(known):
+    run, _ = known
+    lines = {line["driver"]: line for line in offered_load.series(run)}
+    assert set(lines) == {"rawtcp", "omniorb"}  # the closed-loop cells are in no line
+    assert {line["experiment"] for line in lines.values()} == {"load"}
+    rawtcp, omniorb = lines["rawtcp"], lines["omniorb"]
+    assert [p["rate"] for p in rawtcp["points"]] == list(RATES)
+    assert [p["p99"] for p in rawtcp["points"]] == pytest.approx(P99["rawtcp"])
+    assert [p["p50"] for p in rawtcp["points"]] == pytest.approx([10] * 4)
+    assert (rawtcp["knee"], rawtcp["knee_rule"]) == (2, "p99")
+    assert (omniorb["knee"], omniorb["knee_rule"]) == (2, "achieved")
+    assert (omniorb["sustainable"], omniorb["sustainable_rule"]) == (1, "p99")
+    assert omniorb["points"][3]["late"] == 4 and omniorb["points"][3]["lost"] == 0
+
+
+def test_the_sustainable_rate_at_the_suites_bound(known):
+    _, page = known
+    table = page_text(page[page.index('id="run1-load-sustainable"'):])
+    assert ("load rawtcp constant p99 ≤ 100 µs 4,000 50.0 at 8,000/s the p99 was 400.0 µs, "
+            "above the bound of 100 µs") in table
+    assert ("load omniorb constant p99 ≤ 100 µs 2,000 90.0 at 4,000/s the p99 was 150.0 µs, "
+            "above the bound of 100 µs") in table
+    assert 'id="run1-load-rates"' in page
+
+
+def test_without_a_bound_the_knee_is_the_sustainable_rate(tmp_path):
+    _, page = stored_report(tmp_path / "m.db", load_cells())  # the spec gives no bound
+    table = page_text(page)
+    assert ("load omniorb constant the knee (p99 ≤ 2 × its value at the lowest rate) "
+            "4,000 150.0 at 8,000/s the calls answered came at 7,000/s, below 95% of "
+            "the 8,000/s offered") in table
+
+
+def test_the_first_table_gives_offered_and_achieved_rates_and_the_misses(known):
+    _, page = known
+    measured = page[page.index('class="measured"'):]
+    measured = page_text(measured[:measured.index("</table>")])
+    assert "offered calls/s achieved calls/s late sends lost" in measured
+    assert "omniorb constant:8000 load 2 2000 1 " in measured
+    assert "8,000 7,000 4 of 2,000 0 of 2,000" in measured
+    assert "rawtcp 2 2000 1" in measured and "closed loop" in measured
+
+
+def test_a_sweep_whose_lowest_rate_fails_already_has_no_sustainable_rate():
+    points = [{"rate": r, "offered": r, "achieved": r / 2, "p99": 10.0} for r in (10, 20)]
+    assert offered_load._last_held(points, lambda p: False) == (None, "achieved")
+    rows = offered_load.sustainable_rows([{
+        "experiment": "e", "series": "s", "configuration": "{}", "points": points,
+        "bound": None, "knee": None, "knee_rule": "achieved", "sustainable": None,
+        "sustainable_rule": "achieved"}])
+    assert rows[0]["rate"] is None
+    assert rows[0]["reading"].startswith("at 10/s the calls answered came at 5/s")
+
+
+@pytest.mark.parametrize("bound", ["0", "-5", ".inf", "fast"])
+def test_a_bound_that_is_not_a_positive_number_is_refused_naming_its_line(tmp_path, bound):
+    path = write_spec(tmp_path, SPEC.replace("p99_bound_us: 100", f"p99_bound_us: {bound}"))
+    assert "spec.yaml:7: experiments[0].p99_bound_us" in spec_refusal(path)
+
+
+def test_an_open_loop_is_read_against_the_raw_socket_at_the_same_rate(known):
+    _, page = known
+    table = page[page.index('id="run1-baseline"'):]
+    rows = [page_text(row) for row in table[:table.index("</table>")].split("<tr>")[2:]]
+    at_8000 = next(row for row in rows if "omniorb" in row and "constant:8000" in row)
+    assert " 0.42 " in at_8000  # p99: 170 µs over rawtcp's 400 at 8,000/s, not its 30 at 1,000
+
+
+@pytest.mark.usefixtures("described")
+def test_a_saturate_run_gives_its_searches_as_the_sustainable_rates(tmp_path, monkeypatch):
+    """`mwbench saturate` with cells whose knee is known (test_cli_saturate.py): its
+    probes are the lines, its outcomes the table's rows, its bound the grey line."""
+    monkeypatch.setattr(runner, "run_cell", knee)
+    result = saturate(tmp_path, "--experiment", "sweep", "--p99-bound-us", "100", "--low",
+                      "500")
+    assert result.exit_code == 0, result.output
+    store = Store.open_existing(tmp_path / "m.db")
+    try:
+        (run,) = store.runs()
+        searches = {json.loads(row["configuration"])["driver"]: row
+                    for row in store.saturations(run["id"])}
+        lines = offered_load.series(load_run(store, run["id"]))
+        table = page_text(build_report(store, [run["id"]]))
+    finally:
+        store.close()
+    assert {line["driver"]: line["bound"] for line in lines} == {"rawtcp": 100.0,
+                                                                  "omniorb": 100.0}
+    for driver, search in searches.items():
+        assert (f"sweep {driver} constant p99 < 100 µs (mwbench saturate, "
+                f"{len(search['probes'])} rates probed) {search['max_rate_per_s']:,g} 40.0 "
+                f"{search['reason']}") in table
