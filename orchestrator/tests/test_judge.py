@@ -13,7 +13,7 @@ LEVELS = {"experiment": "e", "driver": "rawtcp", "transport": "tcp", "mode": "re
           "operation": "octets", "payload_bytes": 64, "placement": "same-cpu",
           "idle_hold": True, "priority": 0, "servants": None, "threads": None,
           "subscribers": None, "subscriber_processes": None, "options": {"nodelay": "1"},
-          "background": "none", "assembly": None, "launch": 1}
+          "background": "none", "assembly": None, "load": None, "launch": 1}
 HEADER = {"operation": "octets", "transport": "tcp", "payload_bytes": 64, "threads": 1,
           "servants": 1, "options": {"nodelay": "1"}, "sample_count": 0}
 
