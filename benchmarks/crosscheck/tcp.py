@@ -10,7 +10,6 @@ Prints both medians as round trips in microseconds and their ratio.
     python3 benchmarks/crosscheck/tcp.py --placements same-cpu unpinned
 """
 
-import os
 import re
 import socket
 import statistics
@@ -26,9 +25,11 @@ from mwbench_cell import (
     driver_and_tool,
     machine_state,
     prepare_machine,
+    release_machine,
     run_cell,
     stop,
     taskset,
+    within_20_percent,
 )
 
 # --full-rtt: sockperf prints round trips, not its default half round trip.
@@ -110,10 +111,8 @@ def main():
     print(f"\nmedian round trip, us (median of {args.reps} runs); {machine_state()}")
     print(f"{'placement':9} {'rawtcp':>8} {'sockperf':>8} {'ratio':>6}  within 20 %")
     for placement, ours, theirs, ratio in rows:
-        verdict = "yes" if abs(ratio - 1) <= 0.2 else "NO"
-        print(f"{placement:9} {ours:8.2f} {theirs:8.2f} {ratio:6.2f}  {verdict}")
-    if latency_fd is not None:
-        os.close(latency_fd)
+        print(f"{placement:9} {ours:8.2f} {theirs:8.2f} {ratio:6.2f}  {within_20_percent(ratio)}")
+    release_machine(latency_fd)
 
 
 if __name__ == "__main__":

@@ -14,7 +14,6 @@ Prints both rates and their ratio.
 """
 
 import math
-import os
 import re
 import subprocess
 import sys
@@ -25,8 +24,10 @@ from mwbench_cell import (
     driver_and_tool,
     machine_state,
     prepare_machine,
+    release_machine,
     run_cell_samples,
     taskset,
+    within_20_percent,
 )
 from tcp import sockperf_server
 
@@ -138,13 +139,12 @@ def main():
     print(f"{'placement':9} {'rawtcp':>9} {'sockperf':>9} {'ratio':>6}  within 20 %")
     for placement, ours, theirs in rows:
         if not ours or not theirs:
-            print(f"{placement:9} {ours or '-':>9} {theirs or '-':>9}      -  (no rate kept)")
+            shown = [f"{rate:9.0f}" if rate else f"{'-':>9}" for rate in (ours, theirs)]
+            print(f"{placement:9} {shown[0]} {shown[1]}      -  (no rate kept)")
             continue
         ratio = ours / theirs
-        verdict = "yes" if abs(ratio - 1) <= 0.2 else "NO"
-        print(f"{placement:9} {ours:9.0f} {theirs:9.0f} {ratio:6.2f}  {verdict}")
-    if latency_fd is not None:
-        os.close(latency_fd)
+        print(f"{placement:9} {ours:9.0f} {theirs:9.0f} {ratio:6.2f}  {within_20_percent(ratio)}")
+    release_machine(latency_fd)
 
 
 if __name__ == "__main__":

@@ -43,7 +43,7 @@ void ReplyHandler::check(const char* operation, const Test::Octets& data) {
 
 void ReplyHandler::arrived() noexcept {
   if (open_loop_) {
-    next_call_.fetch_add(1, std::memory_order_relaxed);
+    m_.completed(next_call_.fetch_add(1, std::memory_order_relaxed));
   } else {
     bell_.ring();
   }

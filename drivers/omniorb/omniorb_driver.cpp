@@ -179,6 +179,10 @@ class OmniorbDriver final : public mwbench::Driver {
     d.option_values["invocation"] = {"static", "dii", "ami_callback", "ami_poller", "oneway"};
     d.option_values["dispatch"] = {"static", "dsi"};
     d.option_values["delivery"] = {"0", "1"};
+    // Every operation under an open --load, through AMI callbacks.
+    for (const auto& [operation, payload] : d.operations) d.open_loop.push_back(operation);
+    // A delivery time is two processes' clocks: one host only.
+    d.one_way_options = {{"delivery", {"1"}}, {"invocation", {"oneway"}}};
     omniorb_driver::offer_orb_option(d);
     return d;
   }

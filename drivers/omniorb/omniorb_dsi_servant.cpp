@@ -24,6 +24,22 @@ void insert_lent(CORBA::Any& value, Test::Octets& reply) {
   value <<= new Test::Octets(length, length, reply.get_buffer(), false);
 }
 
+// A sequence argument added to `arguments`, typed by an empty `Sequence`.
+template <class Sequence>
+CORBA::Any& sequence_argument(CORBA::NVList_ptr arguments, CORBA::Flags mode) {
+  CORBA::Any& value = *arguments->add(mode)->value();
+  value <<= Sequence();
+  return value;
+}
+
+// The sequence the ORB unmarshalled into `value` (owned by the Any).
+template <class Sequence>
+const Sequence& unmarshalled(const CORBA::Any& value) {
+  const Sequence* sequence = nullptr;
+  value >>= sequence;
+  return *sequence;
+}
+
 }  // namespace
 
 void DsiRoundTripServant::invoke(CORBA::ServerRequest_ptr request) {
@@ -48,17 +64,13 @@ void DsiRoundTripServant::invoke(CORBA::ServerRequest_ptr request) {
     result <<= work_.test_method(send_time);
     request->set_result(result);
   } else if (std::strcmp(operation, "send_octets") == 0) {
-    CORBA::Any& data = *arguments->add(CORBA::ARG_IN)->value();
-    data <<= Test::Octets();
+    const CORBA::Any& data = sequence_argument<Test::Octets>(arguments, CORBA::ARG_IN);
     request->arguments(arguments);
-    const Test::Octets* octets = nullptr;
-    data >>= octets;
-    work_.send_octets(*octets);
+    work_.send_octets(unmarshalled<Test::Octets>(data));
   } else if (std::strcmp(operation, "get_octets") == 0) {
     CORBA::Any& size = *arguments->add(CORBA::ARG_IN)->value();
     size <<= CORBA::ULong{0};
-    CORBA::Any& data = *arguments->add(CORBA::ARG_OUT)->value();
-    data <<= Test::Octets();
+    CORBA::Any& data = sequence_argument<Test::Octets>(arguments, CORBA::ARG_OUT);
     request->arguments(arguments);
     CORBA::ULong wanted = 0;
     size >>= wanted;
@@ -66,23 +78,18 @@ void DsiRoundTripServant::invoke(CORBA::ServerRequest_ptr request) {
     work_.get_octets(wanted, reply.out());
     insert_lent(data, reply.inout());
   } else if (std::strcmp(operation, "swap_octets") == 0) {
-    CORBA::Any& data = *arguments->add(CORBA::ARG_INOUT)->value();
-    data <<= Test::Octets();
+    CORBA::Any& data = sequence_argument<Test::Octets>(arguments, CORBA::ARG_INOUT);
     request->arguments(arguments);
-    const Test::Octets* octets = nullptr;
-    data >>= octets;
+    const Test::Octets& octets = unmarshalled<Test::Octets>(data);
     // The plain servant's swap: the request checked, the reply lent.
-    Test::Octets swapped(octets->length(), octets->length(),
-                         const_cast<CORBA::Octet*>(octets->get_buffer()), false);
+    Test::Octets swapped(octets.length(), octets.length(),
+                         const_cast<CORBA::Octet*>(octets.get_buffer()), false);
     work_.swap_octets(swapped);
     insert_lent(data, swapped);
   } else if (std::strcmp(operation, "send_records") == 0) {
-    CORBA::Any& data = *arguments->add(CORBA::ARG_IN)->value();
-    data <<= Test::Records();
+    const CORBA::Any& data = sequence_argument<Test::Records>(arguments, CORBA::ARG_IN);
     request->arguments(arguments);
-    const Test::Records* records = nullptr;
-    data >>= records;
-    work_.send_records(*records);
+    work_.send_records(unmarshalled<Test::Records>(data));
   } else {
     CORBA::release(arguments);
     throw CORBA::BAD_OPERATION(0, CORBA::COMPLETED_NO);

@@ -236,7 +236,9 @@ struct CallbackSender : CallBase {
 }  // namespace
 
 Invocation invocation_of(const DriverOptions& options) {
-  return kInvocations.parse(options.option("invocation", "static"), "--option invocation=");
+  // The open loop's only invocation is its default.
+  const char* fallback = options.load.open() ? "ami_callback" : "static";
+  return kInvocations.parse(options.option("invocation", fallback), "--option invocation=");
 }
 
 void check_invocation(Invocation invocation, const DriverOptions& options) {
@@ -247,10 +249,17 @@ void check_invocation(Invocation invocation, const DriverOptions& options) {
       throw UsageError("--option invocation=oneway cannot carry " + op +
                        ": a oneway call has no reply");
     }
-    throw UsageError(
-        "--option invocation=oneway carries the operation ping only (as "
-        "ping_oneway), not --operation " +
-        op);
+    throw UsageError("--option invocation=oneway carries ping only (as ping_oneway), not " + op);
+  }
+  if (options.load.open()) {
+    const std::string load = "--load " + mwbench::to_string(options.load);
+    if (invocation != Invocation::ami_callback) {
+      throw UsageError(load + ": the open loop of omniorb is AMI callbacks, not invocation=" +
+                       name + " (leave invocation unset, or ami_callback)");
+    }
+    if (options.option_flag("delivery", false)) {
+      throw UsageError(load + ": --option delivery=1 times closed-loop calls only");
+    }
   }
   if (invocation == Invocation::static_stub) return;
   if (options.threads != 1) {
@@ -279,6 +288,13 @@ void measure_invocation(Invocation invocation, const DriverOptions& options, Mea
     case Invocation::ami_callback: {
       Test::AMI_RoundTripHandler_var reference = handler->activate(orb);
       CallbackSender sender(options, m, target, reference.in());
+      if (m.open_loop()) {
+        // Call k's reply is completed(k): test_method carries k for the
+        // handler to check (omniorb_ami.hpp).
+        handler->report_completions();
+        m.run_open([&](std::uint64_t call) { sender.send(call); });
+        break;
+      }
       const timespec timeout = timeout_of(options);
       m.run([&] {
         const CORBA::ULongLong sent = mwbench::now_ns();
@@ -296,8 +312,8 @@ void measure_invocation(Invocation invocation, const DriverOptions& options, Mea
     case Invocation::oneway: {
       const timespec timeout = timeout_of(options);
       m.run_reported([&](std::uint64_t calls) {
-        std::vector<std::uint64_t> deliveries(
-            calls);  // allocated and touched before the first call
+        // Allocated and touched before the first call.
+        std::vector<std::uint64_t> deliveries(calls);
         std::uint64_t taken = 0;
         for (; taken < calls && !m.stop_requested(); ++taken) {
           const std::uint32_t expected = board->entries() + 1;

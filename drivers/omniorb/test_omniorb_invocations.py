@@ -105,7 +105,7 @@ def test_describe_lists_the_modes():
     (["--operation", "octets_inout", "--payload-bytes", "64", "--option", "invocation=oneway"],
      "invocation=oneway cannot carry octets_inout: a oneway call has no reply"),
     (["--operation", "octets", "--payload-bytes", "64", "--option", "invocation=oneway"],
-     "carries the operation ping only"),
+     "carries ping only (as ping_oneway), not octets"),
     (["--operation", "ping", "--threads", "2", "--option", "invocation=dii"],
      "--threads 2: --option invocation=dii measures on one thread"),
     (["--operation", "ping", "--threads", "2", "--option", "delivery=1"],

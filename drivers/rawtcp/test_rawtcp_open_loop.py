@@ -85,7 +85,7 @@ def test_a_bad_load_is_a_usage_error(tmp_path, args, message):
 
 def test_the_octets_operations_have_no_open_loop(tmp_path):
     RAWTCP.assert_usage_error(tmp_path, "client", *cell("octets", "tcp", 64), "--load",
-                              "constant:1000", message="no open loop for operation 'octets'")
+                              "constant:1000", message="no open-loop load for operation octets")
 
 
 def test_a_server_takes_no_load(tmp_path):

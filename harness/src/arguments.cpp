@@ -235,8 +235,8 @@ void check_load(DriverOptions& o, const std::string& load, bool load_given, bool
         std::to_string(*o.batch) + ")");
   }
   if (std::find(d.open_loop.begin(), d.open_loop.end(), o.operation) == d.open_loop.end()) {
-    bad(given + ": " + d.driver + " has no open loop for operation '" + o.operation +
-        "' (open_loop: " + join(d.open_loop) + ")");
+    bad(given + ": " + d.driver + " has no open-loop load for operation " + o.operation +
+        " (open_loop: " + join(d.open_loop) + ")");
   }
 }
 

@@ -211,7 +211,7 @@ TEST(Arguments, OpenLoadNeedsOneThreadOneCallPerSampleAndAnOpenLoopOperation) {
   Args a = cell({"--load", "constant:1000", "--payload-bytes", "8"});
   a[3] = "blob";
   expect_usage_error(
-      a, {"--load constant:1000", "no open loop for operation 'blob'", "open_loop: noop"});
+      a, {"--load constant:1000", "no open-loop load for operation blob", "open_loop: noop"});
 }
 
 TEST(Arguments, AServerTakesNoLoad) {

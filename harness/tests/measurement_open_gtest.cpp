@@ -4,15 +4,13 @@
 #include <gtest/gtest.h>
 
 #include <atomic>
-#include <condition_variable>
 #include <cstdint>
-#include <deque>
-#include <mutex>
 #include <stdexcept>
 #include <thread>
 
 #include "measured_calls.hpp"
 #include "mwbench/measurement.hpp"
+#include "request_thread.hpp"
 
 namespace {
 
@@ -29,56 +27,13 @@ DriverOptions open_options(Load::Kind kind, double rate, std::uint64_t samples,
 }
 
 // A server thread that answers requests in order by calling completed(),
-// none from call `answers` on; `last_request` runs on it when call `last`
-// arrives.
-class Server {
+// none from call `answers` on.
+class Server : public mwbench::testing::RequestThread {
  public:
-  Server(Measurement& m, std::uint64_t answers = UINT64_MAX)
-      : m_(m), answers_(answers), thread_([this] { serve(); }) {}
-  ~Server() {
-    {
-      const std::lock_guard lock(mutex_);
-      done_ = true;
-    }
-    cv_.notify_one();
-    thread_.join();
-  }
-  void request(std::uint64_t call) {
-    {
-      const std::lock_guard lock(mutex_);
-      queue_.push_back(call);
-      ++requests_;
-    }
-    cv_.notify_one();
-  }
-  std::uint64_t requests() {
-    const std::lock_guard lock(mutex_);
-    return requests_;
-  }
-
- private:
-  void serve() {
-    std::unique_lock lock(mutex_);
-    for (;;) {
-      cv_.wait(lock, [this] { return done_ || !queue_.empty(); });
-      if (done_) return;
-      const std::uint64_t call = queue_.front();
-      queue_.pop_front();
-      if (call >= answers_) continue;
-      lock.unlock();
-      m_.completed(call);
-      lock.lock();
-    }
-  }
-
-  Measurement& m_;
-  const std::uint64_t answers_;
-  std::mutex mutex_;
-  std::condition_variable cv_;
-  std::deque<std::uint64_t> queue_;
-  std::uint64_t requests_ = 0;
-  bool done_ = false;
-  std::thread thread_;  // last: started once the rest exists
+  explicit Server(Measurement& m, std::uint64_t answers = UINT64_MAX)
+      : RequestThread([&m, answers](std::uint64_t call) {
+          if (call < answers) m.completed(call);
+        }) {}
 };
 
 // The figures of a run agree with each other, whatever the machine's speed.

@@ -27,6 +27,19 @@ std::string board_path(const char* test) {
          ".delivery";
 }
 
+// Whether a wait on `waiter` for one entry is woken by a stamp on `stamper`
+// (two views of one board). The waiter announces itself on the board before
+// it sleeps: the stamp comes only then, so that the wake-up, not the first
+// look, ends its wait.
+bool woken_by_a_stamp(DeliveryBoard& waiter, DeliveryBoard& stamper) {
+  bool woken = false;
+  std::thread waiting([&] { woken = waiter.wait_for_entries(1, kLongTimeout); });
+  while (!stamper.has_waiter()) std::this_thread::yield();
+  stamper.stamp();
+  waiting.join();
+  return woken;
+}
+
 std::vector<unsigned char> file_bytes(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
   return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
@@ -69,14 +82,7 @@ TEST(DeliveryBoard, FutexWaitIsWokenByAStampThroughTheOtherMapping) {
   const std::string path = board_path("futex");
   DeliveryBoard server = DeliveryBoard::create(path);
   DeliveryBoard client = DeliveryBoard::open(path);
-  bool woken = false;
-  std::thread waiter([&] { woken = client.wait_for_entries(1, kLongTimeout); });
-  // The waiter announces itself on the board before it sleeps: stamp only
-  // then, so that the wake-up, not the first look, ends its wait.
-  while (!server.has_waiter()) std::this_thread::yield();
-  server.stamp();
-  waiter.join();
-  EXPECT_TRUE(woken);
+  EXPECT_TRUE(woken_by_a_stamp(client, server));
   EXPECT_EQ(client.entries(), 1u);
   EXPECT_FALSE(server.has_waiter());
 }
@@ -97,12 +103,7 @@ TEST(DeliveryBoard, WaitWithoutAStampTimesOut) {
 
 TEST(DeliveryBoard, InProcessBoardIsWokenFromAnotherThread) {
   DeliveryBoard board = DeliveryBoard::in_process();
-  bool woken = false;
-  std::thread waiter([&] { woken = board.wait_for_entries(1, kLongTimeout); });
-  while (!board.has_waiter()) std::this_thread::yield();
-  board.stamp();
-  waiter.join();
-  EXPECT_TRUE(woken);
+  EXPECT_TRUE(woken_by_a_stamp(board, board));
 }
 
 TEST(DeliveryBoard, ServerRemovesItsFileWhenDestroyed) {
