@@ -150,6 +150,9 @@ class CcmDriver final : public mwbench::Driver {
                        {"delivery", {"0", "1"}}};
     // Timed from two processes' clocks: one host only.
     d.one_way_options = {{"delivery", {"1"}}, {"invocation", {"oneway"}}};
+    // The facet's calls, by AMI callbacks; an event push and a look-up are
+    // synchronous CCM operations, closed loop only.
+    d.open_loop = {"roundtrip", "ping", "octets", "octets_inout"};
     omniorb_driver::offer_orb_option(d);
 #ifdef MWCCM_PROBES
     d.options["probe_file"] = "PATH: the probe build writes its white-box timestamps there";

@@ -68,20 +68,8 @@ void check_invocation(Scenario& s, const mwbench::DriverOptions& options) {
                               ": a look-up reaches no executor of the Receiver; delivery "
                               "times the facet's calls and the events");
   }
-  omniorb_driver::check_invocation(s.invocation, options);  // oneway's operation, --threads
-  if (!options.load.open()) return;
-  const std::string load = "--load " + mwbench::to_string(options.load);
-  if (options.options.contains("invocation") && s.invocation != Invocation::ami_callback) {
-    throw mwbench::UsageError(load + " with " + invocation +
-                              ": the open loop calls by AMI callbacks (invocation=ami_callback, "
-                              "or none)");
-  }
-  if (s.time_delivery) {
-    throw mwbench::UsageError(load +
-                              " with --option delivery=1: an open loop's series are its own "
-                              "(service_time, send_lag)");
-  }
-  s.invocation = Invocation::ami_callback;
+  // oneway's operations, --threads, and an open --load's (ami_callback, no delivery series).
+  omniorb_driver::check_invocation(s.invocation, options);
 }
 
 }  // namespace

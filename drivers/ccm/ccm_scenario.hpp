@@ -19,7 +19,7 @@ struct Scenario {
   bool component_client = false;  // the client is a Caller component (receptacle)
   bool component_server = false;  // the server is a Receiver component (facet)
   OperationKind kind = OperationKind::call;
-  // --option invocation (static when absent; ami_callback under an open
+  // --option invocation (when absent: static, or ami_callback under an open
   // --load): the omniorb driver's, on the facet's (or plain servant's) reference.
   omniorb_driver::Invocation invocation = omniorb_driver::Invocation::static_stub;
   bool time_delivery = false;  // --option delivery=1: the client's series `delivery`

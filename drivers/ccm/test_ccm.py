@@ -17,6 +17,7 @@ from driver_processes import (
     HANG_S,
     Driver,
     DriverServer,
+    assert_open_loop,
     read_result,
     read_result_with_series,
 )
@@ -69,6 +70,7 @@ def test_describe():
                                   "orb": ["omniorb"], "invocation": INVOCATIONS + ["oneway"],
                                   "dispatch": ["static"], "delivery": ["0", "1"]}
     assert d["one_way_options"] == {"delivery": ["1"], "invocation": ["oneway"]}
+    assert d["open_loop"] == ["roundtrip", "ping", "octets", "octets_inout"]
     assert d["operations"]["octets"] == {"payload": True}
     assert d["operations"]["event_value"] == {"payload": True}
     assert d["max_threads"] == 1 and d["max_servants"] == 1
@@ -198,6 +200,12 @@ def test_naming_service_does_not_outlive_the_server(tmp_path):
      "--option delivery=1 with --operation find_component: a look-up reaches no executor"),
     (["--option", "dispatch=dsi"],
      "--option dispatch=dsi: not a value ccm accepts (allowed: static)"),
+    (["--option", "invocation=dii", "--load", "constant:1000"],
+     "--load constant:1000: the open loop of omniorb is AMI callbacks, not invocation=dii"),
+    (["--option", "delivery=1", "--load", "poisson:1000"],
+     "--load poisson:1000: --option delivery=1 times closed-loop calls only"),
+    (["--operation", "event_value", "--load", "constant:1000"],
+     "--load constant:1000: ccm has no open-loop load for operation event_value"),
 ])
 def test_bad_options_are_usage_errors(tmp_path, args, message):
     base = ["--role", "client", "--transport", "tcp", "--endpoint-file", tmp_path / "none"]
@@ -287,3 +295,33 @@ def test_oneway_collocated(tmp_path):
     assert done.returncode == 0, done.stderr
     header, _ = read_result(output)
     assert header["timed_by"] == "driver" and header["sample_count"] == 200
+
+
+@pytest.mark.parametrize("load", ["constant:2000", "poisson:2000"])
+@pytest.mark.parametrize("scenario", ["obj-comp", "comp-comp"])
+def test_open_loop_by_ami_callbacks(tmp_path, scenario, load):
+    # The server gets no --load (a server refuses it): only the client's arguments.
+    args = ["--operation", "roundtrip", "--option", f"scenario={scenario}",
+            "--transport", "tcp", "--option", "verify=1"]
+    server = DriverServer(DRIVER, tmp_path, args)
+    try:
+        client = subprocess.run(
+            [DRIVER, "--role", "client", "--endpoint-file", server.endpoint, "--output",
+             tmp_path / "client.result", "--load", load, *args, *QUICK],
+            capture_output=True, text=True, timeout=HANG_S)
+    finally:
+        status, err = server.stop()
+    assert client.returncode == 0, client.stderr
+    assert status == 0, err
+    header, samples, named = client_series(tmp_path)
+    assert_open_loop(header, samples, named, load=load)
+    assert header["middleware_config"]["invocation"] == "ami_callback"
+    assert "221 calls" in err
+
+
+def test_open_loop_collocated(tmp_path):
+    output = tmp_path / "collocated.result"
+    done = collocated(["--operation", "ping", "--option", "scenario=comp-comp",
+                       "--load", "constant:2000"], output=output)
+    assert done.returncode == 0, done.stderr
+    assert_open_loop(*read_result_with_series(output))
