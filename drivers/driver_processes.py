@@ -51,6 +51,24 @@ def read_result_with_series(path):
     return header, samples, named
 
 
+def assert_open_loop(header, samples, named, load="constant:2000", calls=200):
+    """An open loop's result on loopback (docs/driver-contract.md section 4): every
+    measured call sent under `load` and answered, the header's counts agreeing with the
+    series, and each response time (from the call's intended start) its send lag plus
+    its service time. Judges counts and identities only, never a time."""
+    kind, rate = load.split(":")
+    summary = header["load"]
+    assert summary["kind"] == kind and summary["rate_per_s"] == float(rate)
+    assert summary["calls"] == calls and summary["lost"] == 0, summary
+    assert header["sample_count"] == calls == len(samples)
+    assert summary["outstanding_at_end"] <= calls
+    assert list(named) == ["service_time", "send_lag"]
+    assert samples == [service + lag for service, lag in
+                       zip(named["service_time"], named["send_lag"], strict=True)]
+    late = sum(lag > summary["late_threshold_ns"] for lag in named["send_lag"])
+    assert late == summary["late_sends"]
+
+
 # Fast DDS's names in /dev/shm: the shared-memory transport's segments, ports
 # and locks (and sem.fastrtps_* mutexes), and data sharing's pools.
 FASTDDS_SHM_PREFIXES = ("fastrtps_", "sem.fastrtps_", "fast_datasharing_")

@@ -6,6 +6,9 @@
 #                  [INCLUDE_DIRS <dir>...]      # where omniidl finds included IDL
 #                  [PROBES]                     # define MWCCM_PROBES: the glue's probe
 #                                               # points call mwccm_glue::probe_hook
+#                  [AMI]                        # omniidl -Wbami on the IDL files: their
+#                                               # interfaces' sendc_/sendp_ stubs, reply
+#                                               # handlers and pollers (CORBA Messaging)
 #                  [EXECUTORS <file.cpp>...])   # the user's executors (with the home
 #                                               # registration macro): both assembly modes
 #
@@ -55,7 +58,7 @@ set(MWCCM_IDL_DIR "${MWCCM_IDL_DIR}" CACHE INTERNAL "")
 set(MWCCM_GENERATE_IDL_DIR "${MWCCM_IDL_DIR}" CACHE INTERNAL "")
 
 function(mwccm_generate target)
-  cmake_parse_arguments(PARSE_ARGV 1 arg "PROBES" "IDL3" "IDL;INCLUDE_DIRS;EXECUTORS")
+  cmake_parse_arguments(PARSE_ARGV 1 arg "PROBES;AMI" "IDL3" "IDL;INCLUDE_DIRS;EXECUTORS")
   if(NOT arg_IDL3)
     message(FATAL_ERROR "mwccm_generate(${target}): IDL3 <file.idl3> is required")
   endif()
@@ -89,6 +92,10 @@ function(mwccm_generate target)
       "${MWCCM_PYTHON}" -m mwccm_gen)
 
   # The IDL2 files the description includes: plain omniidl, like any driver.
+  set(idl_flags -bcxx -Wba)
+  if(arg_AMI)
+    list(APPEND idl_flags -Wbami)
+  endif()
   set(idl_sources)
   set(idl_files)
   foreach(idl IN LISTS arg_IDL)
@@ -98,7 +105,7 @@ function(mwccm_generate target)
       OUTPUT "${idl_out}/${idl_stem}.hh" "${idl_out}/${idl_stem}SK.cc"
              "${idl_out}/${idl_stem}DynSK.cc"
       COMMAND ${CMAKE_COMMAND} -E make_directory "${idl_out}"
-      COMMAND ${OMNIIDL} -bcxx -Wba "-C${idl_out}" ${include_flags} "${idl}"
+      COMMAND ${OMNIIDL} ${idl_flags} "-C${idl_out}" ${include_flags} "${idl}"
       DEPENDS "${idl}"
       COMMENT "omniidl ${idl_stem}.idl"
       VERBATIM)

@@ -22,6 +22,7 @@
 #include "ccm_naming.hpp"
 #include "ccm_probes.hpp"
 #include "ccm_scenario.hpp"
+#include "common/delivery_board.hpp"
 #include "mwbench/driver.hpp"
 #include "omniorb_session.hpp"
 
@@ -31,12 +32,14 @@ namespace {
 
 using mwbench::DriverOptions;
 using mwbench::Role;
+using mwbench::common::DeliveryBoard;
+using omniorb_driver::Invocation;
 using omniorb_driver::OrbSession;
 using omniorb_driver::OrbSettings;
 
 constexpr const char* kHomeName = "mwbench/ccmperf/ReceiverHome";
 
-OrbSettings orb_settings(const DriverOptions& options) {
+OrbSettings orb_settings(const DriverOptions& options, const Scenario& scenario) {
   OrbSettings settings;
   settings.role = options.role;
   settings.transport = options.transport;
@@ -45,6 +48,11 @@ OrbSettings orb_settings(const DriverOptions& options) {
   settings.address = options.bind_address;
   settings.thread_per_connection = omniorb_driver::kThreadings.parse(
       options.option("threading", "per-connection"), "--option threading=");
+  // As the omniorb driver: one thread makes the AMI calls, so that their
+  // callbacks come in the order of the calls (omniorb_ami.hpp).
+  if (options.role != Role::server && scenario.callbacks()) {
+    settings.extra_options.emplace_back("maxClientThreadPoolSize", "1");
+  }
   return settings;
 }
 
@@ -55,6 +63,9 @@ nlohmann::json middleware_config(const OrbSession& session, const Scenario& scen
           {"client", scenario.component_client ? "component (Caller, receptacle peer)" : "object"},
           {"server", scenario.component_server ? "component (Receiver, facet control)"
                                                : "object (servant in omniINSPOA)"},
+          {"invocation", omniorb_driver::kInvocations.name(scenario.invocation)},
+          {"dispatch", "static"},
+          {"delivery", scenario.stamps_delivery()},
           {"orb_init_options", orb}};
 }
 
@@ -123,9 +134,25 @@ class CcmDriver final : public mwbench::Driver {
         {"verify",
          "0|1: the servant or Receiver checks payloads and events and counts calls; "
          "every look-up is checked; for tests, not for measuring (default 0)"},
+        {"invocation", kInvocationHelp},
+        {"dispatch",
+         "static: the server's skeletons. A component's facet is served by its generated "
+         "static skeleton (mwccm has no DSI glue), so dsi is not offered"},
+        {"delivery",
+         "0|1: also time each call's (or event's) delivery, the client's send to the entry of "
+         "the Receiver's executor (or the plain servant), as the named series `delivery` (one "
+         "host; default 0)"},
     };
     d.option_values = {{"scenario", {"obj-obj", "obj-comp", "comp-obj", "comp-comp"}},
-                       {"layer", {"object", "component"}}};
+                       {"layer", {"object", "component"}},
+                       {"invocation", {"static", "dii", "ami_callback", "ami_poller", "oneway"}},
+                       {"dispatch", {"static"}},
+                       {"delivery", {"0", "1"}}};
+    // Timed from two processes' clocks: one host only.
+    d.one_way_options = {{"delivery", {"1"}}, {"invocation", {"oneway"}}};
+    // The facet's calls, by AMI callbacks; an event push and a look-up are
+    // synchronous CCM operations, closed loop only.
+    d.open_loop = {"roundtrip", "ping", "octets", "octets_inout"};
     omniorb_driver::offer_orb_option(d);
 #ifdef MWCCM_PROBES
     d.options["probe_file"] = "PATH: the probe build writes its white-box timestamps there";
@@ -137,17 +164,25 @@ class CcmDriver final : public mwbench::Driver {
 
   void serve(const DriverOptions& options, mwbench::ServerContext& context) override {
     const Scenario scenario = parse_scenario(options);
-    OrbSettings settings = orb_settings(options);
+    OrbSettings settings = orb_settings(options, scenario);
     const bool verify = options.option_flag("verify", false);
 #ifdef MWCCM_PROBES
     start_probes();
 #endif
+    // Made before the endpoint is published, removed when serve() returns;
+    // it outlives the servants and the Receiver that stamp it.
+    std::optional<DeliveryBoard> board;
+    if (scenario.stamps_delivery()) {
+      board.emplace(DeliveryBoard::create(DeliveryBoard::path_for(options.endpoint_file)));
+    }
     std::optional<NamingService> naming;
     if (options.operation == "lookup_home_naming") {
       naming.emplace(options.bind_address, options.timeout_s);
       settings.extra_options.emplace_back("InitRef", "NameService=" + naming->corbaloc());
     }
     omniorb_driver::ServantSet servants(verify, options.payload_bytes);  // outlives the ORB
+    if (board) servants.stamp_on_entry(*board);
+    stamp_entries_on(board ? &*board : nullptr);  // the Receiver's
     const std::string home_file = options.endpoint_file + ".home.ior";
     try {
       OrbSession session(settings);
@@ -193,12 +228,20 @@ class CcmDriver final : public mwbench::Driver {
 
   void measure(const DriverOptions& options, mwbench::Measurement& measurement) override {
     const Scenario scenario = parse_scenario(options);
-    const OrbSettings settings = orb_settings(options);
+    const OrbSettings settings = orb_settings(options, scenario);
     const bool verify = options.option_flag("verify", false);
 #ifdef MWCCM_PROBES
     start_probes();
 #endif
-    std::optional<omniorb_driver::ServantSet> servants;  // collocated obj-obj; outlives the ORB
+    // All outlive the ORB: the servants (collocated obj-obj), the delivery
+    // board (the server's, mapped, or this process's, stamped here), the
+    // ReplyHandler of AMI callbacks.
+    std::optional<omniorb_driver::ServantSet> servants;
+    std::optional<DeliveryBoard> board;
+    std::optional<omniorb_driver::ReplyHandler> handler;
+    if (scenario.callbacks()) {
+      handler.emplace(measurement, verify, static_cast<CORBA::ULong>(options.payload_bytes));
+    }
     try {
       OrbSession session(settings);
       measurement.record_middleware_config(middleware_config(session, scenario));
@@ -207,6 +250,8 @@ class CcmDriver final : public mwbench::Driver {
       Test::RoundTrip_var target;
       CcmPerf::Receiver_var receiver;
       if (options.role == Role::collocated) {
+        if (scenario.stamps_delivery()) board.emplace(DeliveryBoard::in_process());
+        stamp_entries_on(board ? &*board : nullptr);  // the Receiver's
         // The client's call reaches the servant or facet by omniORB's local
         // call path through the POA (clientTransportRule "* none").
         if (scenario.component_server) {
@@ -216,12 +261,16 @@ class CcmDriver final : public mwbench::Driver {
           target = receiver->provide_control();
         } else {
           servants.emplace(verify, options.payload_bytes);
+          if (board) servants->stamp_on_entry(*board);
           const std::string base = session.activate(*servants, options);
           session.dispatch();
           target = Test::RoundTrip::_duplicate(session.resolve(base, options)[0].in());
         }
       } else {
         const Endpoint endpoint = parse_endpoint(measurement.read_endpoint(), {});
+        if (scenario.stamps_delivery()) {
+          board.emplace(DeliveryBoard::open(DeliveryBoard::path_for(options.endpoint_file)));
+        }
         if (scenario.kind == OperationKind::lookup) {
           measure_lookups(options, measurement, orb,
                           parse_endpoint(endpoint_line(endpoint),
@@ -242,8 +291,14 @@ class CcmDriver final : public mwbench::Driver {
         }
       }
       first_call(target.in(), options.timeout_s);
+      CallPath path{
+          scenario.invocation, orb, board ? &*board : nullptr, {}, handler ? &*handler : nullptr};
+      // oneway's sample is its delivery: no series beside it.
+      if (scenario.time_delivery && scenario.invocation != Invocation::oneway) {
+        path.delivery = omniorb_driver::DeliveryTimer(*board, measurement);
+      }
       if (!scenario.component_client) {
-        measure_object_calls(options, measurement, target.in());
+        measure_object_calls(options, measurement, target.in(), path);
       } else {
         if (!host) host.emplace(orb);
         CcmPerf::Caller_var caller = host->create_caller();
@@ -255,7 +310,8 @@ class CcmDriver final : public mwbench::Driver {
           Components::Cookie_var b = caller->subscribe_structs(structs.in());
         }
         host->activate(caller.in());
-        measure_component_calls(options, measurement, host->executor<CallerExecutor>(kCallerKey));
+        measure_component_calls(options, measurement, host->executor<CallerExecutor>(kCallerKey),
+                                path);
       }
       if (verify && options.role == Role::collocated && scenario.component_server) {
         std::fprintf(stderr, "mwbench-driver-ccm: %s\n",

@@ -1,5 +1,6 @@
 #include "ccm_executors.hpp"
 
+#include <atomic>
 #include <mutex>
 
 #include "omniorb_payload.hpp"
@@ -7,6 +8,14 @@
 namespace ccm_driver {
 
 namespace {
+
+std::atomic<mwbench::common::DeliveryBoard*> entry_board{nullptr};
+
+void stamp_entry() noexcept {
+  if (mwbench::common::DeliveryBoard* board = entry_board.load(std::memory_order_acquire)) {
+    board->stamp();
+  }
+}
 
 // The Receiver's `control` facet: the plain servant's work, no more.
 class ControlFacet final : public CcmPerf::RoundTrip_exec_base {
@@ -42,7 +51,9 @@ class ControlFacet final : public CcmPerf::RoundTrip_exec_base {
   void send_records(const Test::Records&) override {}
 
  private:
+  // First thing in every operation.
   void count() noexcept {
+    stamp_entry();
     if (receiver_.verify()) receiver_.counts().calls.fetch_add(1, std::memory_order_relaxed);
   }
   ReceiverExecutor& receiver_;  // owns this facet through its servant
@@ -51,6 +62,10 @@ class ControlFacet final : public CcmPerf::RoundTrip_exec_base {
 std::once_flag first_problem_once;
 
 }  // namespace
+
+void stamp_entries_on(mwbench::common::DeliveryBoard* board) noexcept {
+  entry_board.store(board, std::memory_order_release);
+}
 
 ReceiverCounts& receiver_counts() {
   static ReceiverCounts counts;
@@ -104,10 +119,12 @@ void ReceiverExecutor::check_event(const char* kind, std::atomic<std::uint64_t>&
 }
 
 void ReceiverExecutor::push_values(CcmPerf::ValueEvent* event) {
+  stamp_entry();
   check_event("value", counts().value_events, event->number(), event->payload());
 }
 
 void ReceiverExecutor::push_structs(const CcmPerf::StructEvent& event) {
+  stamp_entry();
   check_event("struct", counts().struct_events, event.number, event.payload);
 }
 

@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "ccm_probes.hpp"
+#include "common/delivery_board.hpp"
 
 namespace ccm_driver {
 
@@ -35,6 +36,12 @@ struct ReceiverCounts {
 // The counts of this process's Receiver (a process hosts one): kept outside
 // the executor, so that they can be read after the component is removed.
 ReceiverCounts& receiver_counts();
+
+// delivery=1 (or invocation=oneway): the delivery board this process's
+// Receiver stamps first thing in every operation of its facet and every
+// event it consumes, where the component's own code starts; nullptr (the
+// default) for none. Set before the first call; the board outlives it.
+void stamp_entries_on(mwbench::common::DeliveryBoard* board) noexcept;
 
 class ReceiverExecutor final : public CcmPerf::Receiver_exec_base {
  public:
@@ -75,6 +82,9 @@ class CallerExecutor final : public CcmPerf::Caller_exec_base {
   void send_octets(const Test::Octets& data) { context()->borrow_peer()->send_octets(data); }
   void publish(CcmPerf::ValueEvent* event) { context()->push_values(event); }
   void publish(const CcmPerf::StructEvent& event) { context()->push_structs(event); }
+  // The reference the `peer` receptacle holds (a new one): what the
+  // component's code calls by the DII or AMI, which the forwarder has not.
+  Test::RoundTrip_ptr peer_reference() { return context()->get_connection_peer(); }
 };
 
 }  // namespace ccm_driver

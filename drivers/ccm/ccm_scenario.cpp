@@ -14,6 +14,15 @@ const char* const kLayerHelp =
     "scenario obj-obj, component is comp-comp, a client that uses the interface calling a "
     "server that provides it; with scenario, the two must agree";
 
+const char* const kInvocationHelp =
+    "static|dii|ami_callback|ami_poller|oneway (default static): how the client calls the "
+    "Receiver's facet (or the plain servant), as the omniorb driver's option: the static "
+    "stub, the DII, AMI by a ReplyHandler (sendc_) or a poller (sendp_), or ping_oneway "
+    "(operation ping only), timed by its delivery. A Caller component calls through its "
+    "receptacle's forwarder with static, and otherwise through the reference its receptacle "
+    "holds (get_connection_peer). The facet's calls only (roundtrip, ping, octets, "
+    "octets_inout); an open --load calls by ami_callback";
+
 namespace {
 
 OperationKind kind_of(const std::string& operation) {
@@ -37,6 +46,30 @@ std::string scenario_name(const mwbench::DriverOptions& options) {
                               "; give one of the two, or both agreeing");
   }
   return scenario;
+}
+
+// --option invocation and delivery against the operation and --load.
+void check_invocation(Scenario& s, const mwbench::DriverOptions& options) {
+  using omniorb_driver::Invocation;
+  s.invocation = omniorb_driver::invocation_of(options);
+  s.time_delivery = options.option_flag("delivery", false);
+  const std::string invocation =
+      "--option invocation=" + std::string(omniorb_driver::kInvocations.name(s.invocation));
+  const std::string operation = " with --operation " + options.operation;
+  if (s.invocation != Invocation::static_stub && s.kind != OperationKind::call) {
+    throw mwbench::UsageError(
+        invocation + operation +
+        ": invocations are of the facet's calls (roundtrip, ping, octets, octets_inout); " +
+        (s.kind == OperationKind::event ? "an event goes by the Caller's event source"
+                                        : "a look-up calls a CCM operation's static stub"));
+  }
+  if (s.time_delivery && s.kind == OperationKind::lookup) {
+    throw mwbench::UsageError("--option delivery=1" + operation +
+                              ": a look-up reaches no executor of the Receiver; delivery "
+                              "times the facet's calls and the events");
+  }
+  // oneway's operations, --threads, and an open --load's (ami_callback, no delivery series).
+  omniorb_driver::check_invocation(s.invocation, options);
 }
 
 }  // namespace
@@ -85,6 +118,7 @@ Scenario parse_scenario(const mwbench::DriverOptions& options) {
                                 ": look-ups are measured remote only");
     }
   }
+  check_invocation(s, options);
   return s;
 }
 

@@ -13,7 +13,14 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from driver_processes import HANG_S, Driver, DriverServer, read_result
+from driver_processes import (
+    HANG_S,
+    Driver,
+    DriverServer,
+    assert_open_loop,
+    read_result,
+    read_result_with_series,
+)
 
 REPO = Path(__file__).resolve().parents[2]
 BUILD = Path(os.environ.get("MWBENCH_BUILD_DIR", REPO / "build"))
@@ -21,6 +28,7 @@ DRIVER = BUILD / "drivers" / "ccm" / "mwbench-driver-ccm"
 PROBES = BUILD / "drivers" / "ccm" / "mwbench-driver-ccm-probes"
 QUICK = ["--samples", "200", "--warmup", "20"]
 SCENARIOS = ["obj-obj", "obj-comp", "comp-obj", "comp-comp"]
+INVOCATIONS = ["static", "dii", "ami_callback", "ami_poller"]
 
 pytestmark = Driver("ccm").built_or_skipped()
 
@@ -55,10 +63,14 @@ def test_describe():
                                   check=True).stdout)
     assert d["driver"] == "ccm"
     assert d["modes"] == {"remote": ["tcp"], "collocated": ["inproc"]}
-    assert set(d["options"]) == {"scenario", "layer", "orb", "threading", "verify"}
+    assert set(d["options"]) == {"scenario", "layer", "orb", "threading", "verify",
+                                 "invocation", "dispatch", "delivery"}
     assert "collocated: obj-obj and comp-comp only" in d["options"]["scenario"].lower()
     assert d["option_values"] == {"scenario": SCENARIOS, "layer": ["object", "component"],
-                                  "orb": ["omniorb"]}
+                                  "orb": ["omniorb"], "invocation": INVOCATIONS + ["oneway"],
+                                  "dispatch": ["static"], "delivery": ["0", "1"]}
+    assert d["one_way_options"] == {"delivery": ["1"], "invocation": ["oneway"]}
+    assert d["open_loop"] == ["roundtrip", "ping", "octets", "octets_inout"]
     assert d["operations"]["octets"] == {"payload": True}
     assert d["operations"]["event_value"] == {"payload": True}
     assert d["max_threads"] == 1 and d["max_servants"] == 1
@@ -177,6 +189,23 @@ def test_naming_service_does_not_outlive_the_server(tmp_path):
     (["--operation", "provide_facet", "--option", "scenario=comp-obj"], "need scenario=obj-comp"),
     (["--operation", "octets_inout", "--payload-bytes", "8", "--option", "scenario=comp-comp"],
      "the Caller component calls roundtrip, ping and octets only"),
+    (["--operation", "octets_inout", "--payload-bytes", "8", "--option", "scenario=obj-comp",
+      "--option", "invocation=oneway"],
+     "--option invocation=oneway cannot carry octets_inout: a oneway call has no reply"),
+    (["--operation", "event_value", "--option", "invocation=dii"],
+     "--option invocation=dii with --operation event_value: invocations are of the facet's "
+     "calls"),
+    (["--operation", "find_component", "--option", "scenario=obj-comp",
+      "--option", "delivery=1"],
+     "--option delivery=1 with --operation find_component: a look-up reaches no executor"),
+    (["--option", "dispatch=dsi"],
+     "--option dispatch=dsi: not a value ccm accepts (allowed: static)"),
+    (["--option", "invocation=dii", "--load", "constant:1000"],
+     "--load constant:1000: the open loop of omniorb is AMI callbacks, not invocation=dii"),
+    (["--option", "delivery=1", "--load", "poisson:1000"],
+     "--load poisson:1000: --option delivery=1 times closed-loop calls only"),
+    (["--operation", "event_value", "--load", "constant:1000"],
+     "--load constant:1000: ccm has no open-loop load for operation event_value"),
 ])
 def test_bad_options_are_usage_errors(tmp_path, args, message):
     base = ["--role", "client", "--transport", "tcp", "--endpoint-file", tmp_path / "none"]
@@ -204,3 +233,95 @@ def test_probe_build_records_every_point(tmp_path):
     # 220 measured and warm-up calls with 7 points each, and the first ping's 3 glue points
     assert points[-7:] == list(range(7))
     assert len(points) == 220 * 7 + 3
+
+
+def client_series(tmp_path):
+    return read_result_with_series(tmp_path / "client.result")
+
+
+def assert_deliveries(header, samples, named):
+    # A call's delivery (its send to the executor's entry) is part of its round trip.
+    assert header["sample_count"] == 200 and list(named) == ["delivery"]
+    assert all(0 < delivery <= sample
+               for delivery, sample in zip(named["delivery"], samples, strict=True))
+
+
+@pytest.mark.parametrize("invocation", INVOCATIONS)
+@pytest.mark.parametrize("scenario", ["obj-comp", "comp-comp", "obj-obj"])
+def test_each_invocation_times_round_trip_and_delivery(tmp_path, scenario, invocation):
+    # A Caller calls by its receptacle's forwarder (static) or by the reference the
+    # receptacle holds; the Receiver's executor (or the plain servant) stamps its entry.
+    header, _, err = run_pair(tmp_path, ["--operation", "roundtrip", "--option",
+                                         f"scenario={scenario}", "--option",
+                                         f"invocation={invocation}", "--option", "delivery=1"])
+    assert header["middleware_config"]["invocation"] == invocation
+    assert_deliveries(*client_series(tmp_path))
+    assert re.search(r"verify: (1 servants, )?221 calls", err), err
+    assert not list(tmp_path.glob("*.delivery")), "the server left its delivery board"
+
+
+@pytest.mark.parametrize("invocation", INVOCATIONS)
+def test_collocated_invocations_time_delivery(tmp_path, invocation):
+    output = tmp_path / "collocated.result"
+    done = collocated(["--operation", "octets", "--payload-bytes", "512", "--option",
+                       "scenario=comp-comp", "--option", f"invocation={invocation}",
+                       "--option", "delivery=1"], output=output)
+    assert done.returncode == 0, done.stderr
+    assert_deliveries(*read_result_with_series(output))
+    assert "221 calls" in done.stderr and " 0 bad" in done.stderr
+
+
+@pytest.mark.parametrize("kind", ["value", "struct"])
+def test_event_delivery_is_timed_at_the_sink(tmp_path, kind):
+    run_pair(tmp_path, ["--operation", f"event_{kind}", "--payload-bytes", "64",
+                        "--option", "delivery=1"])
+    assert_deliveries(*client_series(tmp_path))
+
+
+@pytest.mark.parametrize("scenario", ["obj-comp", "comp-comp"])
+def test_oneway_is_timed_by_its_delivery(tmp_path, scenario):
+    header, samples, err = run_pair(tmp_path, ["--operation", "ping", "--option",
+                                               f"scenario={scenario}", "--option",
+                                               "invocation=oneway"])
+    assert header["timed_by"] == "driver" and "named_series" not in header
+    assert header["sample_count"] == 200 and all(s > 0 for s in samples)
+    assert "221 calls" in err  # the first ping, then every oneway call entered the executor
+
+
+def test_oneway_collocated(tmp_path):
+    output = tmp_path / "collocated.result"
+    done = collocated(["--operation", "ping", "--option", "scenario=comp-comp",
+                       "--option", "invocation=oneway"], output=output)
+    assert done.returncode == 0, done.stderr
+    header, _ = read_result(output)
+    assert header["timed_by"] == "driver" and header["sample_count"] == 200
+
+
+@pytest.mark.parametrize("load", ["constant:2000", "poisson:2000"])
+@pytest.mark.parametrize("scenario", ["obj-comp", "comp-comp"])
+def test_open_loop_by_ami_callbacks(tmp_path, scenario, load):
+    # The server gets no --load (a server refuses it): only the client's arguments.
+    args = ["--operation", "roundtrip", "--option", f"scenario={scenario}",
+            "--transport", "tcp", "--option", "verify=1"]
+    server = DriverServer(DRIVER, tmp_path, args)
+    try:
+        client = subprocess.run(
+            [DRIVER, "--role", "client", "--endpoint-file", server.endpoint, "--output",
+             tmp_path / "client.result", "--load", load, *args, *QUICK],
+            capture_output=True, text=True, timeout=HANG_S)
+    finally:
+        status, err = server.stop()
+    assert client.returncode == 0, client.stderr
+    assert status == 0, err
+    header, samples, named = client_series(tmp_path)
+    assert_open_loop(header, samples, named, load=load)
+    assert header["middleware_config"]["invocation"] == "ami_callback"
+    assert "221 calls" in err
+
+
+def test_open_loop_collocated(tmp_path):
+    output = tmp_path / "collocated.result"
+    done = collocated(["--operation", "ping", "--option", "scenario=comp-comp",
+                       "--load", "constant:2000"], output=output)
+    assert done.returncode == 0, done.stderr
+    assert_open_loop(*read_result_with_series(output))

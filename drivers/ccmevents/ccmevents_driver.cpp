@@ -17,20 +17,19 @@
 // The replies go back the same way for every layer and delivery
 // (ccmevents_replies.hpp). The operation roundtrip is the fan-out to one
 // subscriber: an event there and the reply back.
-#include <arpa/inet.h>
 #include <omniORB4/CORBA.h>
 
 #include <algorithm>
 #include <atomic>
-#include <mwccm/channel_gateways.hpp>
+#include <memory>
 #include <mwccm/dds_channel.hpp>
 #include <mwccm/delivery.hpp>
 #include <mwccm/errors.hpp>
 #include <nlohmann/json.hpp>
-#include <optional>
 #include <string>
 #include <vector>
 
+#include "ccmevents_cell.hpp"
 #include "ccmevents_fanout.hpp"
 #include "ccmevents_replies.hpp"
 #include "common/endpoint_field.hpp"
@@ -41,108 +40,6 @@ namespace {
 
 using mwbench::DriverOptions;
 using namespace ccmevents;
-
-struct Cell {
-  std::string layer;
-  FanoutSettings fanout;
-  std::string address;  // --bind: where the process listens (ORB, replies, receivers)
-};
-
-// A value quoted in a message, cut short: an option may hold anything.
-std::string quoted(const std::string& value) {
-  return "'" + (value.size() > 64 ? value.substr(0, 64) + "..." : value) + "'";
-}
-
-// --option multicast_group=GROUP:PORT: an IPv4 multicast group (224.0.0.0/4)
-// and a port, checked here so that a bad value names the option.
-std::string checked_group(const std::string& value) {
-  const std::string problem = "--option multicast_group=" + quoted(value) +
-                              ": GROUP:PORT, an IPv4 multicast group (224.0.0.0 to "
-                              "239.255.255.255) and a port from 1 to 65535";
-  mwccm::ChannelEndpoint group;
-  try {
-    group = mwccm::parse_endpoint("multicast:" + value + "@127.0.0.1");
-  } catch (const std::invalid_argument&) {
-    throw mwbench::UsageError(problem);
-  }
-  in_addr address{};
-  if (inet_pton(AF_INET, group.address.c_str(), &address) != 1 ||
-      !IN_MULTICAST(ntohl(address.s_addr))) {
-    throw mwbench::UsageError(problem);
-  }
-  return value;
-}
-
-// --option multicast_interface=ADDRESS: one address of this host, and one with
-// multicast when the transport is multicast.
-std::string checked_interface(const std::string& value, const std::string& transport) {
-  in_addr address{};
-  if (inet_pton(AF_INET, value.c_str(), &address) != 1 || address.s_addr == htonl(INADDR_ANY)) {
-    throw mwbench::UsageError("--option multicast_interface=" + quoted(value) +
-                              ": an IPv4 address of this host, not the wildcard");
-  }
-  const std::string why = transport == "multicast" ? mwccm::multicast_unavailable(value) : "";
-  if (!why.empty())
-    throw mwbench::UsageError("--option multicast_interface=" + quoted(value) + ": " + why);
-  return value;
-}
-
-// Without --option delivery: a channel, or the strategy whose transport it is
-// (dds for --transport dds).
-std::string default_delivery(const std::string& transport) {
-  const mwccm::Delivery* channel = mwccm::find_delivery("channel");
-  for (const mwccm::Delivery* delivery : mwccm::deliveries()) {
-    const auto transports = delivery->transports();
-    const bool goes =
-        std::find(transports.begin(), transports.end(), transport) != transports.end();
-    if (goes && delivery != channel && channel != nullptr) {
-      const auto by_channel = channel->transports();
-      if (std::find(by_channel.begin(), by_channel.end(), transport) == by_channel.end())
-        return delivery->name();
-    }
-  }
-  return "channel";
-}
-
-Cell read_cell(const DriverOptions& o) {
-  if (o.threads != 1)
-    throw mwbench::UsageError("--threads: fanout has one publishing thread; use --subscribers");
-  Cell cell;
-  cell.layer = o.option("layer", "component");
-  if (cell.layer != "component" && cell.layer != "object")
-    throw mwbench::UsageError("--option layer=" + cell.layer + ": component or object");
-  cell.fanout.delivery = o.option("delivery", default_delivery(o.transport));
-  const mwccm::Delivery* delivery = mwccm::find_delivery(cell.fanout.delivery);
-  const std::string option = "--option delivery=" + cell.fanout.delivery;
-  if (delivery == nullptr)
-    throw mwbench::UsageError(option + ": one of " + mwccm::delivery_names());
-  if (const std::string why = delivery->unavailable(); !why.empty())
-    throw mwbench::UsageError(option + ": " + why);
-  if (o.mode == "remote") {
-    const std::vector<std::string> transports = delivery->transports();
-    if (std::find(transports.begin(), transports.end(), o.transport) == transports.end()) {
-      std::string listed;
-      for (const auto& transport : transports) listed += (listed.empty() ? "" : ", ") + transport;
-      throw mwbench::UsageError("--transport " + o.transport +
-                                ": delivery=" + cell.fanout.delivery + " goes by " + listed);
-    }
-    cell.fanout.gateway = o.transport;
-  }
-  cell.fanout.verify = o.option_flag("verify", false);
-  cell.fanout.payload_bytes = static_cast<std::uint32_t>(o.payload_bytes);
-  cell.address = o.bind_address;
-  cell.fanout.receiver.address = cell.address;
-  cell.fanout.receiver.multicast_interface =
-      checked_interface(o.option("multicast_interface", cell.address), o.transport);
-  cell.fanout.receiver.multicast_group =
-      checked_group(o.option("multicast_group", cell.fanout.receiver.multicast_group));
-  // dds: a topic in a partition of its own, so that another fan-out's events
-  // on this host (another partition) never reach this one's readers.
-  cell.fanout.receiver.dds.address = cell.address;
-  cell.fanout.receiver.dds.partition = o.option("dds_partition", "ccmevents");
-  cell.fanout.topic.name = "ccmevents/updates";
-  return cell;
-}
 
 // One ORB per process, listening on the cell's address only; so do
 // Cyclone's receive sockets, which it binds to the wildcard address.
@@ -217,80 +114,140 @@ void serve_fanout(const DriverOptions& o, mwbench::ServerContext& context) {
   orb->destroy();
 }
 
+// A publisher of subscriber processes: a connection to each one's replies,
+// and the fan-out connected to their subscribers, every one of which has
+// answered a probe. The fan-out goes first when it ends.
+struct Publisher {
+  std::unique_ptr<ReplyReader> reader;  // none collocated
+  std::unique_ptr<Fanout> fanout;
+};
+
+Publisher connect_remote(mwbench::Measurement& m, CORBA::ORB_ptr orb, Cell& cell,
+                         CcmEvents::Update* event) {
+  const DriverOptions& o = m.options();
+  const std::vector<std::string> lines = m.read_endpoints();
+  std::vector<std::string> reply_endpoints;
+  for (const auto& line : lines)
+    reply_endpoints.push_back(mwbench::common::endpoint_field(line, "replies"));
+  Publisher publisher{std::make_unique<ReplyReader>(reply_endpoints), nullptr};
+  cell.fanout.receiver.dds.peers = hosts_of(reply_endpoints);
+  publisher.fanout = make_fanout(orb, cell);
+  publisher.fanout->connect_publisher(lines);
+  publisher.reader->handshake(
+      o.subscribers,
+      [&] {
+        event->number(0);
+        publisher.fanout->push(event);
+      },
+      o.timeout_s);
+  return publisher;
+}
+
+// The closed loop: each push, then its replies, then the next push.
+void measure_closed(mwbench::Measurement& m, CORBA::ORB_ptr orb, Cell& cell,
+                    CcmEvents::Update* event) {
+  const DriverOptions& o = m.options();
+  std::uint64_t next = 0;
+  bool failed = false;  // the rest of a batch after a failure does nothing
+  const bool on_pushing_thread =
+      mwccm::find_delivery(cell.fanout.delivery)->calls_local_sinks_on_the_pushing_thread();
+  if (o.role == mwbench::Role::collocated && !on_pushing_thread) {
+    // Delivered on another thread (dds: the reader's): the publisher waits for the last reply.
+    WaitingReplies replies(o.subscribers, m);
+    const std::unique_ptr<Fanout> fanout = make_fanout(orb, cell);
+    fanout->host_subscribers(0, o.subscribers, replies);
+    fanout->connect_publisher({});
+    m.record_middleware_config(config(cell));
+    const int timeout_ms = static_cast<int>(o.timeout_s * 1000);
+    m.run([&] {
+      if (failed) return;
+      replies.expect(++next);
+      event->number(next);
+      fanout->push(event);
+      failed = !replies.await(timeout_ms);
+    });
+    if (o.operation == mwbench::kFanoutOperation) {
+      m.record_events_published(replies.published());
+      m.record_events_received(fanout->received());
+    }
+  } else if (o.role == mwbench::Role::collocated) {
+    TallyReplies replies(o.subscribers, m);
+    const std::unique_ptr<Fanout> fanout = make_fanout(orb, cell);
+    fanout->host_subscribers(0, o.subscribers, replies);
+    fanout->connect_publisher({});
+    m.record_middleware_config(config(cell));
+    m.run([&] {
+      if (failed) return;
+      event->number(++next);
+      replies.tally().expect(next);
+      fanout->push(event);
+      replies.check_complete();
+      failed = replies.tally().missing() != 0;
+    });
+    if (o.operation == mwbench::kFanoutOperation) {
+      m.record_events_published(replies.tally().published());
+      m.record_events_received(fanout->received());
+    }
+  } else {
+    const Publisher publisher = connect_remote(m, orb, cell, event);
+    m.record_middleware_config(config(cell));
+    mwbench::ReplyTally tally(o.subscribers);
+    const int timeout_ms = static_cast<int>(o.timeout_s * 1000);
+    m.run([&] {
+      if (failed) return;
+      event->number(++next);
+      tally.expect(next);
+      publisher.fanout->push(event);
+      publisher.reader->await(tally, m, timeout_ms);
+      failed = tally.missing() != 0;
+    });
+    if (o.operation == mwbench::kFanoutOperation) m.record_events_published(tally.published());
+  }
+}
+
+// The open loop (--load constant:R or poisson:R): events pushed on the
+// harness's schedule, never waiting for replies. An event's call is
+// complete when the last of its subscribers' replies arrives (OpenReplies),
+// on whichever thread that is: the pushing thread itself (a collocated
+// channel or direct delivery calls the subscribers within the push), a DDS
+// reader's, or the one reading the reply connections.
+void measure_open(mwbench::Measurement& m, CORBA::ORB_ptr orb, Cell& cell,
+                  CcmEvents::Update* event) {
+  const DriverOptions& o = m.options();
+  OpenReplies replies(o.subscribers, o.warmup + o.samples, m);  // outlives the subscribers
+  Publisher publisher;
+  if (o.role == mwbench::Role::collocated) {
+    publisher.fanout = make_fanout(orb, cell);
+    publisher.fanout->host_subscribers(0, o.subscribers, replies);
+    publisher.fanout->connect_publisher({});
+  } else {
+    publisher = connect_remote(m, orb, cell, event);
+  }
+  m.record_middleware_config(config(cell));
+  std::uint64_t pushed = 0;
+  {
+    const ReplyPassing passing(publisher.reader.get(), replies, m);
+    m.run_open([&](std::uint64_t call) {
+      event->number(call + 1);
+      publisher.fanout->push(event);
+      ++pushed;
+    });
+  }
+  if (o.operation == mwbench::kFanoutOperation) {
+    m.record_events_published(pushed);
+    if (!publisher.reader) m.record_events_received(publisher.fanout->received());
+  }
+}
+
 void measure_fanout(const DriverOptions& o, mwbench::Measurement& m) {
   Cell cell = read_cell(o);
   CORBA::ORB_var orb = start_orb(cell.address);
   {
     const CcmEvents::Update_var event = make_event(o.payload_bytes);
-    std::uint64_t next = 0;
-    bool failed = false;  // the rest of a batch after a failure does nothing
-    const bool on_pushing_thread =
-        mwccm::find_delivery(cell.fanout.delivery)->calls_local_sinks_on_the_pushing_thread();
-    if (o.role == mwbench::Role::collocated && !on_pushing_thread) {
-      // Delivered on another thread (dds: the reader's): the publisher waits for the last reply.
-      WaitingReplies replies(o.subscribers, m);
-      const std::unique_ptr<Fanout> fanout = make_fanout(orb.in(), cell);
-      fanout->host_subscribers(0, o.subscribers, replies);
-      fanout->connect_publisher({});
-      m.record_middleware_config(config(cell));
-      const int timeout_ms = static_cast<int>(o.timeout_s * 1000);
-      m.run([&] {
-        if (failed) return;
-        replies.expect(++next);
-        event->number(next);
-        fanout->push(event.in());
-        failed = !replies.await(timeout_ms);
-      });
-      if (o.operation == mwbench::kFanoutOperation) {
-        m.record_events_published(replies.published());
-        m.record_events_received(fanout->received());
-      }
-    } else if (o.role == mwbench::Role::collocated) {
-      TallyReplies replies(o.subscribers, m);
-      const std::unique_ptr<Fanout> fanout = make_fanout(orb.in(), cell);
-      fanout->host_subscribers(0, o.subscribers, replies);
-      fanout->connect_publisher({});
-      m.record_middleware_config(config(cell));
-      m.run([&] {
-        if (failed) return;
-        event->number(++next);
-        replies.tally().expect(next);
-        fanout->push(event.in());
-        replies.check_complete();
-        failed = replies.tally().missing() != 0;
-      });
-      if (o.operation == mwbench::kFanoutOperation) {
-        m.record_events_published(replies.tally().published());
-        m.record_events_received(fanout->received());
-      }
+    if (m.open_loop()) {
+      measure_open(m, orb.in(), cell, event.in());
     } else {
-      const std::vector<std::string> lines = m.read_endpoints();
-      std::vector<std::string> reply_endpoints;
-      for (const auto& line : lines)
-        reply_endpoints.push_back(mwbench::common::endpoint_field(line, "replies"));
-      ReplyReader reader(reply_endpoints);
-      cell.fanout.receiver.dds.peers = hosts_of(reply_endpoints);
-      const std::unique_ptr<Fanout> fanout = make_fanout(orb.in(), cell);
-      fanout->connect_publisher(lines);
-      reader.handshake(
-          o.subscribers,
-          [&] {
-            event->number(0);
-            fanout->push(event.in());
-          },
-          o.timeout_s);
-      m.record_middleware_config(config(cell));
-      mwbench::ReplyTally tally(o.subscribers);
-      const int timeout_ms = static_cast<int>(o.timeout_s * 1000);
-      m.run([&] {
-        if (failed) return;
-        event->number(++next);
-        tally.expect(next);
-        fanout->push(event.in());
-        reader.await(tally, m, timeout_ms);
-        failed = tally.missing() != 0;
-      });
-      if (o.operation == mwbench::kFanoutOperation) m.record_events_published(tally.published());
+      measure_closed(m, orb.in(), cell, event.in());
     }
   }
   orb->destroy();
@@ -335,6 +292,8 @@ class CcmEventsDriver final : public mwbench::Driver {
         {"multicast_interface",
          "the address of the interface multicast is joined on and sent from (default: --bind)"},
     };
+    // Events pushed on the harness's schedule, each complete at its last reply.
+    d.open_loop = {"roundtrip", mwbench::kFanoutOperation};
     d.max_threads = 1;
     d.max_servants = 1;
     // A thread per subscriber process and a CORBA object or sink per

@@ -86,6 +86,29 @@ bool WaitingReplies::await(int timeout_ms) {
   return false;
 }
 
+// ---- OpenReplies ----------------------------------------------------------------
+
+OpenReplies::OpenReplies(int subscribers, std::uint64_t calls, mwbench::Measurement& m)
+    : subscribers_(subscribers), missing_(calls), m_(m) {
+  for (auto& missing : missing_) missing.store(subscribers, std::memory_order_relaxed);
+}
+
+void OpenReplies::reply(std::int32_t subscriber, std::uint64_t event, bool intact) {
+  if (event == 0) return;  // a late answer to a handshake probe
+  if (!intact) {
+    m_.fail("fanout: subscriber " + std::to_string(subscriber) +
+            " found a payload mismatch (verify=1)");
+  } else if (subscriber < 0 || subscriber >= subscribers_ || event > missing_.size()) {
+    m_.fail("fanout: a reply from subscriber " + std::to_string(subscriber) + " to event " +
+            std::to_string(event) + ", which no subscriber of this run was sent");
+  } else if (const std::int32_t left = missing_[event - 1].fetch_sub(1) - 1; left == 0) {
+    m_.completed(event - 1);
+  } else if (left < 0) {
+    m_.fail("fanout: more replies to event " + std::to_string(event) + " than its " +
+            std::to_string(subscribers_) + " subscribers");
+  }
+}
+
 // ---- ReplyConnection ------------------------------------------------------------
 
 ReplyConnection::ReplyConnection(const std::string& address, double timeout_s, int hosted)
@@ -221,6 +244,22 @@ bool ReplyReader::read(int timeout_ms, Take&& take) {
   }
 }
 
+void ReplyReader::pass_replies(ReplySink& sink, mwbench::Measurement& m) {
+  try {
+    read(-1, [&sink](const WireReply& wire) {
+      sink.reply(wire.subscriber, wire.event, wire.intact != 0);
+      return false;
+    });
+  } catch (const std::runtime_error& e) {
+    if (!interrupted_.load()) m.fail(std::string("fanout: ") + e.what());
+  }
+}
+
+void ReplyReader::interrupt() noexcept {
+  interrupted_.store(true);
+  for (const int fd : connections_) ::shutdown(fd, SHUT_RDWR);  // wakes poll()
+}
+
 void ReplyReader::handshake(int subscribers, const std::function<void()>& probe, double timeout_s) {
   mwbench::common::Handshake answered(subscribers);
   const auto deadline = std::chrono::steady_clock::now() + std::chrono::duration<double>(timeout_s);
@@ -243,6 +282,20 @@ void ReplyReader::await(mwbench::ReplyTally& tally, mwbench::Measurement& m, int
   if (!complete)
     m.fail("fanout: no reply for " + std::to_string(timeout_ms) +
            " ms: " + tally.describe_missing());
+}
+
+// ---- ReplyPassing ---------------------------------------------------------------
+
+ReplyPassing::ReplyPassing(ReplyReader* reader, ReplySink& sink, mwbench::Measurement& m)
+    : reader_(reader) {
+  if (reader_ != nullptr)
+    thread_ = std::thread([this, &sink, &m] { reader_->pass_replies(sink, m); });
+}
+
+ReplyPassing::~ReplyPassing() {
+  if (reader_ == nullptr) return;
+  reader_->interrupt();
+  thread_.join();
 }
 
 }  // namespace ccmevents

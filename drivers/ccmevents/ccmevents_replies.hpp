@@ -14,10 +14,15 @@
 // subscriber's, but the replies cost one message per process rather than K,
 // so that they hide no less of what a delivery strategy saves (a channel
 // sends one message per process too). A probe's answer goes at once.
+//
+// Under an open-loop --load many events are in flight at once: OpenReplies
+// counts each one's replies, and a thread of the publisher's passes the
+// reply connections' replies to it (ReplyReader::pass_replies).
 #pragma once
 
 #include <poll.h>
 
+#include <atomic>
 #include <chrono>
 #include <condition_variable>
 #include <cstdint>
@@ -75,6 +80,24 @@ class WaitingReplies final : public ReplySink {
   bool over_ = false;  // the event in flight is complete, or a reply was wrong
 };
 
+// Open loop: the replies to every event in flight, from any thread (the
+// publishing thread when a collocated delivery calls the subscribers within
+// the push, a DDS reader's, the reply connections' reader). Event k is call
+// k - 1 of Measurement::run_open(); it is complete, and completed() told,
+// when the last of its subscribers' replies arrives. Allocates only when
+// built.
+class OpenReplies final : public ReplySink {
+ public:
+  // `calls`: the run's warm-up and measured calls.
+  OpenReplies(int subscribers, std::uint64_t calls, mwbench::Measurement& m);
+  void reply(std::int32_t subscriber, std::uint64_t event, bool intact) override;
+
+ private:
+  int subscribers_;
+  std::vector<std::atomic<std::int32_t>> missing_;  // replies each call still awaits
+  mwbench::Measurement& m_;
+};
+
 // A subscriber process's end: listens on `address`, takes the publisher's
 // one connection on a thread of its own, and writes every reply to it.
 class ReplyConnection final : public ReplySink {
@@ -123,6 +146,12 @@ class ReplyReader {
   // Reads replies until the tally's event is complete or a reply is wrong
   // (m.fail); no reply for `timeout_ms` fails the call, naming who is missing.
   void await(mwbench::ReplyTally& tally, mwbench::Measurement& m, int timeout_ms);
+  // Open loop, on a thread of its own: hands every reply to `sink` until
+  // interrupt(). A subscriber process that closes its connection before
+  // that fails the measurement, naming it.
+  void pass_replies(ReplySink& sink, mwbench::Measurement& m);
+  // From another thread: ends pass_replies() (shuts the connections down).
+  void interrupt() noexcept;
 
  private:
   // Waits up to `timeout_ms` for replies; hands each to `take` until it
@@ -139,8 +168,24 @@ class ReplyReader {
     std::size_t taken = 0;  // replies handed to `take`
   };
   std::vector<int> connections_;
+  std::atomic<bool> interrupted_{false};
   std::vector<pollfd> watched_;  // one per connection, built once
   std::vector<Received> received_;
+};
+
+// Open loop: while it lives, a thread passes the replies `reader` receives to
+// `sink` (nothing without a reader: collocated, the subscribers reply to the
+// sink themselves).
+class ReplyPassing {
+ public:
+  ReplyPassing(ReplyReader* reader, ReplySink& sink, mwbench::Measurement& m);
+  ~ReplyPassing();  // interrupts the reader and joins its thread
+  ReplyPassing(const ReplyPassing&) = delete;
+  ReplyPassing& operator=(const ReplyPassing&) = delete;
+
+ private:
+  ReplyReader* reader_;
+  std::thread thread_;
 };
 
 }  // namespace ccmevents

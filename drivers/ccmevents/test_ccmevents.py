@@ -15,9 +15,11 @@ from driver_processes import (
     HANG_S,
     Driver,
     assert_every_event_delivered,
+    assert_open_loop,
     cell,
     private_partition,
     read_result,
+    read_result_with_series,
     run_fanout,
     wait_for_file,
 )
@@ -44,6 +46,7 @@ def test_describe():
     # Each delivery strategy says which transports it goes by (mwccm/delivery.hpp).
     assert d["option_transports"]["delivery"]["zmq"] == ["inproc", "zmq"]
     assert d["operations"] == {"roundtrip": {"payload": False}, "fanout": {"payload": True}}
+    assert d["open_loop"] == ["roundtrip", "fanout"]
     assert {"layer", "delivery", "verify"} <= set(d["options"]) and "address" not in d["options"]
     assert "host_local" not in d  # every transport crosses hosts
 
@@ -182,3 +185,41 @@ def test_subscribers_on_two_other_hosts_get_every_event_once(tmp_path, delivery,
     header, _ = read_result(tmp_path / "client")
     assert_every_event_delivered(header, [read_result(output)[0] for _, output in servers])
 
+
+
+OPEN_LOOP = ["--load", "constant:2000"]
+
+
+@pytest.mark.parametrize("delivery", ["direct", "channel", "dds"])
+def test_open_loop_collocated(tmp_path, delivery):
+    # direct and channel call the subscribers within the push (each call completes
+    # on the pushing thread); dds delivers on its reader's thread.
+    proc, output = CCMEVENTS.run("collocated", tmp_path, *cell("fanout", "inproc", 64),
+                                 "--subscribers", "3", *options("component", delivery),
+                                 *OPEN_LOOP)
+    assert proc.returncode == 0, proc.stderr
+    header, samples, named = read_result_with_series(output)
+    assert_open_loop(header, samples, named)
+    assert_every_event_delivered(header)  # each event once, in order (verify=1)
+
+
+@pytest.mark.parametrize(("delivery", "transport"), [("channel", "iiop"), ("direct", "iiop")])
+def test_open_loop_across_processes(tmp_path, delivery, transport):
+    # Events in flight at once; a thread of the publisher's reads the replies of the
+    # two subscriber processes and completes each event at its last reply.
+    header, _, _ = run_fanout(CCMEVENTS, tmp_path,
+                              [*cell("fanout", transport, 256), *options("object", delivery)],
+                              4, 2, *OPEN_LOOP)
+    header, samples, named = read_result_with_series(tmp_path / "client.result")
+    assert_open_loop(header, samples, named)
+
+
+@pytest.mark.parametrize("load", ["constant:2000", "poisson:2000"])
+def test_open_loop_roundtrip(tmp_path, load):
+    args = [*cell("roundtrip", "iiop"), *options("component", "channel")]
+    server = CCMEVENTS.server(tmp_path, *args)  # --load is the publisher's alone
+    proc, output = CCMEVENTS.client(tmp_path, server, *args, "--load", load)
+    status, err = server.stop()
+    assert proc.returncode == 0, proc.stderr
+    assert status == 0, err
+    assert_open_loop(*read_result_with_series(output), load=load)
