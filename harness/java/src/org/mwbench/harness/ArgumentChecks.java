@@ -78,6 +78,55 @@ final class ArgumentChecks {
         return options;
     }
 
+    /**
+     * --load: a client's or collocated process's; an open loop sends one call per sample
+     * from one thread, for an operation the driver lists in open_loop.
+     */
+    static Load load(String text, Role role, String operation, Long batch, int threads,
+                     Description d) {
+        if (text == null) {
+            return Load.CLOSED;
+        }
+        final Load load = Load.parse(text);
+        final String given = "--load " + Arguments.shortened(text);
+        if (role == Role.SERVER) {
+            throw new UsageException(given + ": a server takes no load (it is the client's)");
+        }
+        if (!load.open()) {
+            return load;
+        }
+        if (batch != null && batch != 1) {
+            throw new UsageException(given + ": an open loop sends one call per sample"
+                    + " (use --batch 1 or auto)");
+        }
+        if (threads != 1) {
+            throw new UsageException(given + ": an open loop sends from one thread"
+                    + " (use --threads 1)");
+        }
+        if (!d.openLoop.contains(operation)) {
+            throw new UsageException(given + ": " + d.driver
+                    + " has no open-loop load for operation " + operation + " (open_loop: "
+                    + join(d.openLoop) + ")");
+        }
+        return load;
+    }
+
+    /** --load-seed: an unsigned 64-bit integer, or null when not given. */
+    static Long loadSeed(String text) {
+        if (text == null) {
+            return null;
+        }
+        if (text.matches("[0-9]{1,20}")) {
+            try {
+                return Long.parseUnsignedLong(text);
+            } catch (NumberFormatException e) {
+                // beyond 2^64 - 1: the message below
+            }
+        }
+        throw new UsageException("--load-seed " + Arguments.shortened(text)
+                + ": expected an unsigned 64-bit integer");
+    }
+
     /** --threads and --servants: at least 1, at most what the driver declares. */
     static void bound(String argument, int value, Integer max, String key, String driver) {
         if (value < 1) {

@@ -87,6 +87,37 @@ class ArgumentsTest {
         assertEquals(message, e.getMessage());
     }
 
+    /** "@" stands for a collocated cell's required arguments, "S" for a server's. */
+    @ParameterizedTest(name = "{0}")
+    @CsvSource(delimiter = '|', value = {
+        "@ --load poisson:-3|--load poisson:-3: the rate must be a positive finite number of calls per second",
+        "@ --load burst:5|--load burst:5: unknown load (allowed: closed, constant:RATE, poisson:RATE)",
+        "@ --load constant:10 --batch 4|--load constant:10: an open loop sends one call per sample (use --batch 1 or auto)",
+        "@ --load constant:10 --threads 2|--load constant:10: an open loop sends from one thread (use --threads 1)",
+        "--role collocated --operation octets --transport inproc --load poisson:10|--load poisson:10: jtest has no open-loop load for operation octets (open_loop: roundtrip)",
+        "S --load constant:10|--load constant:10: a server takes no load (it is the client's)",
+        "@ --load-seed -1|--load-seed -1: expected an unsigned 64-bit integer",
+        "@ --load-seed 18446744073709551616|--load-seed 18446744073709551616: expected an unsigned 64-bit integer",
+    })
+    void aBadLoadIsNamed(String args, String message) {
+        final String server = "--role server --operation roundtrip --transport iiop"
+                + " --endpoint-file /tmp/e";
+        final UsageException e = assertThrows(UsageException.class, () -> Arguments.parse(
+                args.replace("@", COLLOCATED).replace("S", server).split(" "),
+                Cells.description()));
+        assertEquals(message, e.getMessage());
+    }
+
+    @Test
+    void anOpenLoadAndItsSeed() {
+        final DriverOptions o = Cells.collocated("--load", "poisson:2.5e4", "--batch", "auto",
+                "--load-seed", "18446744073709551615");
+        assertEquals(new Load(Load.Kind.POISSON, 25000), o.load());
+        assertEquals(-1L, o.loadSeed());
+        assertEquals(Load.CLOSED, Cells.collocated().load());
+        assertNull(Cells.collocated().loadSeed());
+    }
+
     @Test
     void theMemoryLimitIsRefusedSayingWhy() {
         final UsageException e = assertThrows(UsageException.class,
@@ -135,6 +166,12 @@ class ArgumentsTest {
         assertEquals(List.of("max_servants", "host_local"),
                 List.of("max_servants", "host_local").stream().filter(json::has).toList());
         assertTrue(!json.has("max_threads") && !json.has("option_transports"));
+        assertEquals("[\"roundtrip\"]", json.get("open_loop").toString());
+        assertTrue(!json.has("one_way_options"));
+        final Description oneWay = Cells.description();
+        oneWay.oneWayOptions.put("delivery", List.of("1"));
+        assertEquals("{\"delivery\":[\"1\"]}",
+                oneWay.toJson().get("one_way_options").toString());
     }
 
     @Test
