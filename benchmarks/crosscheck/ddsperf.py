@@ -23,9 +23,11 @@ from mwbench_cell import (
     driver_and_tool,
     machine_state,
     prepare_machine,
+    release_machine,
     run_cell,
     stop,
     taskset,
+    within_20_percent,
 )
 
 # ddsperf ping prints, once a second, the statistics of that second's pongs:
@@ -122,11 +124,10 @@ def main():
     print(f"{'placement':9} {'wait/trigger':17} {'mwbench':>8} {'ddsperf':>8} {'ratio':>6}  "
           "within 20 %")
     for placement, wait, ours, theirs, ratio in rows:
-        verdict = "yes" if abs(ratio - 1) <= 0.2 else "NO"
         pair = f"{wait}/{DDSPERF_TRIGGER[wait]}"
-        print(f"{placement:9} {pair:17} {ours:8.1f} {theirs:8.1f} {ratio:6.2f}  {verdict}")
-    if latency_fd is not None:
-        os.close(latency_fd)
+        print(f"{placement:9} {pair:17} {ours:8.1f} {theirs:8.1f} {ratio:6.2f}  "
+              f"{within_20_percent(ratio)}")
+    release_machine(latency_fd)
 
 
 if __name__ == "__main__":

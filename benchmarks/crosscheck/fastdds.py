@@ -31,6 +31,7 @@ from mwbench_cell import (
     driver_and_tool,
     machine_state,
     prepare_machine,
+    release_machine,
     run_cell_samples,
     taskset,
 )
@@ -241,8 +242,7 @@ def main():
               + f" {lt:11.1f} {ratio:7.2f}  {verdict}")
     print("(LatencyTest's publisher waits as mwbench's listener does: its listener notifies "
           "the writing thread; chain writes the next ping from the listener itself)")
-    if latency_fd is not None:
-        os.close(latency_fd)
+    release_machine(latency_fd)
 
 
 if __name__ == "__main__":

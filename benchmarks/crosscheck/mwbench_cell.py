@@ -70,6 +70,17 @@ def prepare_machine(detail=""):
     return latency_fd
 
 
+def within_20_percent(ratio):
+    """The verdict column of every cross-check's table."""
+    return "yes" if abs(ratio - 1) <= 0.2 else "NO"
+
+
+def release_machine(latency_fd):
+    """Lets the idle state go again (the descriptor prepare_machine() returned)."""
+    if latency_fd is not None:
+        os.close(latency_fd)
+
+
 def taskset(cpu):
     """The taskset prefix that pins a whole process (all its threads) to `cpu`."""
     return [] if cpu is None else ["taskset", "-c", str(cpu)]
@@ -83,7 +94,9 @@ def read_samples(path):
     lines = Path(path).read_text().split("\n")
     header = json.loads(lines[1])
     count = header["sample_count"]
-    assert lines[2 + count] == "end", f"{path}: truncated"
+    # The named series (an open loop's service_time, send_lag) follow the samples.
+    after = "series " if header.get("named_series") else "end"
+    assert lines[2 + count].startswith(after) and lines[-2:] == ["end", ""], f"{path}: truncated"
     return header, [int(s) for s in lines[2:2 + count]]
 
 

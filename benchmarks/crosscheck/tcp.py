@@ -10,13 +10,13 @@ Prints both medians as round trips in microseconds and their ratio.
     python3 benchmarks/crosscheck/tcp.py --placements same-cpu unpinned
 """
 
-import os
 import re
 import socket
 import statistics
 import subprocess
 import sys
 import time
+from contextlib import contextmanager
 from pathlib import Path
 
 from mwbench_cell import (
@@ -25,9 +25,11 @@ from mwbench_cell import (
     driver_and_tool,
     machine_state,
     prepare_machine,
+    release_machine,
     run_cell,
     stop,
     taskset,
+    within_20_percent,
 )
 
 # --full-rtt: sockperf prints round trips, not its default half round trip.
@@ -49,9 +51,11 @@ def listening(port):
     return False
 
 
-def sockperf_median_rtt_us(placement, seconds):
-    """Median round trip in us of one sockperf TCP ping-pong run, and its sample count."""
-    server_cpu, client_cpu = PLACEMENTS[placement]
+@contextmanager
+def sockperf_server(placement):
+    """A `sockperf server --tcp` on a free loopback port at the placement's server CPU,
+    listening; yields the target arguments of its clients, and stops it after."""
+    server_cpu, _ = PLACEMENTS[placement]
     port = free_port()
     target = ["--tcp", "-i", "127.0.0.1", "-p", str(port)]
     server = subprocess.Popen([*taskset(server_cpu), "sockperf", "server", *target],
@@ -62,12 +66,19 @@ def sockperf_median_rtt_us(placement, seconds):
             if server.poll() is not None or time.monotonic() > deadline:
                 sys.exit("sockperf server did not start")
             time.sleep(0.01)
+        yield target
+    finally:
+        stop(server)
+
+
+def sockperf_median_rtt_us(placement, seconds):
+    """Median round trip in us of one sockperf TCP ping-pong run, and its sample count."""
+    _, client_cpu = PLACEMENTS[placement]
+    with sockperf_server(placement) as target:
         client = subprocess.run(
             [*taskset(client_cpu), "sockperf", "ping-pong", *target, "-m", "14",
              "-t", str(seconds), "--full-rtt", "--no-rdtsc"],
             capture_output=True, text=True, timeout=seconds + 30)
-    finally:
-        stop(server)
     median, valid = PERCENTILE_50.search(client.stdout), VALID.search(client.stdout)
     if client.returncode != 0 or median is None or valid is None:
         sys.exit(f"sockperf ping-pong failed ({client.returncode}):\n"
@@ -100,10 +111,8 @@ def main():
     print(f"\nmedian round trip, us (median of {args.reps} runs); {machine_state()}")
     print(f"{'placement':9} {'rawtcp':>8} {'sockperf':>8} {'ratio':>6}  within 20 %")
     for placement, ours, theirs, ratio in rows:
-        verdict = "yes" if abs(ratio - 1) <= 0.2 else "NO"
-        print(f"{placement:9} {ours:8.2f} {theirs:8.2f} {ratio:6.2f}  {verdict}")
-    if latency_fd is not None:
-        os.close(latency_fd)
+        print(f"{placement:9} {ours:8.2f} {theirs:8.2f} {ratio:6.2f}  {within_20_percent(ratio)}")
+    release_machine(latency_fd)
 
 
 if __name__ == "__main__":

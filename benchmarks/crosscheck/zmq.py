@@ -15,7 +15,6 @@ mwbench's mean round trip, and prints mwbench's median beside it.
     python3 benchmarks/crosscheck/zmq.py --placements same-cpu unpinned
 """
 
-import os
 import re
 import socket
 import statistics
@@ -33,10 +32,12 @@ from mwbench_cell import (
     driver_and_tool,
     machine_state,
     prepare_machine,
+    release_machine,
     run_cell_samples,
     run_collocated_samples,
     stop,
     taskset,
+    within_20_percent,
 )
 
 PROGRAMS = ("local_lat", "remote_lat", "inproc_lat")
@@ -145,11 +146,9 @@ def main():
     print(f"{'transport':9} {'placement':9} {'mwbench mean':>12} {'median':>7} "
           f"{'perf mean':>9} {'ratio':>6}  within 20 %")
     for transport, placement, mean, median, theirs, ratio in rows:
-        verdict = "yes" if abs(ratio - 1) <= 0.2 else "NO"
         print(f"{transport:9} {placement:9} {mean:12.2f} {median:7.2f} {theirs:9.2f} "
-              f"{ratio:6.2f}  {verdict}")
-    if latency_fd is not None:
-        os.close(latency_fd)
+              f"{ratio:6.2f}  {within_20_percent(ratio)}")
+    release_machine(latency_fd)
 
 
 if __name__ == "__main__":

@@ -14,6 +14,7 @@ namespace {
 class RoundTripFacetBase : public Example::RoundTrip_exec_base {
  public:
   void ping() override {}
+  void ping_oneway() override {}
   void send_octets(const Test::Octets&) override {}
   void get_octets(CORBA::ULong size, Test::Octets_out data) override {
     data = new Test::Octets(size);

@@ -18,6 +18,7 @@ class ControlFacet final : public CcmPerf::RoundTrip_exec_base {
     return send_time;
   }
   void ping() override { count(); }
+  void ping_oneway() override { count(); }
   void send_octets(const Test::Octets& data) override {
     count();
     receiver_.check_payload("octets", data);

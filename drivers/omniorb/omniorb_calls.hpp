@@ -4,7 +4,8 @@
 // Everything a call needs is built in its thread's setup, outside the timed
 // region: payloads are filled once and lent to omniORB (release = false), the
 // random targets are a precomputed index sequence. What is left in the call
-// is the stub call and, with verify=1 only, the check of the reply.
+// is the stub call and, with verify=1 only, the check of the reply (and,
+// with delivery=1, two reads of the delivery board: omniorb_delivery.hpp).
 #pragma once
 
 #include <algorithm>
@@ -15,6 +16,7 @@
 
 #include "mwbench/clock.hpp"
 #include "mwbench/measurement.hpp"
+#include "omniorb_delivery.hpp"
 #include "omniorb_payload.hpp"
 #include "omniorb_session.hpp"
 
@@ -84,43 +86,48 @@ struct OctetsPayload {
 Test::Records make_records(std::uint64_t payload_bytes);
 
 // Runs the --operation on --threads threads; make_pick(thread) gives each
-// thread its picker (SameTarget or RandomTargets).
+// thread its picker (SameTarget or RandomTargets). `delivery` times each
+// call's delivery too, if it was given a board (--threads 1).
 template <class MakePick>
 void measure_calls(const mwbench::DriverOptions& options, mwbench::Measurement& m,
-                   MakePick make_pick) {
+                   MakePick make_pick, const DeliveryTimer& delivery = {}) {
   const std::string& op = options.operation;
   const bool verify = options.option_flag("verify", false);
   const auto size = static_cast<CORBA::ULong>(options.payload_bytes);
   if (op == "roundtrip") {
     m.run_threads([&](int t) {
-      return [&m, pick = make_pick(t)]() mutable {
+      return [&m, delivery, pick = make_pick(t)]() mutable {
         const CORBA::ULongLong sent = mwbench::now_ns();
-        if (pick()->test_method(sent) != sent) {
+        CORBA::ULongLong returned = 0;
+        delivery([&] { returned = pick()->test_method(sent); });
+        if (returned != sent) {
           m.fail("test_method returned a value other than the send_time it was given");
         }
       };
     });
   } else if (op == "ping") {
-    m.run_threads([&](int t) { return [pick = make_pick(t)]() mutable { pick()->ping(); }; });
+    m.run_threads([&](int t) {
+      return [delivery, pick = make_pick(t)]() mutable { delivery([&] { pick()->ping(); }); };
+    });
   } else if (op == "octets") {
     m.run_threads([&](int t) {
-      return [pick = make_pick(t), in = std::make_unique<OctetsPayload>(size)]() mutable {
-        pick()->send_octets(in->data);
+      return [delivery, pick = make_pick(t), in = std::make_unique<OctetsPayload>(size)]() mutable {
+        delivery([&] { pick()->send_octets(in->data); });
       };
     });
   } else if (op == "octets_out") {
     m.run_threads([&](int t) {
-      return [&m, verify, size, pick = make_pick(t)]() mutable {
+      return [&m, delivery, verify, size, pick = make_pick(t)]() mutable {
         Test::Octets_var data;  // the stub allocates it, as the C++ mapping says
-        pick()->get_octets(size, data.out());
+        delivery([&] { pick()->get_octets(size, data.out()); });
         if (verify) check_reply(m, "octets_out", data.in(), size);
       };
     });
   } else if (op == "octets_inout") {
     m.run_threads([&](int t) {
-      return [&m, verify, size, pick = make_pick(t),
+      return [&m, delivery, verify, size, pick = make_pick(t),
               inout = std::make_unique<InoutPayload>(size)]() mutable {
-        pick()->swap_octets(inout->data);
+        delivery([&] { pick()->swap_octets(inout->data); });
         if (verify) {
           check_reply(m, "octets_inout", inout->data, size);
           inout->restore();
@@ -129,9 +136,9 @@ void measure_calls(const mwbench::DriverOptions& options, mwbench::Measurement& 
     });
   } else {  // records; run_driver() admits no other operation
     m.run_threads([&](int t) {
-      return [pick = make_pick(t),
+      return [delivery, pick = make_pick(t),
               records = std::make_unique<Test::Records>(make_records(size))]() mutable {
-        pick()->send_records(*records);
+        delivery([&] { pick()->send_records(*records); });
       };
     });
   }

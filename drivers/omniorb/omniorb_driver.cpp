@@ -4,7 +4,9 @@
 //
 // This file maps the contract onto the ORB: options to ORB settings, roles to
 // what the ORB does. The ORB itself lives in omniorb_session.*, the servants
-// in omniorb_servant.*, the measured calls in omniorb_calls.*.
+// in omniorb_servant.* (the DSI's in omniorb_dsi_servant.cpp), the measured
+// calls in omniorb_calls.* (static stubs) and omniorb_invocations.* (the
+// DII, AMI and oneway), the delivery times in omniorb_delivery.hpp.
 #include <omniORB4/CORBA.h>
 
 #include <charconv>
@@ -16,8 +18,11 @@
 #include <string>
 #include <vector>
 
+#include "common/delivery_board.hpp"
 #include "mwbench/driver.hpp"
+#include "omniorb_ami.hpp"
 #include "omniorb_calls.hpp"
+#include "omniorb_invocations.hpp"
 #include "omniorb_servant.hpp"
 #include "omniorb_session.hpp"
 
@@ -29,6 +34,7 @@ using mwbench::DriverOptions;
 using mwbench::Measurement;
 using mwbench::Role;
 using mwbench::UsageError;
+using mwbench::common::DeliveryBoard;
 
 // --option connections=own|shared, as OrbSettings::own_connections.
 constexpr mwbench::NameTable<bool, 2> kConnections{{{{true, "own"}, {false, "shared"}}}};
@@ -60,7 +66,22 @@ OrbSettings orb_settings(const DriverOptions& options) {
   settings.client_threads = options.threads;
   settings.own_connections =
       kConnections.parse(options.option("connections", "own"), "--option connections=");
+  // One thread makes omniORB's AMI calls, one at a time, so that callbacks
+  // come in the order of the calls (omniorb_ami.hpp; README.md).
+  if (options.role != Role::server && invocation_of(options) == Invocation::ami_callback) {
+    settings.extra_options.emplace_back("maxClientThreadPoolSize", "1");
+  }
   return settings;
+}
+
+Dispatch dispatch_of(const DriverOptions& options) {
+  return kDispatches.parse(options.option("dispatch", "static"), "--option dispatch=");
+}
+
+// Whether the servants stamp a delivery board: the client times deliveries
+// (delivery=1), or its calls are oneway, timed by nothing else.
+bool stamps_delivery(const DriverOptions& options) {
+  return options.option_flag("delivery", false) || invocation_of(options) == Invocation::oneway;
 }
 
 // target=same|random; a client setting, checked on both ends for its value.
@@ -109,11 +130,15 @@ void first_call(Test::RoundTrip_ptr target, double timeout_s) {
   omniORB::setClientCallTimeout(target, 0);
 }
 
-// The ORB options exactly as given to ORB_init, for the result header.
-nlohmann::json orb_config(const OrbSession& session) {
+// The ORB options exactly as given to ORB_init, and the invocation path, for
+// the result header.
+nlohmann::json orb_config(const OrbSession& session, const DriverOptions& driver_options) {
   nlohmann::json options = nlohmann::json::array();
   for (const auto& [name, value] : session.orb_options()) options.push_back({name, value});
-  return {{"orb_init_options", options}};
+  return {{"orb_init_options", options},
+          {"invocation", kInvocations.name(invocation_of(driver_options))},
+          {"dispatch", kDispatches.name(dispatch_of(driver_options))},
+          {"delivery", stamps_delivery(driver_options)}};
 }
 
 class OmniorbDriver final : public mwbench::Driver {
@@ -140,7 +165,24 @@ class OmniorbDriver final : public mwbench::Driver {
         {"verify",
          "0|1: check every payload and reply on both ends, and count each servant's calls; "
          "for tests, not for measuring (default 0)"},
+        {"invocation",
+         "static|dii|ami_callback|ami_poller|oneway: how the client calls: the static stubs "
+         "(the default), the DII (a CORBA::Request per call), AMI with a ReplyHandler (sendc_) "
+         "or a poller (sendp_), or ping_oneway, timed by its delivery (operation ping only)"},
+        {"dispatch",
+         "static|dsi: how the servants are called: static skeletons (the default) or the DSI "
+         "(PortableServer::DynamicImplementation, arguments parsed by operation name)"},
+        {"delivery",
+         "0|1: also time each call's delivery, the client's send to the servant's entry, as "
+         "the named series `delivery` (one host, --threads 1; default 0)"},
     };
+    d.option_values["invocation"] = {"static", "dii", "ami_callback", "ami_poller", "oneway"};
+    d.option_values["dispatch"] = {"static", "dsi"};
+    d.option_values["delivery"] = {"0", "1"};
+    // Every operation under an open --load, through AMI callbacks.
+    for (const auto& [operation, payload] : d.operations) d.open_loop.push_back(operation);
+    // A delivery time is two processes' clocks: one host only.
+    d.one_way_options = {{"delivery", {"1"}}, {"invocation", {"oneway"}}};
     omniorb_driver::offer_orb_option(d);
     return d;
   }
@@ -149,12 +191,19 @@ class OmniorbDriver final : public mwbench::Driver {
     const OrbSettings settings = orb_settings(options);
     (void)random_target(options);
     const bool verify = options.option_flag("verify", false);
-    // Declared before the session so that they outlive the ORB that calls them.
-    ServantSet servants(verify, options.payload_bytes);
+    // Declared before the session so that they outlive the ORB that calls
+    // them; the board before the servants that stamp it. The board is made
+    // before the endpoint is published, and removed when serve() returns.
+    std::optional<DeliveryBoard> board;
+    if (stamps_delivery(options)) {
+      board.emplace(DeliveryBoard::create(DeliveryBoard::path_for(options.endpoint_file)));
+    }
+    ServantSet servants(verify, options.payload_bytes, dispatch_of(options));
+    if (board) servants.stamp_on_entry(*board);
     try {
       OrbSession session(settings);
       check_payload_fits(options);
-      context.record_middleware_config(orb_config(session));
+      context.record_middleware_config(orb_config(session, options));
       const mwbench::ScopedStopCallback stop(context, session.stopper());
       // Published while the POA manager still holds calls, dispatching only
       // after: omniORB's threads serve calls, not this one, so only this way
@@ -179,30 +228,60 @@ class OmniorbDriver final : public mwbench::Driver {
     const OrbSettings settings = orb_settings(options);
     const bool verify = options.option_flag("verify", false);
     const bool random = random_target(options);
-    std::optional<ServantSet> servants;  // collocated only; outlives the ORB
+    const Invocation invocation = invocation_of(options);
+    check_invocation(invocation, options);
+    const bool time_delivery = options.option_flag("delivery", false);
+    if (time_delivery && options.threads != 1) {
+      throw UsageError("--threads " + std::to_string(options.threads) +
+                       ": --option delivery=1 times one call at a time (--threads 1)");
+    }
+    // All outlive the ORB: the board the servants stamp (collocated) or the
+    // server's (mapped), the servants (collocated only), the AMI handler.
+    std::optional<DeliveryBoard> board;
+    std::optional<ServantSet> servants;
+    std::optional<ReplyHandler> handler;
+    if (invocation == Invocation::ami_callback) {
+      handler.emplace(measurement, verify, static_cast<CORBA::ULong>(options.payload_bytes));
+    }
     try {
       OrbSession session(settings);
       check_payload_fits(options);
-      measurement.record_middleware_config(orb_config(session));
+      measurement.record_middleware_config(orb_config(session, options));
       std::string endpoint;
       if (options.role == Role::collocated) {
-        servants.emplace(verify, options.payload_bytes);
+        servants.emplace(verify, options.payload_bytes, dispatch_of(options));
+        if (stamps_delivery(options)) {
+          board.emplace(DeliveryBoard::in_process());
+          servants->stamp_on_entry(*board);
+        }
         endpoint = session.activate(*servants, options);
         session.dispatch();
       } else {
         endpoint = measurement.read_endpoint();
+        if (stamps_delivery(options)) {
+          board.emplace(DeliveryBoard::open(DeliveryBoard::path_for(options.endpoint_file)));
+        }
       }
       // Collocated too goes through corbaloc references: omniORB recognises
       // its own endpoint and object keys and binds them to the servants.
       const OrbSession::Targets targets = session.resolve(endpoint, options);
       first_call(targets[0].in(), options.timeout_s);
-      if (random) {
+      // oneway's sample is its delivery: no series beside it.
+      const DeliveryTimer delivery = time_delivery && invocation != Invocation::oneway
+                                         ? DeliveryTimer(*board, measurement)
+                                         : DeliveryTimer();
+      if (invocation != Invocation::static_stub) {
+        measure_invocation(invocation, options, measurement, session.orb(), targets[0].in(),
+                           board ? &*board : nullptr, delivery, handler ? &*handler : nullptr);
+      } else if (random) {
         const std::vector<std::uint32_t> sequence = random_sequence(targets.size());
-        measure_calls(options, measurement, [&](int thread) {
-          return RandomTargets(targets, sequence, thread, options.threads);
-        });
+        measure_calls(
+            options, measurement,
+            [&](int thread) { return RandomTargets(targets, sequence, thread, options.threads); },
+            delivery);
       } else {
-        measure_calls(options, measurement, [&](int) { return SameTarget(targets[0].in()); });
+        measure_calls(
+            options, measurement, [&](int) { return SameTarget(targets[0].in()); }, delivery);
       }
     } catch (const CORBA::BAD_PARAM& e) {
       if (verify) fail_with("the servant rejected a payload (verify=1)", e);

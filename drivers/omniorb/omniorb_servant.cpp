@@ -41,6 +41,8 @@ CORBA::ULongLong RoundTripServant::test_method(CORBA::ULongLong send_time) {
 
 void RoundTripServant::ping() { count(); }
 
+void RoundTripServant::ping_oneway() { count(); }
+
 void RoundTripServant::send_octets(const Test::Octets& data) {
   count();
   if (config_.verify) check_octets("octets", data);
@@ -114,20 +116,26 @@ void RoundTripServant::reject(const std::string& what) {
   throw CORBA::BAD_PARAM(0, CORBA::COMPLETED_YES);
 }
 
+PortableServer::Servant ServantSet::add() {
+  if (dispatch_ == Dispatch::dsi) return &dsi_servants_.emplace_back(config_, orb_.in());
+  return &servants_.emplace_back(config_);
+}
+
 std::string ServantSet::call_summary() const {
   std::uint64_t total = 0, never = 0;
   std::uint64_t fewest = std::numeric_limits<std::uint64_t>::max(), most = 0;
-  for (const RoundTripServant& servant : servants_) {
-    const std::uint64_t calls = servant.calls();
+  const auto tally = [&](std::uint64_t calls) {
     total += calls;
     never += calls == 0 ? 1 : 0;
     fewest = std::min(fewest, calls);
     most = std::max(most, calls);
-  }
-  if (servants_.empty()) fewest = 0;
-  return "verify: " + std::to_string(servants_.size()) + " servants, " + std::to_string(total) +
-         " calls, " + std::to_string(never) + " never called (fewest " + std::to_string(fewest) +
-         ", most " + std::to_string(most) + ")";
+  };
+  for (const RoundTripServant& servant : servants_) tally(servant.calls());
+  for (const DsiRoundTripServant& servant : dsi_servants_) tally(servant.calls());
+  if (size() == 0) fewest = 0;
+  return "verify: " + std::to_string(size()) + " servants, " + std::to_string(total) + " calls, " +
+         std::to_string(never) + " never called (fewest " + std::to_string(fewest) + ", most " +
+         std::to_string(most) + ")";
 }
 
 }  // namespace omniorb_driver

@@ -155,13 +155,14 @@ std::string OrbSession::activate(ServantSet& servants, const mwbench::DriverOpti
   const auto wanted = static_cast<std::size_t>(options.servants);
   const MemoryWatch watch(options, "activating", wanted);
   std::size_t active = 0;
+  servants.use_orb(orb_.in());
   try {
     for (; active < wanted; ++active) {
       watch.check(active);
-      RoundTripServant& servant = servants.add();
+      PortableServer::Servant servant = servants.add();
       PortableServer::ObjectId_var id =
           PortableServer::string_to_ObjectId(std::to_string(active).c_str());
-      poa_->activate_object_with_id(id.in(), &servant);
+      poa_->activate_object_with_id(id.in(), servant);
     }
   } catch (const std::bad_alloc&) {
     watch.fail_inside_orb(active, [this] { remove_socket_dir(); });

@@ -18,9 +18,11 @@
 #include <vector>
 
 #include "mwbench/driver.hpp"
+#include "rawtcp_open_loop.hpp"
 #include "rawtcp_protocol.hpp"
 #include "rawtcp_publisher.hpp"
 #include "rawtcp_server.hpp"
+#include "rawtcp_stall.hpp"
 #include "rawtcp_subscribers.hpp"
 #include "rawtcp_transport.hpp"
 
@@ -107,7 +109,12 @@ class RawTcpDriver final : public mwbench::Driver {
         {"nodelay", "TCP_NODELAY on this end: 1 (default) or 0 to let Nagle batch; tcp only"},
         {"verify",
          "check every payload byte on both ends and fail on a mismatch: 0 (default) or 1"},
+        {"stall_ms",
+         "server: stop answering for this many ms once every stall_every_ms (the "
+         "coordinated-omission demonstration); 0 (default): never"},
+        {"stall_every_ms", "server: the period of stall_ms, in ms (default 1000)"},
     };
+    d.open_loop.assign(std::begin(kOpenLoopOperations), std::end(kOpenLoopOperations));
     d.max_servants = 1;
     // One thread, one listener and one connection per subscriber: 64 keeps a
     // subscriber process within 130 descriptors and the publisher's copies
@@ -119,6 +126,7 @@ class RawTcpDriver final : public mwbench::Driver {
   void serve(const DriverOptions& o, mwbench::ServerContext& context) override {
     const bool nodelay = o.option_flag("nodelay", true);
     const bool verify = o.option_flag("verify", false);
+    StallPlan stalls(o);
     if (o.operation == mwbench::kFanoutOperation) return serve_fanout(o, context, nodelay, verify);
     Listener listener = listen_on(o.transport, o.bind_address);
     // A wrong payload (verify=1) stops the server as SIGTERM would.
@@ -141,9 +149,11 @@ class RawTcpDriver final : public mwbench::Driver {
       }
       Socket conn(fd);
       set_nodelay(fd, nodelay);
-      connections.serve(std::move(conn), [&o, verify](int c) { serve_connection(c, o, verify); });
+      connections.serve(std::move(conn),
+                        [&o, verify, &stalls](int c) { serve_connection(c, o, verify, stalls); });
     }
     connections.join();
+    if (stalls.stall_ms != 0) context.record_middleware_config(stalls.config());
   }
 
   void measure(const DriverOptions& o, mwbench::Measurement& m) override {
@@ -158,7 +168,9 @@ class RawTcpDriver final : public mwbench::Driver {
       return sock;
     };
 
-    if (o.operation == "roundtrip") {
+    if (m.open_loop()) {
+      measure_open(o, m, connect());
+    } else if (o.operation == "roundtrip") {
       m.run_threads([&](int) {
         return [&m, sock = connect()] {
           const int fd = sock.fd();

@@ -12,13 +12,14 @@ namespace rawtcp {
 
 namespace {
 
-void serve_octets(int fd, bool verify) {
+void serve_octets(int fd, bool verify, StallClock& stall) {
   std::vector<std::uint8_t> buf;
   std::size_t length = 0;
   while (recv_message(fd, buf, length)) {
     const std::uint8_t* payload = buf.data() + kPayloadOffset;
     const std::size_t bad = verify ? first_difference(payload, length, pattern_byte) : length;
     const std::uint8_t status = bad == length ? kStatusOk : kStatusMismatch;
+    stall.before_reply();
     send_all(fd, &status, 1);
     if (status != kStatusOk) {
       throw PayloadMismatch("octets: payload mismatch at byte " + std::to_string(bad) + " of " +
@@ -32,7 +33,7 @@ void serve_octets(int fd, bool verify) {
 // octets_out and octets_inout: the reply is `length` bytes of reply_byte(),
 // from a message built once per connection (rebuilt only if a client asks
 // for more than --payload-bytes).
-void serve_replies(int fd, const mwbench::DriverOptions& o, bool verify) {
+void serve_replies(int fd, const mwbench::DriverOptions& o, bool verify, StallClock& stall) {
   const bool inout = o.operation == "octets_inout";
   std::vector<std::uint8_t> reply = framed(o.payload_bytes, reply_byte);
   std::vector<std::uint8_t> buf;
@@ -51,23 +52,31 @@ void serve_replies(int fd, const mwbench::DriverOptions& o, bool verify) {
       }
     }
     if (length + sizeof(std::uint32_t) != reply.size()) reply = framed(length, reply_byte);
+    stall.before_reply();
     send_all(fd, reply.data(), reply.size());
   }
 }
 
 }  // namespace
 
-void serve_connection(int fd, const mwbench::DriverOptions& o, bool verify) {
+void serve_connection(int fd, const mwbench::DriverOptions& o, bool verify, StallPlan& stalls) {
+  StallClock stall(stalls);
   if (o.operation == "roundtrip") {
     std::uint64_t stamp;
-    while (recv_all(fd, &stamp, sizeof stamp)) send_all(fd, &stamp, sizeof stamp);
+    while (recv_all(fd, &stamp, sizeof stamp)) {
+      stall.before_reply();
+      send_all(fd, &stamp, sizeof stamp);
+    }
   } else if (o.operation == "ping") {
     std::uint8_t byte;
-    while (recv_all(fd, &byte, 1)) send_all(fd, &byte, 1);
+    while (recv_all(fd, &byte, 1)) {
+      stall.before_reply();
+      send_all(fd, &byte, 1);
+    }
   } else if (o.operation == "octets") {
-    serve_octets(fd, verify);
+    serve_octets(fd, verify, stall);
   } else {  // octets_out, octets_inout
-    serve_replies(fd, o, verify);
+    serve_replies(fd, o, verify, stall);
   }
 }
 

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "mwbench/options.hpp"
+#include "rawtcp_stall.hpp"
 #include "rawtcp_transport.hpp"
 
 namespace rawtcp {
@@ -22,10 +23,10 @@ class PayloadMismatch : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
-// Serves one connection until the client closes it between two messages.
-// Throws PayloadMismatch (verify=1), or std::runtime_error when the
-// connection breaks.
-void serve_connection(int fd, const mwbench::DriverOptions& o, bool verify);
+// Serves one connection until the client closes it between two messages,
+// stalling as `stalls` says. Throws PayloadMismatch (verify=1), or
+// std::runtime_error when the connection breaks.
+void serve_connection(int fd, const mwbench::DriverOptions& o, bool verify, StallPlan& stalls);
 
 // The open connections and their threads. shut_down() wakes every thread
 // blocked in recv() (from the stop callback), and any connection added later

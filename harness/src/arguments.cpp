@@ -213,15 +213,53 @@ void check_fanout(DriverOptions& o, const Description& d) {
   }
 }
 
+// --load and --load-seed: a client's or a collocated process's. An open load
+// runs one call per sample on one thread (Measurement::run_open()), and only
+// an operation the driver lists in `open_loop`.
+void check_load(DriverOptions& o, const std::string& load, bool load_given, bool seed_given,
+                const Description& d) {
+  if (o.role == Role::server && (load_given || seed_given)) {
+    bad(std::string(load_given ? "--load " + shortened(load) : "--load-seed") +
+        ": a server sends no load; only a client or a collocated process takes it");
+  }
+  o.load = parse_load(load);
+  if (!o.load.open()) return;
+  const std::string given = "--load " + to_string(o.load);
+  if (o.threads != 1) {
+    bad(given + ": an open loop sends from one thread (--threads 1, not " +
+        std::to_string(o.threads) + ")");
+  }
+  if (!o.batch) o.batch = 1;  // auto: an open loop times each call on its own
+  if (*o.batch != 1) {
+    bad(given + ": an open loop times each call on its own (--batch 1 or auto, not " +
+        std::to_string(*o.batch) + ")");
+  }
+  if (std::find(d.open_loop.begin(), d.open_loop.end(), o.operation) == d.open_loop.end()) {
+    bad(given + ": " + d.driver + " has no open-loop load for operation " + o.operation +
+        " (open_loop: " + join(d.open_loop) + ")");
+  }
+}
+
+// --load-seed: digits only (CLI11 would read "-1" as 2^64 - 1).
+std::uint64_t parse_seed(const std::string& text) {
+  std::uint64_t seed = 0;
+  const auto r = std::from_chars(text.data(), text.data() + text.size(), seed);
+  if (text.empty() || r.ec != std::errc() || r.ptr != text.data() + text.size()) {
+    bad("--load-seed " + shortened(text) + ": expected an integer from 0 to 2^64 - 1");
+  }
+  return seed;
+}
+
 }  // namespace
 
 Arguments parse_arguments(int argc, const char* const* argv, const Description& d) {
   Arguments a;
   DriverOptions& o = a.options;
-  std::string role, batch = "1";
+  std::string role, batch = "1", load = "closed";
   std::vector<std::string> pairs;
   int cpu = -1;
   std::uint64_t memory_mb = 0;
+  std::string load_seed;
 
   CLI::App app{d.middleware + " driver of mwbench; arguments as in docs/driver-contract.md",
                "mwbench-driver-" + d.driver};
@@ -259,6 +297,12 @@ Arguments parse_arguments(int argc, const char* const* argv, const Description& 
                  "IPv4 address every socket of this process listens on; a server's endpoint "
                  "carries it")
       ->capture_default_str();
+  auto* load_opt = app.add_option("--load", load,
+                                  "closed, constant:RATE or poisson:RATE (calls per second): "
+                                  "an open loop sends on a schedule, whatever the replies do")
+                       ->capture_default_str();
+  auto* seed_opt =
+      app.add_option("--load-seed", load_seed, "Seed of the poisson schedule (default: drawn)");
 
   try {
     app.parse(argc, argv);
@@ -280,6 +324,8 @@ Arguments parse_arguments(int argc, const char* const* argv, const Description& 
   check_bound("--threads", o.threads, d.max_threads, "max_threads", d.driver);
   check_bound("--servants", o.servants, d.max_servants, "max_servants", d.driver);
   check_fanout(o, d);
+  check_load(o, load, load_opt->count() > 0, seed_opt->count() > 0, d);
+  if (seed_opt->count() > 0) o.load_seed = parse_seed(load_seed);
   check_bind_address(o.bind_address);
   check_written_files(o);
   return a;

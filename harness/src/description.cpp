@@ -27,6 +27,8 @@ nlohmann::json Description::to_json() const {
   if (!host_local.empty()) out["host_local"] = host_local;
   if (!option_transports.empty()) out["option_transports"] = option_transports;
   if (!nodes.is_null()) out["nodes"] = nodes;
+  if (!open_loop.empty()) out["open_loop"] = open_loop;
+  if (!one_way_options.empty()) out["one_way_options"] = one_way_options;
   return out;
 }
 

@@ -87,10 +87,11 @@ Measurement::Measurement(const DriverOptions& options, double clock_read_cost_ns
     buffer_.assign(stride_ * threads, 0);
     series_.resize(threads);
     if (threads > 1) lanes_.resize(threads);
+    open_ = open_calls(options);
   } catch (const std::bad_alloc&) {
-    throw std::runtime_error(options.out_of_memory("sample buffers of " + std::to_string(threads) +
-                                                   " x " + std::to_string(options.samples) +
-                                                   " samples"));
+    throw std::runtime_error(options.out_of_memory(
+        "sample buffers of " + std::to_string(threads) + " x " + std::to_string(options.samples) +
+        " samples" + (options.load.open() ? " and the open loop's calls" : "")));
   }
   if (const char* delay = std::getenv("MWBENCH_INJECT_DELAY_NS"); delay != nullptr) {
     char* end = nullptr;
@@ -177,6 +178,11 @@ bool Measurement::batch_long_enough(std::uint64_t batch_ns) const noexcept {
 }
 
 void Measurement::start_run() {
+  if (open_) {
+    throw std::logic_error("--load " + to_string(options_.load) +
+                           ": the driver measured with a closed loop; an open load is "
+                           "measured by Measurement::run_open()");
+  }
   if (ran_) throw std::logic_error("Measurement::run() called twice");
   ran_ = true;
 }

@@ -35,6 +35,7 @@ struct RunRecord {
   const std::vector<std::uint64_t>* events_received = nullptr;  // fanout, server or collocated
   const std::deque<NamedSeries>* named = nullptr;               // written only when declared
   bool reported = false;  // the samples were timed by the application (run_reported)
+  const OpenLoopSummary* load = nullptr;  // an open loop's; written only then
 };
 
 // The header's "fanout" object (docs/driver-contract.md section 5).
@@ -97,6 +98,7 @@ nlohmann::json make_header(const Description& d, const DriverOptions& o, const C
   }
   if (r.injected_delay_ns != 0) header["injected_delay_ns"] = r.injected_delay_ns;
   if (r.reported) header["timed_by"] = "driver";
+  if (r.load != nullptr) header["load"] = r.load->to_json();
   if (o.operation == kFanoutOperation) header["fanout"] = fanout_header(o, r);
   if (r.series.size() > 1) {
     nlohmann::json series = nlohmann::json::array();
@@ -181,12 +183,22 @@ int measure(Driver& driver, const Description& d, const DriverOptions& o, const 
     const RunRecord r{m.warmup_done(),       m.batch_size(), samples.size(),
                       m.measured_wall_ns(),  &m.probe(),     &m.middleware_config(),
                       m.injected_delay_ns(), m.series(),     m.events_published(),
-                      &m.events_received(),  &m.named(),     m.reported()};
+                      &m.events_received(),  &m.named(),     m.reported(),
+                      m.open_loop_summary()};
     std::vector<NamedValues> named;
     for (const NamedSeries& series : m.named()) named.push_back({series.name(), series.values()});
     write_result_file(o.output, make_header(d, o, clock, r), samples, named);
   }
-  if (samples.size() < m.samples_wanted()) {
+  // An open loop's lost calls are a figure of the run (the header's "load"),
+  // not a stop.
+  const OpenLoopSummary* load = m.open_loop_summary();
+  const std::uint64_t lost = load != nullptr ? load->lost : 0;
+  if (lost > 0) {
+    std::cerr << prog << ": warning: " << lost << " of " << load->calls
+              << " calls unanswered after " << o.timeout_s << " s without a reply (--timeout)"
+              << ": left out as lost\n";
+  }
+  if (samples.size() + lost < m.samples_wanted()) {
     std::cerr << prog << ": error: stopped by " << detail::signal_name(stopped_by.load())
               << " after " << samples.size() << " of " << m.samples_wanted() << " samples"
               << (o.output.empty() ? "" : "; the result file holds those measured") << '\n';

@@ -176,6 +176,55 @@ TEST(Arguments, PriorityOutOfRange) {
   expect_usage_error(cell({"--priority", "100"}), {"--priority 100", "1-99"});
 }
 
+TEST(Arguments, DescribeListsOpenLoopOperationsAndOneWayOptions) {
+  ::testing::internal::CaptureStdout();
+  run_fake({"--describe"});
+  const auto out = nlohmann::json::parse(::testing::internal::GetCapturedStdout());
+  EXPECT_EQ(out["open_loop"], nlohmann::json::array({"noop"}));
+  EXPECT_EQ(out["one_way_options"], nlohmann::json({{"color", {"red"}}}));
+}
+
+TEST(Arguments, OpenLoadRunsAnOperationOfOpenLoop) {
+  EXPECT_EQ(run_fake(cell({"--load", "constant:20000"})).status, 0);
+  EXPECT_EQ(run_fake(cell({"--load", "poisson:2.5e4", "--load-seed", "7"})).status, 0);
+  EXPECT_EQ(run_fake(cell({"--load", "closed", "--load-seed", "7"})).status, 0);
+  EXPECT_EQ(run_fake(cell({"--load", "constant:20000", "--batch", "auto"})).status, 0);
+}
+
+TEST(Arguments, LoadRateMustBePositiveAndFinite) {
+  for (const char* bad : {"poisson:-3", "constant:0", "constant:inf", "poisson:nan",
+                          "constant:", "constant:1x", "constant:1e999", "constant:0.0001"}) {
+    expect_usage_error(cell({"--load", bad}), {std::string("--load ") + bad, "rate must be"});
+  }
+  expect_usage_error(cell({"--load", "steady:5"}),
+                     {"--load steady:5", "allowed: closed, constant:RATE, poisson:RATE"});
+  expect_usage_error(cell({"--load-seed", "-1"}), {"--load-seed -1", "an integer from 0"});
+  expect_usage_error(cell({"--load-seed", "18446744073709551616"}),
+                     {"--load-seed 18446744073709551616", "an integer from 0"});
+}
+
+TEST(Arguments, OpenLoadNeedsOneThreadOneCallPerSampleAndAnOpenLoopOperation) {
+  expect_usage_error(cell({"--load", "constant:1000", "--threads", "2"}),
+                     {"--load constant:1000", "--threads 1, not 2"});
+  expect_usage_error(cell({"--load", "poisson:1000", "--batch", "4"}),
+                     {"--load poisson:1000", "--batch 1 or auto, not 4"});
+  Args a = cell({"--load", "constant:1000", "--payload-bytes", "8"});
+  a[3] = "blob";
+  expect_usage_error(
+      a, {"--load constant:1000", "no open-loop load for operation blob", "open_loop: noop"});
+}
+
+TEST(Arguments, AServerTakesNoLoad) {
+  const Args server = {"--role",      "server", "--operation",     "noop",
+                       "--transport", "tcp",    "--endpoint-file", "unused"};
+  Args load = server;
+  load.insert(load.end(), {"--load", "constant:1000"});
+  expect_usage_error(load, {"--load constant:1000", "a server sends no load"}, false);
+  Args seed = server;
+  seed.insert(seed.end(), {"--load-seed", "3"});
+  expect_usage_error(seed, {"--load-seed", "a server sends no load"}, false);
+}
+
 TEST(Placement, InvalidCpuIsAClearError) {
   expect_usage_error(cell({"--cpu", "4000"}), {"--cpu 4000", "allowed: 0"});
   expect_usage_error(cell({"--cpu", "-1"}), {"--cpu -1", "allowed: "});

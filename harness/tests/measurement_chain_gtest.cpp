@@ -4,15 +4,14 @@
 #include <gtest/gtest.h>
 
 #include <atomic>
-#include <condition_variable>
 #include <cstdint>
-#include <mutex>
 #include <stdexcept>
 #include <thread>
 
 #include "alloc_counter.hpp"
 #include "measured_calls.hpp"
 #include "mwbench/measurement.hpp"
+#include "request_thread.hpp"
 
 namespace {
 
@@ -30,57 +29,15 @@ DriverOptions options(std::uint64_t samples, std::uint64_t warmup,
 // A thread that answers every request after `cost_ns`, by calling replied():
 // the middleware's receive thread. Requests are counted; it answers none
 // after `answers` of them.
-class Responder {
+class Responder : public mwbench::testing::RequestThread {
  public:
   Responder(Measurement& m, std::uint64_t cost_ns, std::uint64_t answers = UINT64_MAX)
-      : m_(m), cost_ns_(cost_ns), answers_(answers), thread_([this] { serve(); }) {}
-  ~Responder() {
-    {
-      const std::lock_guard lock(mutex_);
-      done_ = true;
-    }
-    cv_.notify_one();
-    thread_.join();
-  }
-  void request() {
-    {
-      const std::lock_guard lock(mutex_);
-      ++pending_;
-      ++requests_;
-    }
-    cv_.notify_one();
-  }
-  std::uint64_t requests() {
-    const std::lock_guard lock(mutex_);
-    return requests_;
-  }
-
- private:
-  void serve() {
-    std::unique_lock lock(mutex_);
-    for (;;) {
-      cv_.wait(lock, [this] { return done_ || pending_ > 0; });
-      if (done_) return;
-      --pending_;
-      if (answered_ == answers_) continue;
-      ++answered_;
-      lock.unlock();
-      spin(cost_ns_);
-      m_.replied();
-      lock.lock();
-    }
-  }
-
-  Measurement& m_;
-  const std::uint64_t cost_ns_;
-  const std::uint64_t answers_;
-  std::mutex mutex_;
-  std::condition_variable cv_;
-  std::uint64_t pending_ = 0;
-  std::uint64_t requests_ = 0;
-  std::uint64_t answered_ = 0;
-  bool done_ = false;
-  std::thread thread_;  // last: started once the rest exists
+      : RequestThread([&m, cost_ns, answers, answered = std::uint64_t{0}](std::uint64_t) mutable {
+          if (answered == answers) return;
+          ++answered;
+          spin(cost_ns);
+          m.replied();
+        }) {}
 };
 
 TEST(MeasurementChain, RepliesOnAnotherThreadStartTheNextCall) {

@@ -41,6 +41,8 @@ TEST(ResultWriter, WritesSeriesVectorByteForByte) { expect_vector_written("resul
 
 TEST(ResultWriter, WritesNamedSeriesVectorByteForByte) { expect_vector_written("result-v1-named"); }
 
+TEST(ResultWriter, WritesOpenLoopVectorByteForByte) { expect_vector_written("result-v1-open"); }
+
 TEST(ResultWriter, RefusesNamedSeriesTheHeaderDoesNotAnnounce) {
   const nlohmann::json header = {{"sample_count", 1},
                                  {"named_series", {{{"name", "total"}, {"count", 1}}}}};

@@ -19,6 +19,8 @@ class FakeDriver final : public Driver {
     d.modes = {{"remote", {"tcp", "unix"}}};
     d.host_local = {"unix"};
     d.one_way = {"noop"};
+    d.open_loop = {"noop"};
+    d.one_way_options = {{"color", {"red"}}};
     if (collocated_) d.modes["collocated"] = {"inproc"};
     d.options = {{"color", "a made-up option"}, {"shape", "one of a few values"}};
     d.option_values = {{"shape", {"round", "square"}}};
@@ -44,6 +46,10 @@ class FakeDriver final : public Driver {
       if (o.role == Role::collocated) {
         m.record_events_received(std::vector<std::uint64_t>(o.subscribers, 7));
       }
+      return;
+    }
+    if (m.open_loop()) {  // each call answered within its send
+      m.run_open([&m](std::uint64_t call) { m.completed(call); });
       return;
     }
     m.run_threads([](int) {

@@ -93,6 +93,25 @@ class _Fanout(_Open):
     events_received: Annotated[list[Count], Field(max_length=2**16)] | None = None
 
 
+Rate = Annotated[float, Field(ge=0, allow_inf_nan=False, strict=False)]
+
+
+class _Load(_Open):
+    """An open loop's `load` object (docs/driver-contract.md, section 4, "Open-loop load")."""
+
+    kind: Literal["constant", "poisson"]
+    rate_per_s: Annotated[float, Field(gt=0, allow_inf_nan=False, strict=False)]
+    seed: Annotated[StrictInt, Field(ge=0, le=2**64 - 1)] | None = None
+    calls: Count
+    offered_per_s: Rate
+    achieved_per_s: Rate
+    late_sends: Count
+    late_threshold_ns: Count
+    max_send_lag_ns: Count
+    outstanding_at_end: Count
+    lost: Count
+
+
 SeriesName = Annotated[str, Field(pattern=f"^{NAME_PATTERN}$", max_length=MAX_NAME_LENGTH)]
 
 
@@ -118,6 +137,7 @@ class _Header(_Open):
     fanout: _Fanout | None = None
     injected_delay_ns: Count | None = None
     named_series: Annotated[list[_NamedSeries], Field(max_length=MAX_NAMED_SERIES)] | None = None
+    load: _Load | None = None
 
 
 @dataclass(frozen=True)
@@ -189,6 +209,7 @@ def read_result_file(path: Path, max_samples: int = DEFAULT_MAX_SAMPLES) -> Resu
         raise ResultFileError(f"{path}: truncated (no 'end' line)")
     text = body[:body.rindex(b"end")]
     _check_series(path, header, expected)
+    _check_load(path, header, expected)
     entries = header.get("named_series")
     if not entries:
         return ResultFile(header=header, samples_ns=_parse_samples(path, text, expected))
@@ -276,6 +297,26 @@ def _check_series(path: Path, header: dict, sample_count: int) -> None:
     if total != sample_count:
         raise ResultFileError(f"{path}: the series hold {total} samples but 'sample_count' "
                               f"is {sample_count}")
+
+
+def _check_load(path: Path, header: dict, sample_count: int) -> None:
+    """An open loop's counts agree with each other and with the samples: one sample per
+    answered call (calls - lost), a seed for a Poisson schedule."""
+    load = header.get("load")
+    if load is None:
+        return
+    where = f"{path}:2: load"
+    for key in ("lost", "late_sends", "outstanding_at_end"):
+        if load[key] > load["calls"]:
+            raise ResultFileError(f"{where}.{key}: {load[key]} of {load['calls']} calls")
+    if load["lost"] > load["outstanding_at_end"]:
+        raise ResultFileError(f"{where}.lost: {load['lost']}, but {load['outstanding_at_end']} "
+                              "outstanding_at_end (a lost call was outstanding at the last send)")
+    if load["calls"] - load["lost"] != sample_count:
+        raise ResultFileError(f"{where}.calls: {load['calls']} calls, {load['lost']} lost, but "
+                              f"sample_count {sample_count} (one sample per answered call)")
+    if load["kind"] == "poisson" and load.get("seed") is None:
+        raise ResultFileError(f"{where}.seed: missing; a poisson schedule records its seed")
 
 
 def _check_named_series(path: Path, entries: list[dict], sample_count: int) -> None:

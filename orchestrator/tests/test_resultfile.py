@@ -12,7 +12,7 @@ from mwbench.resultfile import ResultFileError, read_result_file
 
 
 @pytest.mark.parametrize("name", ["result-v1", "result-v1-server", "result-v1-series",
-                                  "result-v1-named"])
+                                  "result-v1-named", "result-v1-open"])
 def test_valid_vectors_parse_to_their_expected_content(name):
     expected = json.loads((VECTORS / f"{name}.expected.json").read_text())
     result = read_result_file(VECTORS / f"{name}.txt")

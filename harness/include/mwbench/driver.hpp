@@ -64,6 +64,15 @@ struct Description {
   // process from a time another took, so that across hosts it would need their
   // clocks synchronised. The orchestrator refuses them across hosts.
   std::vector<std::string> one_way;
+  // The operations (of `operations`) the driver runs under an open-loop
+  // --load (Measurement::run_open()). Empty: closed loop only; the harness
+  // refuses an open --load for any other operation.
+  std::vector<std::string> open_loop;
+  // Options whose values make the driver time one-way figures from two
+  // processes' clocks (a delivery time: the client's send to the servant's
+  // entry): option -> those values. The orchestrator refuses such a cell
+  // across hosts, as it refuses the `one_way` operations.
+  std::map<std::string, std::vector<std::string>> one_way_options;
   // The deployment nodes the orchestrator may start on other hosts for the
   // process that deploys (docs/driver-contract.md, "nodes"): the node
   // program's argument list, and the option that passes the node map; null
@@ -71,8 +80,8 @@ struct Description {
   nlohmann::json nodes;
 
   // The --describe object: "contract" and the fields above, option_values,
-  // max_threads, max_servants, max_subscribers, daemon, host_local and nodes
-  // only when set.
+  // max_threads, max_servants, max_subscribers, daemon, host_local, nodes,
+  // open_loop and one_way_options only when set.
   nlohmann::json to_json() const;
 };
 

@@ -15,6 +15,7 @@
 #include <cstdint>
 #include <deque>
 #include <functional>
+#include <memory>
 #include <mutex>
 #include <nlohmann/json.hpp>
 #include <optional>
@@ -27,6 +28,7 @@
 #include "mwbench/clock.hpp"
 #include "mwbench/detail/crew.hpp"
 #include "mwbench/named_series.hpp"
+#include "mwbench/open_loop.hpp"
 #include "mwbench/options.hpp"
 
 namespace mwbench {
@@ -133,6 +135,37 @@ class Measurement {
   // The reply to the call in flight has arrived (see run_chained()).
   void replied() noexcept;
 
+  // Open loop (--load constant:R or poisson:R; open_loop.hpp): sends on a
+  // schedule of intended start times and never waits for a reply before the
+  // next send. `send(call)` starts call number `call` (0, 1, 2, ...: --warmup
+  // warm-up calls, then --samples measured ones) and returns without waiting
+  // for its reply; the driver calls completed(call) from whichever thread
+  // receives that call's reply (a reader thread, a middleware callback). A
+  // driver whose middleware answers in order may count replies itself (reply
+  // k answers call k). The sending thread sleeps until each intended time
+  // (never spins); after the last send it waits until every call is answered
+  // or no reply came for --timeout seconds. A sample is a measured call's
+  // response time from its intended start; the named series "service_time"
+  // (from its send) and "send_lag" (send - intended) come with it, and the
+  // result header's "load" says what was offered and achieved. Calls still
+  // unanswered are lost: their samples are left out. --threads 1, --batch 1
+  // (or auto); no named series of the driver's own. request_stop() and
+  // fail() as for run(). The driver must stop calling completed() (join its
+  // reader) before this Measurement is destroyed.
+  template <class Send>
+  void run_open(Send&& send);
+  // The reply to `call` has arrived (see run_open()): any thread, each call
+  // at most once. Reads the clock first.
+  void completed(std::uint64_t call) noexcept {
+    if (open_) open_->complete(call, now_ns());
+  }
+  // Whether --load is open: the driver measures with run_open().
+  bool open_loop() const noexcept { return open_ != nullptr; }
+  // What run_open() offered and achieved (the header's "load"), or null.
+  const OpenLoopSummary* open_loop_summary() const noexcept {
+    return open_summary_ ? &*open_summary_ : nullptr;
+  }
+
   // Samples timed by the application rather than by this loop: a one-way
   // latency the middleware or the application records with its own clock
   // (Basic SP's HUD records each tick's time from the tick to the display).
@@ -183,7 +216,7 @@ class Measurement {
 
   // Asks the loops to stop before their next sample. Safe from any thread;
   // the harness calls it on SIGINT/SIGTERM.
-  void request_stop() noexcept { stop_.store(true, std::memory_order_relaxed); }
+  void request_stop() noexcept;
   bool stop_requested() const noexcept { return stop_.load(std::memory_order_relaxed); }
 
   // One thread's share of the samples.
@@ -247,6 +280,12 @@ class Measurement {
   void account_reply(std::uint64_t reply_ns) noexcept;
   void end_chain() noexcept;
   void wait_for_chain();
+  // run_open(): the non-template half (measurement_open.cpp).
+  static std::unique_ptr<OpenLoopCalls> open_calls(const DriverOptions& options);
+  OpenLoopCalls& begin_open();
+  template <class Send>
+  void send_open(OpenLoopCalls& calls, Send& send);
+  void end_open(std::uint64_t sent);
   void settle_lanes() noexcept;  // the batch size and warm-up of all threads
   void finish(std::uint64_t measured);
   void finish_lanes();  // series, wall time, samples moved together
@@ -272,8 +311,11 @@ class Measurement {
   std::atomic<bool> announced_{false};
   std::uint64_t published_ = 0;
   std::vector<std::uint64_t> received_;
-  std::deque<NamedSeries> named_;  // a deque: references stay valid as it grows
-  bool reported_ = false;          // run_reported(): the driver's samples
+  std::deque<NamedSeries> named_;        // a deque: references stay valid as it grows
+  bool reported_ = false;                // run_reported(): the driver's samples
+  std::unique_ptr<OpenLoopCalls> open_;  // an open --load only
+  std::optional<OpenLoopSummary> open_summary_;
+  int timer_slack_ns_ = 0;  // of the sending thread before run_open()
 
   // The state of run_chained(), shared by the thread that sent a call and the
   // one that handles its reply. `link` says who carries the chain on: while

@@ -12,6 +12,8 @@
 #include <string>
 #include <vector>
 
+#include "mwbench/load.hpp"
+
 namespace mwbench {
 
 enum class Role { server, client, collocated };
@@ -53,6 +55,11 @@ struct DriverOptions {
   // carries, so that a client on another host can reach it. Loopback by
   // default: nothing listens beyond the machine unless the caller says so.
   std::string bind_address = "127.0.0.1";
+  // --load: closed (each call waits for the previous reply) or an open loop
+  // on a schedule (Measurement::run_open()); --load-seed: the Poisson
+  // schedule's seed, nullopt when not given (the harness draws one).
+  Load load;
+  std::optional<std::uint64_t> load_seed;
 
   // Operation "fanout" only (docs/driver-contract.md section 5). A client or
   // collocated process: subscribers in the whole fan-out; a server (a

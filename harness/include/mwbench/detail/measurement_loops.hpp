@@ -52,6 +52,41 @@ void Measurement::run_chained(Send&& send) {
   wait_for_chain();
 }
 
+template <class Send>
+void Measurement::run_open(Send&& send) {
+  OpenLoopCalls& calls = begin_open();
+  if (injected_delay_ns_ == 0) {
+    send_open(calls, send);
+    return;
+  }
+  auto slow = [&send, delay = injected_delay_ns_](std::uint64_t call) {
+    send(call);
+    const std::uint64_t until = now_ns() + delay;
+    while (now_ns() < until) {
+    }
+  };
+  send_open(calls, slow);
+}
+
+template <class Send>
+void Measurement::send_open(OpenLoopCalls& calls, Send& send) {
+  const MonotonicClock clock;
+  const std::uint64_t warmup = calls.warmup();
+  const std::uint64_t total = calls.total();
+  calls.start_at(clock.now());
+  std::uint64_t next = send_on_schedule(clock, calls, send, stop_, 0, warmup);
+  warmup_done_ = next;
+  if (next == warmup) {
+    probe_.start();
+    // The first measured call on its own, so that it can be announced (a
+    // test aid) between two sends.
+    next = send_on_schedule(clock, calls, send, stop_, warmup, std::min(warmup + 1, total));
+    if (next > warmup) announce_measuring();
+    next = send_on_schedule(clock, calls, send, stop_, next, total);
+  }
+  end_open(next);
+}
+
 template <class Call>
 void Measurement::measure_loop(Call& call) {
   start_run();

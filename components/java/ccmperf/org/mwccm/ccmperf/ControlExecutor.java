@@ -27,6 +27,11 @@ public final class ControlExecutor extends CcmPerf._CCM_RoundTripLocalBase {
     }
 
     @Override
+    public void ping_oneway() {
+        counts.calls.incrementAndGet();
+    }
+
+    @Override
     public void send_octets(byte[] data) {
         counts.calls.incrementAndGet();
         if (receiver.verify()) {

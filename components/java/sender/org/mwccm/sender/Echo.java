@@ -18,6 +18,10 @@ final class Echo extends org.omg.CORBA.LocalObject implements Bench.CCM_RoundTri
     }
 
     @Override
+    public void ping_oneway() {
+    }
+
+    @Override
     public void send_octets(byte[] data) {
     }
 

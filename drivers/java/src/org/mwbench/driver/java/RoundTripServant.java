@@ -55,6 +55,11 @@ final class RoundTripServant extends RoundTripPOA {
     }
 
     @Override
+    public void ping_oneway() {
+        count();
+    }
+
+    @Override
     public void send_octets(byte[] data) {
         count();
         if (shared.verify) {
