@@ -82,26 +82,25 @@ final class ArgumentChecks {
      * --load: a client's or collocated process's; an open loop sends one call per sample
      * from one thread, for an operation the driver lists in open_loop.
      */
-    static Load load(String text, Role role, String operation, Long batch, int threads,
-                     Description d) {
-        if (text == null) {
-            return Load.CLOSED;
+    static Load load(String text, boolean seedGiven, Role role, String operation, Long batch,
+                     int threads, Description d) {
+        if (role == Role.SERVER && (text != null || seedGiven)) {
+            throw new UsageException((text != null ? "--load " + Arguments.shortened(text)
+                    : "--load-seed") + ": a server sends no load; only a client or a collocated"
+                    + " process takes it");
         }
-        final Load load = Load.parse(text);
-        final String given = "--load " + Arguments.shortened(text);
-        if (role == Role.SERVER) {
-            throw new UsageException(given + ": a server takes no load (it is the client's)");
-        }
+        final Load load = text == null ? Load.CLOSED : Load.parse(text);
         if (!load.open()) {
             return load;
         }
-        if (batch != null && batch != 1) {
-            throw new UsageException(given + ": an open loop sends one call per sample"
-                    + " (use --batch 1 or auto)");
-        }
+        final String given = "--load " + load;
         if (threads != 1) {
-            throw new UsageException(given + ": an open loop sends from one thread"
-                    + " (use --threads 1)");
+            throw new UsageException(given + ": an open loop sends from one thread (--threads 1,"
+                    + " not " + threads + ")");
+        }
+        if (batch != null && batch != 1) {
+            throw new UsageException(given + ": an open loop times each call on its own"
+                    + " (--batch 1 or auto, not " + batch + ")");
         }
         if (!d.openLoop.contains(operation)) {
             throw new UsageException(given + ": " + d.driver
@@ -124,7 +123,7 @@ final class ArgumentChecks {
             }
         }
         throw new UsageException("--load-seed " + Arguments.shortened(text)
-                + ": expected an unsigned 64-bit integer");
+                + ": expected an integer from 0 to 2^64 - 1");
     }
 
     /** --threads and --servants: at least 1, at most what the driver declares. */

@@ -131,10 +131,12 @@ record Arguments(boolean describe, boolean help, DriverOptions options) {
             ArgumentChecks.writablePath("--endpoint-file", endpointFiles.get(0));
         }
         ArgumentChecks.writablePath("--output", given.get("--output"));
-        final Load load = ArgumentChecks.load(given.get("--load"), role, operation, batch,
-                threads, d);
+        final Load load = ArgumentChecks.load(given.get("--load"),
+                given.containsKey("--load-seed"), role, operation, batch, threads, d);
         final Long loadSeed = ArgumentChecks.loadSeed(given.get("--load-seed"));
-        return new DriverOptions(role, operation, transport, payload, samples, warmup, batch,
+        // An open loop times each call on its own: --batch auto is 1.
+        return new DriverOptions(role, operation, transport, payload, samples, warmup,
+                load.open() ? Long.valueOf(1) : batch,
                 endpointFiles.isEmpty() ? null : endpointFiles.get(0),
                 Collections.unmodifiableList(endpointFiles), given.get("--output"), cpu, priority,
                 threads, servants, timeout, bind, subscribers, firstSubscriber,

@@ -21,6 +21,8 @@ public record Load(Kind kind, double ratePerS) {
     }
 
     public static final Load CLOSED = new Load(Kind.CLOSED, 0);
+    /** The lowest rate: one call per 1000 s. */
+    public static final double MIN_RATE_PER_S = 1e-3;
 
     /**
      * Parses --load's value; throws UsageException naming --load and the value for anything
@@ -42,12 +44,16 @@ public record Load(Kind kind, double ratePerS) {
         final String rate = colon < 0 ? "" : text.substring(colon + 1);
         double value = Double.NaN;
         // A decimal number only: Java would also read "NaN", "Infinity", hex and a 'd' suffix.
-        if (rate.matches("[+-]?([0-9]+\\.?[0-9]*|\\.[0-9]+)([eE][+-]?[0-9]+)?")) {
+        if (rate.matches("-?([0-9]+\\.?[0-9]*|\\.[0-9]+)([eE][+-]?[0-9]+)?")) {
             value = Double.parseDouble(rate);
         }
         if (!(value > 0) || Double.isInfinite(value)) {
             throw new UsageException("--load " + Arguments.shortened(text)
                     + ": the rate must be a positive finite number of calls per second");
+        }
+        if (value < MIN_RATE_PER_S) {
+            throw new UsageException("--load " + Arguments.shortened(text)
+                    + ": the rate must be at least 0.001 calls per second (one call per 1000 s)");
         }
         return new Load(parsed, value);
     }
@@ -62,14 +68,16 @@ public record Load(Kind kind, double ratePerS) {
         return open() ? 1e9 / ratePerS : 0;
     }
 
-    /** As --load takes it: {@code closed}, {@code poisson:1000}, {@code constant:2500.5}. */
+    /**
+     * As --load takes it, and as the C++ harness prints it: {@code closed},
+     * {@code poisson:1000}, {@code constant:2500.5} (the shortest decimal that reads back).
+     */
     @Override
     public String toString() {
         if (!open()) {
             return "closed";
         }
-        final String rate = ratePerS == Math.rint(ratePerS) && ratePerS < 1e15
-                ? Long.toString((long) ratePerS) : Double.toString(ratePerS);
-        return kind.text() + ":" + rate;
+        return kind.text() + ":" + new java.math.BigDecimal(Double.toString(ratePerS))
+                .stripTrailingZeros().toPlainString();
     }
 }

@@ -67,9 +67,10 @@ public final class Measurement {
             lanes[t] = new Lane(perThread);
         }
         injectedDelayNs = InjectedDelay.fromEnvironment();
-        final Load load = options.load();
-        open = load.open() ? new OpenLoop(load, options.loadSeed() != null
-                ? options.loadSeed() : new SecureRandom().nextLong(), options.warmup(),
+        // A seed not given is drawn: 63 bits, which a signed 64-bit reader also takes.
+        final long seed = options.loadSeed() != null ? options.loadSeed()
+                : new SecureRandom().nextLong() >>> 1;
+        open = options.load().open() ? new OpenLoop(options.load(), seed, options.warmup(),
                 options.samples(), OpenLoop.SYSTEM) : null;
     }
 
@@ -299,10 +300,6 @@ public final class Measurement {
     /** MWBENCH_MEASURING_FILE: created once, after a first sample was kept. */
     void announceMeasuring() {
         measuring.announce();
-    }
-
-    boolean batchAuto() {
-        return options.batchAuto();
     }
 
     LoopProbe probe() {

@@ -4,6 +4,7 @@ import com.google.gson.JsonObject;
 import java.math.BigInteger;
 import java.util.SplittableRandom;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.BooleanSupplier;
 
@@ -58,8 +59,10 @@ final class OpenLoop {
     private volatile int awaited;
     private volatile Thread sender;
     private int sentCount;
-    private int outstandingAtEnd;
     private long waitEndNs;
+    // completed()'s misuse, the first of each (call + 1; 0 for none): the run fails with it.
+    private final AtomicLong unknownCall = new AtomicLong();
+    private final AtomicLong twiceCall = new AtomicLong();
     private Counts counts; // tally()'s
 
     OpenLoop(Load load, long seed, long warmup, long samples, Clock clock) {
@@ -100,10 +103,10 @@ final class OpenLoop {
     }
 
     /**
-     * Sends every call at its intended time (or, late, at once), then waits up to
-     * {@code timeoutNs} for the replies outstanding, woken by the last one. Stops sending
-     * when {@code stop} says so; {@code onFirstMeasured} runs once the first measured call
-     * is sent. What send() throws ends the loop and is rethrown.
+     * Sends every call at its intended time (or, late, at once), then waits for the replies
+     * outstanding, woken by the last one, until {@code timeoutNs} pass without any reply.
+     * Stops sending when {@code stop} says so; {@code onFirstMeasured} runs once the first
+     * measured call is sent. What send() throws ends the loop and is rethrown.
      */
     void run(Measurement.Send send, BooleanSupplier stop, Runnable onFirstMeasured, long timeoutNs)
             throws Exception {
@@ -128,13 +131,19 @@ final class OpenLoop {
         }
         sentCount = call;
         awaited = call;
-        for (int i = warmup; i < call; i++) {
-            outstandingAtEnd += done[i] == 0 ? 1 : 0;
-        }
-        final long deadline = clock.now() + timeoutNs;
-        for (long now = clock.now(); answered.get() < call && now - deadline < 0;
-                now = clock.now()) {
+        long deadline = clock.now() + timeoutNs;
+        int seen = answered.get();
+        while (answered.get() < call && !stop.getAsBoolean()) {
             clock.pause(deadline);
+            final long now = clock.now();
+            if (now - deadline >= 0) {
+                // A whole --timeout without any reply: the calls still out are lost.
+                if (answered.get() == seen) {
+                    break;
+                }
+                seen = answered.get();
+                deadline = now + timeoutNs;
+            }
         }
         waitEndNs = clock.now();
     }
@@ -151,18 +160,41 @@ final class OpenLoop {
         lane.measured = tally(lane.samples, service, sendLag, lane.ends);
         lane.startNs = firstIntendedNs();
         lane.endNs = lane.startNs + measuredWallNs();
+        if (!error().isEmpty()) {
+            m.fail(error());
+        }
         m.finish(warmupSent());
     }
 
-    /** The reply to {@code call} has arrived; any thread, each call once (later ones ignored). */
+    /**
+     * The reply to {@code call} has arrived; any thread, each call once. A call that does not
+     * exist or comes twice is remembered for {@link #error}, and otherwise ignored.
+     */
     void completed(long call) {
-        if (call < 0 || call >= done.length || done[(int) call] != 0) {
+        if (call < 0 || call >= done.length) {
+            unknownCall.compareAndSet(0, call + 1);
+            return;
+        }
+        if (done[(int) call] != 0) {
+            twiceCall.compareAndSet(0, call + 1);
             return;
         }
         done[(int) call] = clock.now();
         if (answered.incrementAndGet() >= awaited) {
             LockSupport.unpark(sender);
         }
+    }
+
+    /** What completed() was given wrongly, as the C++ harness says it; empty if nothing. */
+    String error() {
+        if (unknownCall.get() != 0) {
+            return "completed(" + (unknownCall.get() - 1) + "): no such call (the open loop has "
+                    + done.length + ", numbered from 0)";
+        }
+        if (twiceCall.get() != 0) {
+            return "completed(" + (twiceCall.get() - 1) + ") twice: each call is answered once";
+        }
+        return "";
     }
 
     /** Warm-up calls sent. */
@@ -177,6 +209,8 @@ final class OpenLoop {
      */
     int tally(long[] response, long[] service, long[] sendLag, long[] doneAt) {
         final long threshold = lateThresholdNs();
+        final long lastSent = sentCount > 0 ? sent[sentCount - 1] : 0;
+        long outstanding = 0;
         long late = 0;
         long maxLag = 0;
         long lastDone = Long.MIN_VALUE;
@@ -186,6 +220,8 @@ final class OpenLoop {
             late += lag > threshold ? 1 : 0;
             maxLag = Math.max(maxLag, lag);
             final long reply = done[i]; // read once: a late reply may be arriving
+            // Unanswered when the last call went out.
+            outstanding += reply == 0 || reply - lastSent > 0 ? 1 : 0;
             if (reply != 0) {
                 response[n] = reply - intended[i];
                 service[n] = reply - sent[i];
@@ -196,7 +232,7 @@ final class OpenLoop {
             }
         }
         final long calls = Math.max(0, sentCount - warmup);
-        counts = new Counts(n, calls - n, late, maxLag, lastDone);
+        counts = new Counts(n, calls - n, late, maxLag, lastDone, outstanding);
         return n;
     }
 
@@ -207,8 +243,8 @@ final class OpenLoop {
 
     /** From the first measured intended start to the last reply, or the wait's end if lost. */
     long measuredWallNs() {
-        final long end = counts.lost() == 0 && counts.answered() > 0 ? counts.lastDone()
-                : waitEndNs;
+        final long end = counts.lost() > 0 ? Math.max(waitEndNs, counts.lastDone())
+                : counts.lastDone();
         return Math.max(0, end - firstIntendedNs());
     }
 
@@ -222,15 +258,19 @@ final class OpenLoop {
         final JsonObject out = new JsonObject();
         out.addProperty("kind", load.kind().text());
         out.addProperty("rate_per_s", load.ratePerS());
-        out.addProperty("seed", new BigInteger(Long.toUnsignedString(seed)));
+        if (load.kind() == Load.Kind.POISSON) {
+            out.addProperty("seed", new BigInteger(Long.toUnsignedString(seed)));
+        }
         out.addProperty("calls", calls);
-        out.addProperty("offered_per_s", offeredSpan > 0 ? calls * 1e9 / offeredSpan : 0.0);
+        // One call spans no time: its rate is the schedule's.
+        out.addProperty("offered_per_s",
+                offeredSpan > 0 ? calls * 1e9 / offeredSpan : load.ratePerS());
         out.addProperty("achieved_per_s",
                 achievedSpan > 0 ? c.answered() * 1e9 / achievedSpan : 0.0);
         out.addProperty("late_sends", c.late());
         out.addProperty("late_threshold_ns", lateThresholdNs());
         out.addProperty("max_send_lag_ns", c.maxLag());
-        out.addProperty("outstanding_at_end", outstandingAtEnd);
+        out.addProperty("outstanding_at_end", c.outstandingAtEnd());
         out.addProperty("lost", c.lost());
         return out;
     }
@@ -240,6 +280,7 @@ final class OpenLoop {
         return Math.round(load.meanGapNs());
     }
 
-    private record Counts(long answered, long lost, long late, long maxLag, long lastDone) {
+    private record Counts(long answered, long lost, long late, long maxLag, long lastDone,
+                          long outstandingAtEnd) {
     }
 }

@@ -92,12 +92,14 @@ class ArgumentsTest {
     @CsvSource(delimiter = '|', value = {
         "@ --load poisson:-3|--load poisson:-3: the rate must be a positive finite number of calls per second",
         "@ --load burst:5|--load burst:5: unknown load (allowed: closed, constant:RATE, poisson:RATE)",
-        "@ --load constant:10 --batch 4|--load constant:10: an open loop sends one call per sample (use --batch 1 or auto)",
-        "@ --load constant:10 --threads 2|--load constant:10: an open loop sends from one thread (use --threads 1)",
-        "--role collocated --operation octets --transport inproc --load poisson:10|--load poisson:10: jtest has no open-loop load for operation octets (open_loop: roundtrip)",
-        "S --load constant:10|--load constant:10: a server takes no load (it is the client's)",
-        "@ --load-seed -1|--load-seed -1: expected an unsigned 64-bit integer",
-        "@ --load-seed 18446744073709551616|--load-seed 18446744073709551616: expected an unsigned 64-bit integer",
+        "@ --load constant:1e1 --batch 4|--load constant:10: an open loop times each call on its own (--batch 1 or auto, not 4)",
+        "@ --load constant:10 --threads 2|--load constant:10: an open loop sends from one thread (--threads 1, not 2)",
+        "--role collocated --operation octets --transport inproc --load poisson:2.50|--load poisson:2.5: jtest has no open-loop load for operation octets (open_loop: roundtrip)",
+        "S --load constant:10|--load constant:10: a server sends no load; only a client or a collocated process takes it",
+        "S --load-seed 5|--load-seed: a server sends no load; only a client or a collocated process takes it",
+        "@ --load poisson:0.0001|--load poisson:0.0001: the rate must be at least 0.001 calls per second (one call per 1000 s)",
+        "@ --load-seed -1|--load-seed -1: expected an integer from 0 to 2^64 - 1",
+        "@ --load-seed 18446744073709551616|--load-seed 18446744073709551616: expected an integer from 0 to 2^64 - 1",
     })
     void aBadLoadIsNamed(String args, String message) {
         final String server = "--role server --operation roundtrip --transport iiop"
@@ -113,6 +115,7 @@ class ArgumentsTest {
         final DriverOptions o = Cells.collocated("--load", "poisson:2.5e4", "--batch", "auto",
                 "--load-seed", "18446744073709551615");
         assertEquals(new Load(Load.Kind.POISSON, 25000), o.load());
+        assertEquals(1L, o.batch()); // auto: an open loop times each call on its own
         assertEquals(-1L, o.loadSeed());
         assertEquals(Load.CLOSED, Cells.collocated().load());
         assertNull(Cells.collocated().loadSeed());

@@ -20,12 +20,14 @@ class LoadTest {
         assertEquals("poisson:1000", Load.parse("poisson:1e3").toString());
         assertEquals("constant:2.5", Load.parse("constant:2.5").toString());
         assertTrue(Load.parse("constant:.5").open());
+        assertEquals("poisson:12345678.5", Load.parse("poisson:12345678.5").toString());
+        assertEquals("constant:0.001", Load.parse("constant:1e-3").toString());
     }
 
     @ParameterizedTest
     @ValueSource(strings = {"poisson:-3", "poisson:0", "constant:", "constant:inf",
         "constant:Infinity", "poisson:NaN", "poisson:1e400", "constant:0x10", "constant:1d",
-        "poisson:abc"})
+        "poisson:abc", "constant:+5"})
     void aRateThatIsNotAPositiveFiniteNumberIsRefused(String text) {
         final UsageException e = assertThrows(UsageException.class, () -> Load.parse(text));
         assertEquals("--load " + text

@@ -139,6 +139,27 @@ class OpenLoopTest {
     }
 
     @Test
+    void aConstantScheduleHasNoSeedAndOneCallTheSchedulesRate() throws Exception {
+        final SimulatedServer server = new SimulatedServer(10_000, SECOND * 100, 0);
+        final JsonObject h = run(server, "constant:250", 3, 4, 1).header();
+        assertTrue(!h.has("seed"));
+        assertEquals(250.0, h.get("offered_per_s").getAsDouble());
+    }
+
+    @Test
+    void aCallAnsweredTwiceOrNeverMadeIsAnError() {
+        final SimulatedServer server = new SimulatedServer(10_000, SECOND * 100, 0);
+        final OpenLoop loop = new OpenLoop(Load.parse("constant:100"), 0, 0, 3, server);
+        assertEquals("", loop.error());
+        loop.completed(1);
+        loop.completed(1);
+        assertEquals("completed(1) twice: each call is answered once", loop.error());
+        loop.completed(7);
+        assertEquals("completed(7): no such call (the open loop has 3, numbered from 0)",
+                loop.error());
+    }
+
+    @Test
     void anUnsignedSeedIsWrittenAsOne() throws Exception {
         final SimulatedServer server = new SimulatedServer(10_000, SECOND * 100, 0);
         final Outcome o = run(server, "poisson:1000", -1, 0, 3);
