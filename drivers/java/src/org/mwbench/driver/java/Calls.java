@@ -69,7 +69,7 @@ final class Calls {
     }
 
     /** With verify=1: the reply of octets_out or octets_inout, its length and the servant's pattern. */
-    private static void checkReply(Measurement m, String operation, byte[] data, int expected) {
+    static void checkReply(Measurement m, String operation, byte[] data, int expected) {
         if (data.length != expected) {
             m.fail(operation + ": reply of " + data.length + " bytes, expected " + expected
                     + " (verify=1)");
