@@ -146,3 +146,41 @@ def test_the_open_loop_collocated(tmp_path):
     header, samples, named = read_result_with_series(output)
     assert header["load"]["calls"] == 200 and header["load"]["lost"] == 0
     assert len(named["service_time"]) == len(samples) == 200
+
+
+OMNIORB = Driver("omniorb")
+needs_omniorb = OMNIORB.built_or_skipped()
+
+
+@needs_omniorb
+@pytest.mark.parametrize("orb", ["jacorb", "glassfish"])
+def test_delivery_across_the_two_drivers_boards(tmp_path, orb):
+    """A Java client times deliveries on an omniORB server's board, and omniORB's client
+    on a Java server's: one board format, one clock."""
+    args = cell("octets", "tcp", 1024, *options(delivery=1, dispatch="dsi", verify=1))
+    java = [*args, *options(orb=orb, invocation="dii")]
+    for server, server_args, client, client_args in (
+            (OMNIORB, args, JAVA, java), (JAVA, java, OMNIORB, args)):
+        run = tmp_path / client.name
+        run.mkdir()
+        started = server.server(run, *server_args)
+        done, output = client.client(run, started, *client_args)
+        status, err = started.stop()
+        assert done.returncode == 0, done.stderr
+        assert status == 0, err
+        _, samples, named = read_result_with_series(output)
+        assert all(0 < delivery <= sample
+                   for delivery, sample in zip(named["delivery"], samples, strict=True))
+
+
+@needs_omniorb
+def test_a_java_oneway_client_on_an_omniorb_server(tmp_path):
+    """The Java client polls the C++ server's board. (The other way a C++ client would
+    sleep on the board's futex, which a JVM cannot wake: each call would take --timeout.)"""
+    args = cell("ping", "tcp", 0, *options(invocation="oneway"))
+    server = OMNIORB.server(tmp_path, *args)
+    client, output = JAVA.client(tmp_path, server, *args)
+    assert server.stop()[0] == 0
+    assert client.returncode == 0, client.stderr
+    header, samples, _ = read_result_with_series(output)
+    assert header["timed_by"] == "driver" and len(samples) == 200
