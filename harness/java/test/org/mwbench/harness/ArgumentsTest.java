@@ -17,6 +17,8 @@ import org.junit.jupiter.params.provider.CsvSource;
 class ArgumentsTest {
     private static final String COLLOCATED =
             "--role collocated --operation roundtrip --transport inproc";
+    private static final String SERVER =
+            "--role server --operation roundtrip --transport iiop --endpoint-file /tmp/e ";
 
     @Test
     void defaultsAreTheContracts() {
@@ -51,7 +53,7 @@ class ArgumentsTest {
         assertEquals(3, o.threads());
     }
 
-    /** "@" stands for a collocated cell's required arguments. */
+    /** "@" stands for a collocated cell's required arguments, "S " for a server's. */
     @ParameterizedTest(name = "{0}")
     @CsvSource(delimiter = '|', value = {
         "--role x|--role x: unknown role (allowed: server, client, collocated)",
@@ -79,17 +81,6 @@ class ArgumentsTest {
         "@ --subscribers 2|--subscribers 2: only the operation 'fanout' has subscribers",
         "@ --frobnicate|--frobnicate: unknown argument (see --help)",
         "@ --samples|--samples: a value is required",
-    })
-    void aBadArgumentIsNamedWithWhatIsAllowed(String args, String message) {
-        final UsageException e = assertThrows(UsageException.class,
-                () -> Arguments.parse(args.replace("@", COLLOCATED).split(" "),
-                        Cells.description()));
-        assertEquals(message, e.getMessage());
-    }
-
-    /** "@" stands for a collocated cell's required arguments, "S" for a server's. */
-    @ParameterizedTest(name = "{0}")
-    @CsvSource(delimiter = '|', value = {
         "@ --load poisson:-3|--load poisson:-3: the rate must be a positive finite number of calls per second",
         "@ --load burst:5|--load burst:5: unknown load (allowed: closed, constant:RATE, poisson:RATE)",
         "@ --load constant:1e1 --batch 4|--load constant:10: an open loop times each call on its own (--batch 1 or auto, not 4)",
@@ -101,12 +92,10 @@ class ArgumentsTest {
         "@ --load-seed -1|--load-seed -1: expected an integer from 0 to 2^64 - 1",
         "@ --load-seed 18446744073709551616|--load-seed 18446744073709551616: expected an integer from 0 to 2^64 - 1",
     })
-    void aBadLoadIsNamed(String args, String message) {
-        final String server = "--role server --operation roundtrip --transport iiop"
-                + " --endpoint-file /tmp/e";
-        final UsageException e = assertThrows(UsageException.class, () -> Arguments.parse(
-                args.replace("@", COLLOCATED).replace("S", server).split(" "),
-                Cells.description()));
+    void aBadArgumentIsNamedWithWhatIsAllowed(String args, String message) {
+        final UsageException e = assertThrows(UsageException.class,
+                () -> Arguments.parse(args.replace("@", COLLOCATED).replace("S ", SERVER)
+                        .split(" "), Cells.description()));
         assertEquals(message, e.getMessage());
     }
 
