@@ -56,6 +56,14 @@ def test_each_mode_round_trip_and_delivery(tmp_path, orb, invocation, dispatch, 
                for delivery, sample in zip(named["delivery"], samples, strict=True))
 
 
+def test_a_glassfish_server_answers_a_jacorb_clients_ami_calls(tmp_path):
+    """Server and client share their --options but the ORB's: AMI is the client's."""
+    args = cell("roundtrip", "tcp", 0, *options(invocation="ami_callback", delivery=1))
+    _, samples, named = remote(tmp_path, [*args, *options(orb="glassfish")],
+                               [*args, *options(orb="jacorb")])
+    assert len(samples) == len(named["delivery"]) == 200
+
+
 @pytest.mark.parametrize(("orb", "invocation", "dispatch"),
                          [("jacorb", "ami_callback", "dsi"), ("glassfish", "dii", "static")])
 def test_collocated_delivery(tmp_path, orb, invocation, dispatch):

@@ -34,7 +34,7 @@ final class AmiCalls {
                     stub(pick).sendc_test_method(handler, sent);
                     replies.await();
                     if (replies.value != sent) {
-                        m.fail("test_method returned a value other than the send_time it was given");
+                        m.fail(Calls.ECHO_MISMATCH);
                     }
                 };
             case "ping":

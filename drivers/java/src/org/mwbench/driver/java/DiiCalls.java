@@ -32,7 +32,7 @@ final class DiiCalls {
                     request.set_return_type(ulonglong);
                     invoke(request);
                     if (request.return_value().extract_ulonglong() != sent) {
-                        m.fail("test_method returned a value other than the send_time it was given");
+                        m.fail(Calls.ECHO_MISMATCH);
                     }
                 };
             case "ping":

@@ -43,7 +43,8 @@ final class Invocation {
         final Invocation chosen = new Invocation(mode, dispatch.equals("dsi"),
                 o.optionFlag("delivery", false));
         final String given = "--option invocation=" + mode;
-        if (mode.equals("ami_callback") && kind == OrbKind.GLASSFISH) {
+        // A server takes the client's --options too: a GlassFish server answers AMI calls.
+        if (mode.equals("ami_callback") && kind == OrbKind.GLASSFISH && o.role() != Role.SERVER) {
             throw new UsageException(given + " with --option orb=glassfish: the GlassFish ORB"
                     + " has no AMI (no ReplyHandler, no sendc_ stubs); JacORB has it");
         }
