@@ -74,25 +74,14 @@ void measure_fanout(const DriverOptions& o, mwbench::Measurement& m, bool nodela
 }
 
 // octets_out and octets_inout, on the client: the reply (its length, then its
-// bytes) into `buf`, its payload from kPayloadOffset. A length other than the
-// one asked for breaks the protocol (the next reply would not line up), so it
-// ends the measurement.
-void recv_reply(int fd, std::vector<std::uint8_t>& buf, std::size_t expected) {
+// bytes) from `replies`. A length other than the one asked for breaks the
+// protocol (the next reply would not line up), so it ends the measurement.
+void recv_reply(int fd, MessageReader& replies, std::size_t expected) {
   std::size_t length = 0;
-  if (!recv_message(fd, buf, length)) throw_server_closed();
+  if (!replies.next(fd, length)) throw_server_closed();
   if (length != expected) {
     throw std::runtime_error("reply of " + std::to_string(length) + " bytes, expected " +
                              std::to_string(expected));
-  }
-}
-
-// With verify=1, on the client: the reply is the server's pattern.
-void check_reply(mwbench::Measurement& m, const std::string& operation,
-                 const std::vector<std::uint8_t>& buf, std::size_t length) {
-  const std::size_t bad = first_difference(buf.data() + kPayloadOffset, length, reply_byte);
-  if (bad != length) {
-    m.fail(operation + ": reply differs from the server's pattern at byte " + std::to_string(bad) +
-           " of " + std::to_string(length) + " (verify=1)");
   }
 }
 
@@ -169,7 +158,7 @@ class RawTcpDriver final : public mwbench::Driver {
     };
 
     if (m.open_loop()) {
-      measure_open(o, m, connect());
+      measure_open(o, m, connect(), verify);
     } else if (o.operation == "roundtrip") {
       m.run_threads([&](int) {
         return [&m, sock = connect()] {
@@ -194,7 +183,7 @@ class RawTcpDriver final : public mwbench::Driver {
       });
     } else if (o.operation == "octets") {
       m.run_threads([&](int) {
-        return [&m, sock = connect(), message = framed(o.payload_bytes, pattern_byte)] {
+        return [&m, sock = connect(), message = octets_request(o.operation, o.payload_bytes)] {
           send_all(sock.fd(), message.data(), message.size());
           std::uint8_t status;
           if (!recv_all(sock.fd(), &status, 1)) throw_server_closed();
@@ -202,16 +191,16 @@ class RawTcpDriver final : public mwbench::Driver {
         };
       });
     } else {  // octets_out, octets_inout
-      const bool inout = o.operation == "octets_inout";
       const std::size_t size = o.payload_bytes;
       m.run_threads([&](int) {
-        // out: the request is the length alone; inout: length and payload.
-        return [&m, &o, verify, size, sock = connect(),
-                request = inout ? framed(size, pattern_byte) : length_prefix(size),
-                reply = std::vector<std::uint8_t>(size)]() mutable {
+        return [&m, &o, verify, size, sock = connect(), request = octets_request(o.operation, size),
+                replies = MessageReader()]() mutable {
           send_all(sock.fd(), request.data(), request.size());
-          recv_reply(sock.fd(), reply, size);
-          if (verify) check_reply(m, o.operation, reply, size);
+          recv_reply(sock.fd(), replies, size);
+          if (!verify) return;
+          if (auto wrong = reply_mismatch(o.operation, replies.payload(), size); !wrong.empty()) {
+            m.fail(wrong);
+          }
         };
       });
     }

@@ -122,45 +122,81 @@ inline void recv_payload(int fd, std::vector<std::uint8_t>& buf, std::size_t len
   }
 }
 
-// A message as recv_message() leaves it in its buffer: the length, then the payload.
+// Where a message's payload starts: after its 4-byte length.
 inline constexpr std::size_t kPayloadOffset = sizeof(std::uint32_t);
-// What the first recv() of a message asks for: a message that fits arrives in one call.
+// What a recv() of a message asks for at least: a message that fits arrives in one call.
 inline constexpr std::size_t kFirstRead = std::size_t{64} << 10;
 
-// Receives one length-prefixed message into `buf` (its payload from kPayloadOffset) and
-// sets `length`. The first recv() asks for as much as the buffer holds, so a message that
-// fits takes one system call, as a middleware reads a whole message into its buffer:
-// reading the length and then the payload would cost the raw socket a second call that
-// no middleware pays. The peer sends its next message only once this one is answered,
-// so the read ahead never takes the next one. Returns false if the peer closed the
-// connection before the message; throws above kMaxPayload or when it closes in the middle.
-inline bool recv_message(int fd, std::vector<std::uint8_t>& buf, std::size_t& length) {
-  if (buf.size() < kFirstRead) buf.resize(kFirstRead);
-  std::size_t have = 0;
-  while (have < kPayloadOffset) {
-    const ssize_t r = ::recv(fd, buf.data() + have, buf.size() - have, 0);
-    if (r < 0) {
-      if (errno == EINTR) continue;
-      throw_errno("recv");
+// Reads length-prefixed messages from a stream socket. A recv() asks for as much as
+// the buffer holds, so a message that fits takes one system call, as a middleware
+// reads a whole message into its buffer: reading the length and then the payload would
+// cost the raw socket a second call that no middleware pays. What a recv() brings
+// beyond the message (in an open loop the next request, sent without waiting) stays
+// for the next call; in a closed loop nothing does, and each message is read into the
+// buffer's start.
+class MessageReader {
+ public:
+  // The next message: sets `length`, its payload at payload(). Returns false if the
+  // peer closed the connection between messages; throws above kMaxPayload, when it
+  // closes in the middle of a message, or on an error.
+  bool next(int fd, std::size_t& length) {
+    start_ = next_;
+    if (start_ == end_) start_ = next_ = end_ = 0;
+    while (end_ - start_ < kPayloadOffset) {
+      if (receive(fd, kPayloadOffset) == 0) {
+        if (end_ == start_) return false;
+        throw std::runtime_error("peer closed the connection in the middle of a message");
+      }
     }
-    if (r == 0) {
-      if (have == 0) return false;
-      throw std::runtime_error("peer closed the connection in the middle of a message");
+    std::uint32_t length_be;
+    std::memcpy(&length_be, buf_.data() + start_, sizeof length_be);
+    length = ntohl(length_be);
+    if (length > kMaxPayload) {
+      throw std::runtime_error("peer announced " + std::to_string(length) + " bytes");
     }
-    have += static_cast<std::size_t>(r);
+    const std::size_t total = kPayloadOffset + length;
+    while (end_ - start_ < total) {
+      if (receive(fd, total) == 0) {
+        throw std::runtime_error("peer closed the connection in the middle of a message");
+      }
+    }
+    next_ = start_ + total;
+    return true;
   }
-  std::uint32_t length_be;
-  std::memcpy(&length_be, buf.data(), sizeof length_be);
-  length = ntohl(length_be);
-  if (length > kMaxPayload) {
-    throw std::runtime_error("peer announced " + std::to_string(length) + " bytes");
+  const std::uint8_t* payload() const noexcept { return buf_.data() + start_ + kPayloadOffset; }
+
+ private:
+  // One recv() into the buffer's free end, first moving the unread bytes to its
+  // start if `wanted` bytes from the current message's start would not fit (and
+  // growing it for a message larger than it). Returns the bytes received, 0 at the
+  // peer's close.
+  std::size_t receive(int fd, std::size_t wanted) {
+    if (start_ + wanted > buf_.size()) {
+      std::memmove(buf_.data(), buf_.data() + start_, end_ - start_);
+      end_ -= start_;
+      start_ = next_ = 0;
+      if (wanted > buf_.size()) buf_.resize(wanted);
+    }
+    for (;;) {
+      const ssize_t r = ::recv(fd, buf_.data() + end_, buf_.size() - end_, 0);
+      if (r >= 0) {
+        end_ += static_cast<std::size_t>(r);
+        return static_cast<std::size_t>(r);
+      }
+      if (errno != EINTR) throw_errno("recv");
+    }
   }
-  const std::size_t total = kPayloadOffset + length;
-  if (total > buf.size()) buf.resize(total);
-  if (have < total && !recv_all(fd, buf.data() + have, total - have)) {
-    throw std::runtime_error("peer closed the connection in the middle of a message");
-  }
-  return true;
+
+  std::vector<std::uint8_t> buf_ = std::vector<std::uint8_t>(kFirstRead);
+  std::size_t start_ = 0;  // the current message
+  std::size_t next_ = 0;   // the byte after it
+  std::size_t end_ = 0;    // the bytes received
+};
+
+// The request of an octets operation: octets and octets_inout a 4-byte length and
+// `size` bytes of pattern_byte(), octets_out the length alone.
+inline std::vector<std::uint8_t> octets_request(const std::string& operation, std::size_t size) {
+  return operation == "octets_out" ? length_prefix(size) : framed(size, pattern_byte);
 }
 
 // The index of the first of the `length` bytes at `data` that differs from
@@ -170,6 +206,16 @@ std::size_t first_difference(const std::uint8_t* data, std::size_t length, Byte 
   std::size_t at = 0;
   while (at < length && data[at] == byte(at)) ++at;
   return at;
+}
+
+// With verify=1, on the client: "" if the reply's payload is the server's
+// pattern, else what is wrong (for Measurement::fail()).
+inline std::string reply_mismatch(const std::string& operation, const std::uint8_t* payload,
+                                  std::size_t length) {
+  const std::size_t bad = first_difference(payload, length, reply_byte);
+  if (bad == length) return {};
+  return operation + ": reply differs from the server's pattern at byte " + std::to_string(bad) +
+         " of " + std::to_string(length) + " (verify=1)";
 }
 
 }  // namespace rawtcp

@@ -13,10 +13,10 @@ namespace rawtcp {
 namespace {
 
 void serve_octets(int fd, bool verify, StallClock& stall) {
-  std::vector<std::uint8_t> buf;
+  MessageReader requests;
   std::size_t length = 0;
-  while (recv_message(fd, buf, length)) {
-    const std::uint8_t* payload = buf.data() + kPayloadOffset;
+  while (requests.next(fd, length)) {
+    const std::uint8_t* payload = requests.payload();
     const std::size_t bad = verify ? first_difference(payload, length, pattern_byte) : length;
     const std::uint8_t status = bad == length ? kStatusOk : kStatusMismatch;
     stall.before_reply();
@@ -36,16 +36,16 @@ void serve_octets(int fd, bool verify, StallClock& stall) {
 void serve_replies(int fd, const mwbench::DriverOptions& o, bool verify, StallClock& stall) {
   const bool inout = o.operation == "octets_inout";
   std::vector<std::uint8_t> reply = framed(o.payload_bytes, reply_byte);
-  std::vector<std::uint8_t> buf;
+  MessageReader requests;
   std::size_t length = 0;
   // out: the request is its length alone; inout: the length and the payload.
-  while (inout ? recv_message(fd, buf, length) : recv_length(fd, length)) {
+  while (inout ? requests.next(fd, length) : recv_length(fd, length)) {
     if (verify && length != o.payload_bytes) {
       throw PayloadMismatch(o.operation + ": " + std::to_string(length) + " bytes, expected " +
                             std::to_string(o.payload_bytes) + " (verify=1)");
     }
     if (verify && inout) {
-      const std::size_t bad = first_difference(buf.data() + kPayloadOffset, length, pattern_byte);
+      const std::size_t bad = first_difference(requests.payload(), length, pattern_byte);
       if (bad != length) {
         throw PayloadMismatch("octets_inout: payload mismatch at byte " + std::to_string(bad) +
                               " of " + std::to_string(length) + " (verify=1)");

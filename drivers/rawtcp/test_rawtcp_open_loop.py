@@ -27,7 +27,7 @@ def run_open(tmp_path, operation, transport, *client_args, server_args=(), warmu
 
 def test_describe_lists_the_open_loop_operations_and_the_stall():
     d = RAWTCP.describe()
-    assert d["open_loop"] == ["roundtrip", "ping"]
+    assert d["open_loop"] == ["roundtrip", "ping", "octets", "octets_out", "octets_inout"]
     assert {"stall_ms", "stall_every_ms"} <= set(d["options"])
 
 
@@ -83,9 +83,25 @@ def test_a_bad_load_is_a_usage_error(tmp_path, args, message):
                               message=message)
 
 
-def test_the_octets_operations_have_no_open_loop(tmp_path):
-    RAWTCP.assert_usage_error(tmp_path, "client", *cell("octets", "tcp", 64), "--load",
-                              "constant:1000", message="no open-loop load for operation octets")
+@pytest.mark.parametrize("payload", [1000, 200_000])  # one recv(), and many
+@pytest.mark.parametrize("operation", ["octets", "octets_out", "octets_inout"])
+def test_payloads_arrive_intact_in_an_open_loop(tmp_path, operation, payload):
+    """verify=1: the server checks every request, the client every reply, while requests
+    queue on the connection."""
+    verify = ("--option", "verify=1")
+    server = RAWTCP.server(tmp_path, *cell(operation, "tcp", payload), *verify)
+    client, output = RAWTCP.client(tmp_path, server, *cell(operation, "tcp", payload), *verify,
+                                   "--load", "poisson:2000", samples=100)
+    status, err = server.stop()
+    assert client.returncode == 0, client.stderr
+    assert status == 0, err
+    header, samples = read_result(output)
+    assert header["load"]["calls"] == len(samples) == 100 and header["load"]["lost"] == 0
+
+
+def test_fanout_has_no_open_loop(tmp_path):
+    RAWTCP.assert_usage_error(tmp_path, "client", *cell("fanout", "tcp", 64), "--load",
+                              "constant:1000", message="no open-loop load for operation fanout")
 
 
 def test_a_server_takes_no_load(tmp_path):
