@@ -8,6 +8,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <bit>
 #include <cerrno>
 #include <cstring>
@@ -28,6 +29,8 @@ static_assert(sizeof(std::atomic<std::uint32_t>) == 4 && sizeof(std::atomic<std:
 constexpr std::size_t kEntriesOffset = 0;
 constexpr std::size_t kWaitersOffset = 4;
 constexpr std::size_t kEntryNsOffset = 8;
+// The longest single futex wait of wait_for_entries(), 1 ms.
+constexpr std::uint64_t kLongestWaitNs = 1'000'000;
 
 [[noreturn]] void fail(const std::string& what, const std::string& path) {
   throw std::runtime_error("delivery board " + path + ": " + what + ": " + std::strerror(errno));
@@ -154,7 +157,10 @@ bool DeliveryBoard::wait_for_entries(std::uint32_t count, const timespec& timeou
     if (reached(seen)) break;
     const std::uint64_t now = now_ns();
     if (now >= deadline_ns) break;
-    const std::uint64_t left = deadline_ns - now;
+    // Each wait lasts at most kLongestWaitNs: a servant that cannot make the
+    // FUTEX_WAKE call (a JVM's stamps only the board) is then seen within it
+    // rather than at the timeout.
+    const std::uint64_t left = std::min(deadline_ns - now, kLongestWaitNs);
     const timespec relative{static_cast<time_t>(left / 1'000'000'000u),
                             static_cast<long>(left % 1'000'000'000u)};
     // Returns at once (EAGAIN) if an entry came since `seen` was read; on a
