@@ -28,7 +28,7 @@ struct CallPath {
   omniorb_driver::Invocation invocation = omniorb_driver::Invocation::static_stub;
   CORBA::ORB_ptr orb = nullptr;                     // borrowed
   mwbench::common::DeliveryBoard* board = nullptr;  // what the Receiver stamps, if it does
-  omniorb_driver::DeliveryTimer delivery;           // delivery=1: the series `delivery`
+  omniorb_driver::DeliveryTimer delivery;           // delivery_time=1: the series `delivery`
   omniorb_driver::ReplyHandler* handler = nullptr;  // AMI callbacks (and the open loop)
 };
 

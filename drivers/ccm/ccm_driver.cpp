@@ -65,7 +65,7 @@ nlohmann::json middleware_config(const OrbSession& session, const Scenario& scen
                                                : "object (servant in omniINSPOA)"},
           {"invocation", omniorb_driver::kInvocations.name(scenario.invocation)},
           {"dispatch", "static"},
-          {"delivery", scenario.stamps_delivery()},
+          {"delivery_time", scenario.stamps_delivery()},
           {"orb_init_options", orb}};
 }
 
@@ -138,7 +138,7 @@ class CcmDriver final : public mwbench::Driver {
         {"dispatch",
          "static: the server's skeletons. A component's facet is served by its generated "
          "static skeleton (mwccm has no DSI glue), so dsi is not offered"},
-        {"delivery",
+        {"delivery_time",
          "0|1: also time each call's (or event's) delivery, the client's send to the entry of "
          "the Receiver's executor (or the plain servant), as the named series `delivery` (one "
          "host; default 0)"},
@@ -147,9 +147,9 @@ class CcmDriver final : public mwbench::Driver {
                        {"layer", {"object", "component"}},
                        {"invocation", {"static", "dii", "ami_callback", "ami_poller", "oneway"}},
                        {"dispatch", {"static"}},
-                       {"delivery", {"0", "1"}}};
+                       {"delivery_time", {"0", "1"}}};
     // Timed from two processes' clocks: one host only.
-    d.one_way_options = {{"delivery", {"1"}}, {"invocation", {"oneway"}}};
+    d.one_way_options = {{"delivery_time", {"1"}}, {"invocation", {"oneway"}}};
     // The facet's calls, by AMI callbacks; an event push and a look-up are
     // synchronous CCM operations, closed loop only.
     d.open_loop = {"roundtrip", "ping", "octets", "octets_inout"};

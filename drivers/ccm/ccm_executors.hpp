@@ -37,7 +37,7 @@ struct ReceiverCounts {
 // the executor, so that they can be read after the component is removed.
 ReceiverCounts& receiver_counts();
 
-// delivery=1 (or invocation=oneway): the delivery board this process's
+// delivery_time=1 (or invocation=oneway): the delivery board this process's
 // Receiver stamps first thing in every operation of its facet and every
 // event it consumes, where the component's own code starts; nullptr (the
 // default) for none. Set before the first call; the board outlives it.

@@ -52,7 +52,7 @@ std::string scenario_name(const mwbench::DriverOptions& options) {
 void check_invocation(Scenario& s, const mwbench::DriverOptions& options) {
   using omniorb_driver::Invocation;
   s.invocation = omniorb_driver::invocation_of(options);
-  s.time_delivery = options.option_flag("delivery", false);
+  s.time_delivery = options.option_flag("delivery_time", false);
   const std::string invocation =
       "--option invocation=" + std::string(omniorb_driver::kInvocations.name(s.invocation));
   const std::string operation = " with --operation " + options.operation;
@@ -64,7 +64,7 @@ void check_invocation(Scenario& s, const mwbench::DriverOptions& options) {
                                         : "a look-up calls a CCM operation's static stub"));
   }
   if (s.time_delivery && s.kind == OperationKind::lookup) {
-    throw mwbench::UsageError("--option delivery=1" + operation +
+    throw mwbench::UsageError("--option delivery_time=1" + operation +
                               ": a look-up reaches no executor of the Receiver; delivery "
                               "times the facet's calls and the events");
   }

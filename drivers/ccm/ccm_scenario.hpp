@@ -22,7 +22,7 @@ struct Scenario {
   // --option invocation (when absent: static, or ami_callback under an open
   // --load): the omniorb driver's, on the facet's (or plain servant's) reference.
   omniorb_driver::Invocation invocation = omniorb_driver::Invocation::static_stub;
-  bool time_delivery = false;  // --option delivery=1: the client's series `delivery`
+  bool time_delivery = false;  // --option delivery_time=1: the client's series `delivery`
 
   // Whether the Receiver (or plain servant) stamps a delivery board: the
   // client times deliveries, or calls oneway, which nothing else times.

@@ -64,12 +64,12 @@ def test_describe():
     assert d["driver"] == "ccm"
     assert d["modes"] == {"remote": ["tcp"], "collocated": ["inproc"]}
     assert set(d["options"]) == {"scenario", "layer", "orb", "threading", "verify",
-                                 "invocation", "dispatch", "delivery"}
+                                 "invocation", "dispatch", "delivery_time"}
     assert "collocated: obj-obj and comp-comp only" in d["options"]["scenario"].lower()
     assert d["option_values"] == {"scenario": SCENARIOS, "layer": ["object", "component"],
                                   "orb": ["omniorb"], "invocation": INVOCATIONS + ["oneway"],
-                                  "dispatch": ["static"], "delivery": ["0", "1"]}
-    assert d["one_way_options"] == {"delivery": ["1"], "invocation": ["oneway"]}
+                                  "dispatch": ["static"], "delivery_time": ["0", "1"]}
+    assert d["one_way_options"] == {"delivery_time": ["1"], "invocation": ["oneway"]}
     assert d["open_loop"] == ["roundtrip", "ping", "octets", "octets_inout"]
     assert d["operations"]["octets"] == {"payload": True}
     assert d["operations"]["event_value"] == {"payload": True}
@@ -196,14 +196,14 @@ def test_naming_service_does_not_outlive_the_server(tmp_path):
      "--option invocation=dii with --operation event_value: invocations are of the facet's "
      "calls"),
     (["--operation", "find_component", "--option", "scenario=obj-comp",
-      "--option", "delivery=1"],
-     "--option delivery=1 with --operation find_component: a look-up reaches no executor"),
+      "--option", "delivery_time=1"],
+     "--option delivery_time=1 with --operation find_component: a look-up reaches no executor"),
     (["--option", "dispatch=dsi"],
      "--option dispatch=dsi: not a value ccm accepts (allowed: static)"),
     (["--option", "invocation=dii", "--load", "constant:1000"],
      "--load constant:1000: the open loop of omniorb is AMI callbacks, not invocation=dii"),
-    (["--option", "delivery=1", "--load", "poisson:1000"],
-     "--load poisson:1000: --option delivery=1 times closed-loop calls only"),
+    (["--option", "delivery_time=1", "--load", "poisson:1000"],
+     "--load poisson:1000: --option delivery_time=1 times closed-loop calls only"),
     (["--operation", "event_value", "--load", "constant:1000"],
      "--load constant:1000: ccm has no open-loop load for operation event_value"),
 ])
@@ -253,7 +253,7 @@ def test_each_invocation_times_round_trip_and_delivery(tmp_path, scenario, invoc
     # receptacle holds; the Receiver's executor (or the plain servant) stamps its entry.
     header, _, err = run_pair(tmp_path, ["--operation", "roundtrip", "--option",
                                          f"scenario={scenario}", "--option",
-                                         f"invocation={invocation}", "--option", "delivery=1"])
+                                         f"invocation={invocation}", "--option", "delivery_time=1"])
     assert header["middleware_config"]["invocation"] == invocation
     assert_deliveries(*client_series(tmp_path))
     assert re.search(r"verify: (1 servants, )?221 calls", err), err
@@ -265,7 +265,7 @@ def test_collocated_invocations_time_delivery(tmp_path, invocation):
     output = tmp_path / "collocated.result"
     done = collocated(["--operation", "octets", "--payload-bytes", "512", "--option",
                        "scenario=comp-comp", "--option", f"invocation={invocation}",
-                       "--option", "delivery=1"], output=output)
+                       "--option", "delivery_time=1"], output=output)
     assert done.returncode == 0, done.stderr
     assert_deliveries(*read_result_with_series(output))
     assert "221 calls" in done.stderr and " 0 bad" in done.stderr
@@ -274,7 +274,7 @@ def test_collocated_invocations_time_delivery(tmp_path, invocation):
 @pytest.mark.parametrize("kind", ["value", "struct"])
 def test_event_delivery_is_timed_at_the_sink(tmp_path, kind):
     run_pair(tmp_path, ["--operation", f"event_{kind}", "--payload-bytes", "64",
-                        "--option", "delivery=1"])
+                        "--option", "delivery_time=1"])
     assert_deliveries(*client_series(tmp_path))
 
 

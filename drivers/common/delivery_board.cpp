@@ -86,7 +86,7 @@ DeliveryBoard DeliveryBoard::create(const std::string& path) {
 
 DeliveryBoard DeliveryBoard::open(const std::string& path) {
   const int fd = ::open(path.c_str(), O_RDWR | O_CLOEXEC);
-  if (fd < 0) fail("open (does the server run with --option delivery=1?)", path);
+  if (fd < 0) fail("open (does the server run with --option delivery_time=1?)", path);
   struct stat status {};
   if (fstat(fd, &status) != 0 || status.st_size != static_cast<off_t>(kBytes)) {
     close(fd);

@@ -55,7 +55,7 @@ def test_describe_offers_the_omniorb_drivers_operations():
         "scenario": ["obj-obj", "obj-comp", "comp-obj", "comp-comp"],
         "layer": ["object", "component"],
         "invocation": ["static", "dii", "ami_callback", "oneway"],
-        "dispatch": ["static", "dsi"], "delivery": ["0", "1"]}
+        "dispatch": ["static", "dsi"], "delivery_time": ["0", "1"]}
 
 
 @pytest.mark.parametrize("collocated", [False, True], ids=["remote", "collocated"])

@@ -32,9 +32,9 @@ def test_describe_offers_the_modes_and_the_open_loop():
     d = JAVA.describe()
     assert d["option_values"]["invocation"] == ["static", "dii", "ami_callback", "oneway"]
     assert d["option_values"]["dispatch"] == ["static", "dsi"]
-    assert d["option_values"]["delivery"] == ["0", "1"]
+    assert d["option_values"]["delivery_time"] == ["0", "1"]
     assert d["open_loop"] == ["roundtrip"]
-    assert d["one_way_options"] == {"delivery": ["1"], "invocation": ["oneway"]}
+    assert d["one_way_options"] == {"delivery_time": ["1"], "invocation": ["oneway"]}
 
 
 MODES = [("jacorb", "static", "static"), ("jacorb", "dii", "dsi"),
@@ -46,7 +46,7 @@ MODES = [("jacorb", "static", "static"), ("jacorb", "dii", "dsi"),
 @pytest.mark.parametrize(("operation", "size"), [("roundtrip", 0), ("octets_inout", 4096)])
 def test_each_mode_round_trip_and_delivery(tmp_path, orb, invocation, dispatch, operation,
                                            size):
-    args = cell(operation, "tcp", size, *options(orb=orb, dispatch=dispatch, delivery=1,
+    args = cell(operation, "tcp", size, *options(orb=orb, dispatch=dispatch, delivery_time=1,
                                                  verify=1))
     header, samples, named = remote(tmp_path, args, [*args, *options(invocation=invocation)])
     assert header["options"]["invocation"] == invocation
@@ -58,7 +58,7 @@ def test_each_mode_round_trip_and_delivery(tmp_path, orb, invocation, dispatch, 
 
 def test_a_glassfish_server_answers_a_jacorb_clients_ami_calls(tmp_path):
     """Server and client share their --options but the ORB's: AMI is the client's."""
-    args = cell("roundtrip", "tcp", 0, *options(invocation="ami_callback", delivery=1))
+    args = cell("roundtrip", "tcp", 0, *options(invocation="ami_callback", delivery_time=1))
     _, samples, named = remote(tmp_path, [*args, *options(orb="glassfish")],
                                [*args, *options(orb="jacorb")])
     assert len(samples) == len(named["delivery"]) == 200
@@ -69,7 +69,7 @@ def test_a_glassfish_server_answers_a_jacorb_clients_ami_calls(tmp_path):
 def test_collocated_delivery(tmp_path, orb, invocation, dispatch):
     proc, output = JAVA.run("collocated", tmp_path, *cell("octets", "inproc", 1024),
                             *options(orb=orb, invocation=invocation, dispatch=dispatch,
-                                     delivery=1, verify=1))
+                                     delivery_time=1, verify=1))
     assert proc.returncode == 0, proc.stderr
     _, samples, named = read_result_with_series(output)
     assert all(0 <= delivery <= sample
@@ -87,7 +87,7 @@ def test_oneway_samples_are_deliveries_timed_by_the_driver(tmp_path, orb, dispat
 
 def test_a_server_without_delivery_fails_the_client(tmp_path):
     server = JAVA.server(tmp_path, *cell("ping", "tcp"))
-    client, _ = JAVA.client(tmp_path, server, *cell("ping", "tcp"), *options(delivery=1))
+    client, _ = JAVA.client(tmp_path, server, *cell("ping", "tcp"), *options(delivery_time=1))
     server.stop()
     assert client.returncode == 1
     assert "delivery board" in client.stderr and "endpoint.delivery" in client.stderr
@@ -105,15 +105,15 @@ def test_a_server_without_delivery_fails_the_client(tmp_path):
      "the oneway operation is ping_oneway"),
     ("client", [*cell("roundtrip", "tcp"), "--load", "constant:1000",
                 *options(invocation="dii")], "the open loop sends through AMI callbacks"),
-    ("client", [*cell("roundtrip", "tcp"), "--load", "constant:1000", *options(delivery=1)],
-     "--option delivery=1 with --load constant:1000"),
+    ("client", [*cell("roundtrip", "tcp"), "--load", "constant:1000", *options(delivery_time=1)],
+     "--option delivery_time=1 with --load constant:1000"),
     ("client", [*cell("ping", "tcp"), "--load", "poisson:1000"],
      "--load poisson:1000: java has no open-loop load for operation ping"),
     ("client", [*cell("roundtrip", "tcp"), "--load", "poisson:-3"],
      "--load poisson:-3: the rate must be a positive finite number of calls per second"),
     ("server", [*cell("roundtrip", "tcp"), "--load", "constant:1000"],
      "a server sends no load"),
-    ("client", [*cell("roundtrip", "tcp"), "--threads", "2", *options(delivery=1)],
+    ("client", [*cell("roundtrip", "tcp"), "--threads", "2", *options(delivery_time=1)],
      "the board holds one entry at a time"),
     ("collocated", [*cell("roundtrip", "inproc"), *options(dispatch="dsi",
                                                            scenario="comp-comp")],
@@ -165,7 +165,7 @@ needs_omniorb = OMNIORB.built_or_skipped()
 def test_delivery_across_the_two_drivers_boards(tmp_path, orb):
     """A Java client times deliveries on an omniORB server's board, and omniORB's client
     on a Java server's: one board format, one clock."""
-    args = cell("octets", "tcp", 1024, *options(delivery=1, dispatch="dsi", verify=1))
+    args = cell("octets", "tcp", 1024, *options(delivery_time=1, dispatch="dsi", verify=1))
     java = [*args, *options(orb=orb, invocation="dii")]
     for server, server_args, client, client_args in (
             (OMNIORB, args, JAVA, java), (JAVA, java, OMNIORB, args)):

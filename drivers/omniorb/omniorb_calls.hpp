@@ -5,7 +5,7 @@
 // region: payloads are filled once and lent to omniORB (release = false), the
 // random targets are a precomputed index sequence. What is left in the call
 // is the stub call and, with verify=1 only, the check of the reply (and,
-// with delivery=1, two reads of the delivery board: omniorb_delivery.hpp).
+// with delivery_time=1, two reads of the delivery board: omniorb_delivery.hpp).
 #pragma once
 
 #include <algorithm>

@@ -1,4 +1,4 @@
-// --option delivery=1 on the client: each measured call's delivery, the
+// --option delivery_time=1 on the client: each measured call's delivery, the
 // client's clock read just before it sends to the servant's entry (the
 // server's delivery board, common/delivery_board.hpp), as the named series
 // `delivery`. The read is inside the harness's timed region, so a call's
@@ -18,7 +18,7 @@ namespace omniorb_driver {
 
 class DeliveryTimer {
  public:
-  DeliveryTimer() = default;  // delivery=0: the call alone
+  DeliveryTimer() = default;  // delivery_time=0: the call alone
   DeliveryTimer(const mwbench::common::DeliveryBoard& board, mwbench::Measurement& m)
       : board_(&board), series_(&m.named_series("delivery")), measurement_(&m) {}
 

@@ -79,9 +79,9 @@ Dispatch dispatch_of(const DriverOptions& options) {
 }
 
 // Whether the servants stamp a delivery board: the client times deliveries
-// (delivery=1), or its calls are oneway, timed by nothing else.
+// (delivery_time=1), or its calls are oneway, timed by nothing else.
 bool stamps_delivery(const DriverOptions& options) {
-  return options.option_flag("delivery", false) || invocation_of(options) == Invocation::oneway;
+  return options.option_flag("delivery_time", false) || invocation_of(options) == Invocation::oneway;
 }
 
 // target=same|random; a client setting, checked on both ends for its value.
@@ -138,7 +138,7 @@ nlohmann::json orb_config(const OrbSession& session, const DriverOptions& driver
   return {{"orb_init_options", options},
           {"invocation", kInvocations.name(invocation_of(driver_options))},
           {"dispatch", kDispatches.name(dispatch_of(driver_options))},
-          {"delivery", stamps_delivery(driver_options)}};
+          {"delivery_time", stamps_delivery(driver_options)}};
 }
 
 class OmniorbDriver final : public mwbench::Driver {
@@ -172,17 +172,17 @@ class OmniorbDriver final : public mwbench::Driver {
         {"dispatch",
          "static|dsi: how the servants are called: static skeletons (the default) or the DSI "
          "(PortableServer::DynamicImplementation, arguments parsed by operation name)"},
-        {"delivery",
+        {"delivery_time",
          "0|1: also time each call's delivery, the client's send to the servant's entry, as "
          "the named series `delivery` (one host, --threads 1; default 0)"},
     };
     d.option_values["invocation"] = {"static", "dii", "ami_callback", "ami_poller", "oneway"};
     d.option_values["dispatch"] = {"static", "dsi"};
-    d.option_values["delivery"] = {"0", "1"};
+    d.option_values["delivery_time"] = {"0", "1"};
     // Every operation under an open --load, through AMI callbacks.
     for (const auto& [operation, payload] : d.operations) d.open_loop.push_back(operation);
     // A delivery time is two processes' clocks: one host only.
-    d.one_way_options = {{"delivery", {"1"}}, {"invocation", {"oneway"}}};
+    d.one_way_options = {{"delivery_time", {"1"}}, {"invocation", {"oneway"}}};
     omniorb_driver::offer_orb_option(d);
     return d;
   }
@@ -230,10 +230,10 @@ class OmniorbDriver final : public mwbench::Driver {
     const bool random = random_target(options);
     const Invocation invocation = invocation_of(options);
     check_invocation(invocation, options);
-    const bool time_delivery = options.option_flag("delivery", false);
+    const bool time_delivery = options.option_flag("delivery_time", false);
     if (time_delivery && options.threads != 1) {
       throw UsageError("--threads " + std::to_string(options.threads) +
-                       ": --option delivery=1 times one call at a time (--threads 1)");
+                       ": --option delivery_time=1 times one call at a time (--threads 1)");
     }
     // All outlive the ORB: the board the servants stamp (collocated) or the
     // server's (mapped), the servants (collocated only), the AMI handler.

@@ -257,8 +257,8 @@ void check_invocation(Invocation invocation, const DriverOptions& options) {
       throw UsageError(load + ": the open loop of omniorb is AMI callbacks, not invocation=" +
                        name + " (leave invocation unset, or ami_callback)");
     }
-    if (options.option_flag("delivery", false)) {
-      throw UsageError(load + ": --option delivery=1 times closed-loop calls only");
+    if (options.option_flag("delivery_time", false)) {
+      throw UsageError(load + ": --option delivery_time=1 times closed-loop calls only");
     }
   }
   if (invocation == Invocation::static_stub) return;

@@ -36,7 +36,7 @@ void check_invocation(Invocation invocation, const mwbench::DriverOptions& optio
 
 // Measures --operation through `invocation` (not static) on one thread, on
 // `target`. `board` is the server's delivery board (needed by oneway);
-// `delivery` times each call's delivery when delivery=1; `handler` is the
+// `delivery` times each call's delivery when delivery_time=1; `handler` is the
 // ReplyHandler of ami_callback (declared by the caller before its ORB, which
 // must not outlive it).
 void measure_invocation(Invocation invocation, const mwbench::DriverOptions& options,

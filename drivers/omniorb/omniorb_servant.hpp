@@ -6,7 +6,7 @@
 // by the servant. With verify=1 each servant also checks every payload and
 // counts its calls (the tests check that random targets reach them all);
 // that costs a pass over the payload and is off for measurements. With a
-// delivery board (--option delivery=1, or invocation=oneway) every operation
+// delivery board (--option delivery_time=1, or invocation=oneway) every operation
 // stamps it first: the time its arguments reached the servant's code.
 //
 // dispatch=dsi serves the same operations through the DSI

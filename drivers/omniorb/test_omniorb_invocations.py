@@ -28,7 +28,7 @@ def run_cell(tmp_path, args, collocated=False):
         return read_result_with_series(output)
     server = OMNIORB.server(tmp_path, *args)
     board = server.endpoint.parent / (server.endpoint.name + ".delivery")
-    assert board.exists() == ("delivery=1" in args or "invocation=oneway" in args)
+    assert board.exists() == ("delivery_time=1" in args or "invocation=oneway" in args)
     proc, output = OMNIORB.client(tmp_path, server, *args)
     status, err = server.stop()
     assert proc.returncode == 0, proc.stderr
@@ -52,12 +52,12 @@ def assert_deliveries_within_round_trips(header, samples, named):
 def test_two_way_invocation_times_delivery_within_round_trip(tmp_path, invocation, dispatch,
                                                              operation, payload):
     args = [*cell(operation, "tcp", payload), "--option", f"invocation={invocation}",
-            "--option", f"dispatch={dispatch}", "--option", "delivery=1",
+            "--option", f"dispatch={dispatch}", "--option", "delivery_time=1",
             "--option", "verify=1"]
     header, samples, named = run_cell(tmp_path, args)
     assert header["middleware_config"]["invocation"] == invocation
     assert header["middleware_config"]["dispatch"] == dispatch
-    assert header["middleware_config"]["delivery"] is True
+    assert header["middleware_config"]["delivery_time"] is True
     assert "timed_by" not in header or header["timed_by"] != "driver"
     assert_deliveries_within_round_trips(header, samples, named)
 
@@ -65,7 +65,7 @@ def test_two_way_invocation_times_delivery_within_round_trip(tmp_path, invocatio
 @pytest.mark.parametrize("invocation", TWO_WAY)
 def test_collocated_invocation_times_delivery_on_an_in_process_board(tmp_path, invocation):
     args = [*cell("octets_inout", "inproc", 512), "--option", f"invocation={invocation}",
-            "--option", "dispatch=dsi", "--option", "delivery=1", "--option", "verify=1"]
+            "--option", "dispatch=dsi", "--option", "delivery_time=1", "--option", "verify=1"]
     header, samples, named = run_cell(tmp_path, args, collocated=True)
     assert_deliveries_within_round_trips(header, samples, named)
 
@@ -78,7 +78,7 @@ def test_oneway_samples_are_deliveries_timed_by_the_driver(tmp_path, dispatch, c
     header, samples, named = run_cell(tmp_path, args, collocated)
     assert header["timed_by"] == "driver"
     assert header["middleware_config"]["invocation"] == "oneway"
-    assert header["middleware_config"]["delivery"] is True
+    assert header["middleware_config"]["delivery_time"] is True
     assert named == {} and "named_series" not in header
     assert header["sample_count"] == len(samples) == 200
     assert all(s > 0 for s in samples)
@@ -87,7 +87,7 @@ def test_oneway_samples_are_deliveries_timed_by_the_driver(tmp_path, dispatch, c
 def test_without_delivery_no_board_and_no_series(tmp_path):
     header, samples, named = run_cell(tmp_path, [*cell("ping", "tcp"), "--option",
                                                  "invocation=dii", "--option", "dispatch=dsi"])
-    assert named == {} and header["middleware_config"]["delivery"] is False
+    assert named == {} and header["middleware_config"]["delivery_time"] is False
     assert len(samples) == 200
 
 
@@ -96,7 +96,7 @@ def test_describe_lists_the_modes():
     assert d["option_values"]["invocation"] == [
         "static", "dii", "ami_callback", "ami_poller", "oneway"]
     assert d["option_values"]["dispatch"] == ["static", "dsi"]
-    assert d["option_values"]["delivery"] == ["0", "1"]
+    assert d["option_values"]["delivery_time"] == ["0", "1"]
 
 
 @pytest.mark.parametrize("args, message", [
@@ -108,8 +108,8 @@ def test_describe_lists_the_modes():
      "carries ping only (as ping_oneway), not octets"),
     (["--operation", "ping", "--threads", "2", "--option", "invocation=dii"],
      "--threads 2: --option invocation=dii measures on one thread"),
-    (["--operation", "ping", "--threads", "2", "--option", "delivery=1"],
-     "--threads 2: --option delivery=1 times one call at a time"),
+    (["--operation", "ping", "--threads", "2", "--option", "delivery_time=1"],
+     "--threads 2: --option delivery_time=1 times one call at a time"),
     (["--operation", "ping", "--servants", "4", "--option", "target=random",
       "--option", "invocation=ami_poller"], "invocation=ami_poller calls servant 0 only"),
     (["--operation", "ping", "--option", "invocation=deferred"],

@@ -74,7 +74,7 @@ def test_open_loop_collocated(tmp_path):
 def test_describe_lists_open_loop_operations_and_one_way_options():
     d = OMNIORB.describe()
     assert set(d["open_loop"]) == set(d["operations"])
-    assert d["one_way_options"] == {"delivery": ["1"], "invocation": ["oneway"]}
+    assert d["one_way_options"] == {"delivery_time": ["1"], "invocation": ["oneway"]}
 
 
 @pytest.mark.parametrize("invocation", ["static", "dii", "ami_poller", "oneway"])
@@ -88,4 +88,4 @@ def test_open_loop_needs_ami_callbacks(tmp_path, invocation):
 def test_open_loop_takes_no_delivery_times(tmp_path):
     OMNIORB.assert_usage_error(
         tmp_path, "collocated", *cell("ping", "inproc"), "--load", "constant:2000",
-        "--option", "delivery=1", message="--option delivery=1 times closed-loop calls only")
+        "--option", "delivery_time=1", message="--option delivery_time=1 times closed-loop calls only")

@@ -101,7 +101,7 @@ def open_loop_problem(levels: dict, options: dict, driver: DriverInfo,
     """Why the driver cannot run this cell's open-loop load (a closed loop: None). Its
     operation must be one of its `open_loop` (--describe), with one client thread, batch
     1 (or auto), for the CORBA drivers AMI callbacks (or the default invocation), and no
-    option with which the driver times one way (`one_way_options`: delivery=1)."""
+    option with which the driver times one way (`one_way_options`: delivery_time=1)."""
     load = parse_load(levels["load"])
     if not load.open:
         return None

@@ -27,7 +27,8 @@ FACTORS = dict(experiment="ping", driver="rawtcp", transport="tcp", mode="remote
                operation="roundtrip", payload_bytes=0, placement="same-cpu", idle_hold=True,
                priority=0, servants=None, threads=None, subscribers=None,
                subscriber_processes=None, options=None, background="none", orb=None,
-               assembly=None, delivery=None, layer=None, hosts=None,
+               assembly=None, delivery=None, layer=None, hosts=None, invocation=None,
+               dispatch=None, load=None,
                launch=1)
 
 

@@ -14,10 +14,10 @@ OPERATIONS = {"roundtrip": {"payload": False}, "ping": {"payload": False},
 OMNIORB = DriverInfo(
     name="omniorb", program=Path("omniorb"), available=True, operations=OPERATIONS,
     modes={"remote": ["tcp"]},
-    options={"invocation": "how the client calls", "delivery": "time the delivery"},
+    options={"invocation": "how the client calls", "delivery_time": "time the delivery"},
     option_values={"invocation": ["static", "dii", "ami_callback", "ami_poller", "oneway"]},
     open_loop=("roundtrip", "octets"),
-    one_way_options={"delivery": ["1"], "invocation": ["oneway"]})
+    one_way_options={"delivery_time": ["1"], "invocation": ["oneway"]})
 RAWTCP = DriverInfo(name="rawtcp", program=Path("rawtcp"), available=True,
                     operations=OPERATIONS, modes={"remote": ["tcp"]}, open_loop=("roundtrip",))
 DEPLOY = DriverInfo(name="deploy", program=Path("deploy"), available=True,

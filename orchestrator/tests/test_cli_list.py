@@ -54,7 +54,8 @@ def test_json_says_what_the_tables_say_and_uds_is_every_drivers_unix_socket():
     assert drivers["rawtcp"]["available"] and drivers["rawtcp"]["modes"]["remote"] == \
         ["tcp", "uds"]
     assert "threading" in drivers["omniorb"]["options"]
-    assert drivers["omniorb"]["option_values"] == {"orb": ["omniorb"]}
+    assert drivers["omniorb"]["option_values"]["orb"] == ["omniorb"]
+    assert drivers["omniorb"]["option_values"]["dispatch"] == ["static", "dsi"]
     for name in ("rawtcp", "omniorb", "grpc", "zmq"):
         if drivers[name]["available"]:
             assert drivers[name]["host_local"] == ["uds"], name

@@ -83,7 +83,8 @@ def test_tags_are_parseable_unique_and_free_of_separators():
     odd = {**FACTORS, "options": ODD_OPTIONS, "transport": "-", "servants": 4,
            "threads": 2, "priority": 99, "idle_hold": False, "payload_bytes": None,
            "background": "cpu:2", "orb": "jacorb", "assembly": "static", "delivery": "channel",
-           "layer": "object", "hosts": "client=host-1 subscribers=host-2,host-3"}
+           "layer": "object", "hosts": "client=host-1 subscribers=host-2,host-3",
+           "invocation": "dii", "dispatch": "dsi", "load": "poisson:2500.5"}
     fanout = {**FACTORS, "operation": "fanout", "subscribers": 16,
               "subscriber_processes": "each"}
     for factors in (FACTORS, odd, fanout):
@@ -94,7 +95,8 @@ def test_tags_are_parseable_unique_and_free_of_separators():
         "run1/ping/rawtcp/remote/tcp/roundtrip/0B/same-cpu/hold/-/launch1"
     assert cell_tag(1, FACTORS) != cell_tag(1, {**FACTORS, "launch": 2})
     assert cell_tag(1, odd).endswith(
-        "/orb=jacorb/assembly=static/delivery=channel/layer=object/background=cpu%3A2"
+        "/orb=jacorb/assembly=static/delivery=channel/layer=object/invocation=dii/dispatch=dsi"
+        "/background=cpu%3A2/load=poisson%3A2500.5"
         "/hosts=client%3Dhost-1%20subscribers%3Dhost-2%2Chost-3")
 
 

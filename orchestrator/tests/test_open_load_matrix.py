@@ -50,7 +50,7 @@ def test_an_open_load_of_an_operation_outside_open_loop_is_skipped_with_the_reas
     ({"invocation": ["dii"]}, "an open loop invokes by AMI callbacks (invocation "
                               "ami_callback, or unset); invocation dii runs in a closed loop "
                               "only"),
-    ({"options": {"delivery": ["1"]}}, "with delivery=1 omniorb times one way, from the "
+    ({"options": {"delivery_time": ["1"]}}, "with delivery_time=1 omniorb times one way, from the "
                                        "servant's clock, in a closed loop only")])
 def test_an_open_load_the_harness_refuses_is_skipped_with_the_reason(setting, reason):
     matrix = expand(spec(drivers="omniorb", load="constant:100", **setting), DRIVERS)
@@ -91,7 +91,7 @@ def test_an_experiment_left_with_no_cell_by_oneway_is_an_error_naming_it(options
 
 
 @pytest.mark.parametrize("options", [{"invocation": "oneway"},
-                                     {"options": {"delivery": ["1"]}}])
+                                     {"options": {"delivery_time": ["1"]}}])
 def test_a_one_way_option_across_hosts_is_skipped_as_one_way_operations_are(tmp_path,
                                                                             options):
     (tmp_path / "hosts.yaml").write_text(INVENTORY)
@@ -102,7 +102,7 @@ def test_a_one_way_option_across_hosts_is_skipped_as_one_way_operations_are(tmp_
     ((driver, reason),) = skips(matrix)
     assert driver == "omniorb" and reason.startswith(
         "with invocation=oneway omniorb times one way" if "invocation" in options else
-        "with delivery=1 omniorb times one way")
+        "with delivery_time=1 omniorb times one way")
     assert "synchronised clocks" in reason
 
 

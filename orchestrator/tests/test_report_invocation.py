@@ -8,7 +8,7 @@ ratio is known on paper (µs):
     delivery    static 8,  dii 9,  ami_callback 10, ami_poller 10   (dsi: + 1)
     oneway      its samples are its deliveries: 6 (dsi: 7); no round trip
 
-The ami_poller cells ran without the option delivery=1: no `delivery` series.
+The ami_poller cells ran without the option delivery_time=1: no `delivery` series.
 """
 
 import re
@@ -36,7 +36,7 @@ def invocation_cells() -> list[dict]:
         for mode in ("static", "dii", "ami_callback", "ami_poller", "oneway"):
             for launch in (1, 2):
                 cell = {"experiment": "invocation", "operation": "ping", "launch": launch,
-                        "invocation": mode, "dispatch": dispatch, "options": {"delivery": 1}}
+                        "invocation": mode, "dispatch": dispatch, "options": {"delivery_time": 1}}
                 if mode == "oneway":
                     cell["samples_ns"] = around(DELIVERY[mode] + slower)
                     cell["measurer_header"] = {"timed_by": "driver"}
@@ -77,7 +77,7 @@ def test_round_trip_and_delivery_of_each_mode_with_ratios_to_static(known):
     assert modes["dii"]["delivery"]["p50"].value == pytest.approx(9)
     assert modes["dii"]["delivery_ratio"].value == pytest.approx(9 / 8)
     assert modes["static"]["round_trip_ratio"] is None  # the reference itself
-    # Without delivery=1 a mode has its round trip alone; a oneway call, its delivery alone.
+    # Without delivery_time=1 a mode has its round trip alone; a oneway call, its delivery alone.
     assert modes["ami_poller"]["delivery"] is None
     assert modes["oneway"]["round_trip"] is None
     assert modes["oneway"]["delivery"]["p50"].value == pytest.approx(6)

@@ -50,7 +50,7 @@ def sections(run: Run) -> list[dict]:
                 "delivery alone. Box: the middle half of the calls, red line: the median, "
                 "whiskers: p1 and p99.",
                 "The delivery is timed from two processes' reads of one monotonic clock, so on "
-                "one host only; a mode without the option delivery=1 shows its round trip "
+                "one host only; a mode without the option delivery_time=1 shows its round trip "
                 "alone. Calls slower than p99 are not drawn (the table gives p99).")],
         })
     if rows := marshalling.fits(run):

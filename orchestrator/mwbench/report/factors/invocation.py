@@ -6,7 +6,7 @@ asynchronous calls of CORBA Messaging, oneway calls) and of the server
 (static skeletons, the dynamic skeleton interface), and gives two
 distributions for each: the round trip, and the delivery, from the
 client's send to the servant's entry. A cell run with the option
-`delivery=1` times the delivery as its named series `delivery`, on one host
+`delivery_time=1` times the delivery as its named series `delivery`, on one host
 from one monotonic clock. A oneway call has no reply: its samples are its
 deliveries (timed by the driver) and it has no round trip.
 

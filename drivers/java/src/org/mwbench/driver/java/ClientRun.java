@@ -7,7 +7,7 @@ import org.omg.CORBA.ORB;
 
 /**
  * A client's measured loop for its invocation mode: the calls of each thread (static stubs,
- * the DII, AMI callbacks; delivery=1 times each call's delivery too), the oneway calls whose
+ * the DII, AMI callbacks; delivery_time=1 times each call's delivery too), the oneway calls whose
  * samples are their deliveries, or the open loop (--load): AMI callbacks on JacORB, deferred
  * DII requests on the GlassFish ORB, which has no AMI.
  */

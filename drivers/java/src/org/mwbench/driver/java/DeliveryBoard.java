@@ -67,7 +67,7 @@ final class DeliveryBoard implements AutoCloseable {
             return new DeliveryBoard(file.map(FileChannel.MapMode.READ_WRITE, 0, BYTES), null);
         } catch (IOException e) {
             throw new IOException("delivery board '" + path + "' (the server makes it with"
-                    + " --option delivery=1 or invocation=oneway): " + e.getMessage(), e);
+                    + " --option delivery_time=1 or invocation=oneway): " + e.getMessage(), e);
         }
     }
 

@@ -4,11 +4,11 @@ import org.mwbench.harness.Measurement;
 import org.mwbench.harness.Measurement.Call;
 
 /**
- * delivery=1: around each measured call, the client's clock read just before the call and,
+ * delivery_time=1: around each measured call, the client's clock read just before the call and,
  * after it, the servant's entry from the delivery board: the named series {@code delivery},
  * the time from the send to the servant's code, one value per sample (--batch 1, one
  * thread). The call's own sample is the harness's, around this. A call the servant did not
- * stamp (a server without delivery=1) fails the run.
+ * stamp (a server without delivery_time=1) fails the run.
  */
 final class DeliveryTiming implements Call {
     private final Call call;
@@ -39,10 +39,10 @@ final class DeliveryTiming implements Call {
         final int after = board.entries(); // then the time of the entry it shows
         final long delivery = board.entryNs() - sent;
         if (after == before) {
-            m.fail("delivery=1: the servant stamped no entry for the call (give the server"
-                    + " --option delivery=1 too)");
+            m.fail("delivery_time=1: the servant stamped no entry for the call (give the server"
+                    + " --option delivery_time=1 too)");
         } else if (delivery < 0) {
-            m.fail("delivery=1: the servant's entry precedes the send by " + -delivery
+            m.fail("delivery_time=1: the servant's entry precedes the send by " + -delivery
                     + " ns: the two processes do not share one monotonic clock");
         }
         final long sample = made++ - warmup;

@@ -31,7 +31,7 @@ final class Invocation {
         return mode.equals("oneway");
     }
 
-    /** Whether the servants stamp a delivery board: delivery=1, or every oneway call. */
+    /** Whether the servants stamp a delivery board: delivery_time=1, or every oneway call. */
     boolean board() {
         return delivery || oneway();
     }
@@ -41,7 +41,7 @@ final class Invocation {
         final String mode = o.option("invocation", "static");
         final String dispatch = o.option("dispatch", "static");
         final Invocation chosen = new Invocation(mode, dispatch.equals("dsi"),
-                o.optionFlag("delivery", false));
+                o.optionFlag("delivery_time", false));
         final String given = "--option invocation=" + mode;
         // A server takes the client's --options too: a GlassFish server answers AMI calls.
         if (mode.equals("ami_callback") && kind == OrbKind.GLASSFISH && o.role() != Role.SERVER) {
@@ -57,7 +57,7 @@ final class Invocation {
         final boolean plain = mode.equals("static") && !chosen.dsi && !chosen.board();
         if (!plain && (scenario.componentClient || scenario.componentServer)) {
             throw new UsageException(given + " --option dispatch=" + dispatch
-                    + " --option delivery=" + (chosen.delivery ? 1 : 0) + " with --option scenario="
+                    + " --option delivery_time=" + (chosen.delivery ? 1 : 0) + " with --option scenario="
                     + scenario.name + ": the invocation modes are the obj-obj scenario's");
         }
         if (chosen.oneway() && List.of("octets_out", "octets_inout").contains(o.operation())) {
@@ -70,7 +70,7 @@ final class Invocation {
                     + " (use --operation ping)");
         }
         if (chosen.oneway() && chosen.delivery) {
-            throw new UsageException("--option delivery=1 with " + given
+            throw new UsageException("--option delivery_time=1 with " + given
                     + ": a oneway call's sample is its delivery already");
         }
         if (o.load().open() && !mode.equals("static") && !mode.equals("ami_callback")) {
@@ -78,19 +78,19 @@ final class Invocation {
                     + " through AMI callbacks (JacORB) or deferred DII requests (GlassFish)");
         }
         if (o.load().open() && chosen.delivery) {
-            throw new UsageException("--option delivery=1 with --load " + o.load()
+            throw new UsageException("--option delivery_time=1 with --load " + o.load()
                     + ": the board holds one entry at a time, and an open loop has many calls"
                     + " in flight");
         }
         if (chosen.board() && o.role() != Role.SERVER) {
             if (o.threads() != 1) {
                 throw new UsageException("--threads " + o.threads() + " with " + (chosen.oneway()
-                        ? given : "--option delivery=1") + ": the board holds one entry at a time"
+                        ? given : "--option delivery_time=1") + ": the board holds one entry at a time"
                         + " (use --threads 1)");
             }
             if (o.batch() == null || o.batch() != 1) {
                 throw new UsageException("--batch " + (o.batch() == null ? "auto" : o.batch())
-                        + " with " + (chosen.oneway() ? given : "--option delivery=1")
+                        + " with " + (chosen.oneway() ? given : "--option delivery_time=1")
                         + ": each call's delivery is one sample (use --batch 1)");
             }
         }

@@ -65,13 +65,13 @@ public final class JavaDriver implements Driver {
                 + " ping_oneway (--operation ping; the sample is its delivery)");
         d.options.put("dispatch", "static|dsi: the server's skeletons, the IDL compiler's"
                 + " (default) or the DSI (DynamicImplementation)");
-        d.options.put("delivery", "0|1: also time each call's delivery, the client's send to"
+        d.options.put("delivery_time", "0|1: also time each call's delivery, the client's send to"
                 + " the servant's entry (named series delivery; one host; default 0)");
         d.optionValues.put("invocation", Invocation.MODES);
         d.optionValues.put("dispatch", Invocation.DISPATCHES);
-        d.optionValues.put("delivery", List.of("0", "1"));
+        d.optionValues.put("delivery_time", List.of("0", "1"));
         d.openLoop.add("roundtrip");
-        d.oneWayOptions.put("delivery", List.of("1"));
+        d.oneWayOptions.put("delivery_time", List.of("1"));
         d.oneWayOptions.put("invocation", List.of("oneway"));
         d.optionValues.put("orb", List.of("jacorb", "glassfish"));
         d.optionValues.put("glassfish_sockets", List.of("blocking", "nio"));

@@ -14,7 +14,7 @@ import org.omg.CORBA.CompletionStatus;
  * of the process, built before serving and never copied per call. With
  * verify=1 it also checks every payload and counts its calls (the tests check
  * that random targets reach every servant); that costs a pass over the
- * payload and is off for measurements. With a delivery board (delivery=1,
+ * payload and is off for measurements. With a delivery board (delivery_time=1,
  * invocation=oneway) every operation stamps it first, the instant the call's
  * arguments reached the servant's code; behind the DSI (DsiServant) the DSI
  * servant stamps instead, on entry to invoke().

@@ -54,6 +54,6 @@ class DeliveryBoardTest {
         final Path path = dir.resolve("endpoint.delivery");
         final IOException e = assertThrows(IOException.class, () -> DeliveryBoard.open(path));
         assertTrue(e.getMessage().contains(path.toString()), e.getMessage());
-        assertTrue(e.getMessage().contains("--option delivery=1"), e.getMessage());
+        assertTrue(e.getMessage().contains("--option delivery_time=1"), e.getMessage());
     }
 }
