@@ -81,7 +81,8 @@ Dispatch dispatch_of(const DriverOptions& options) {
 // Whether the servants stamp a delivery board: the client times deliveries
 // (delivery_time=1), or its calls are oneway, timed by nothing else.
 bool stamps_delivery(const DriverOptions& options) {
-  return options.option_flag("delivery_time", false) || invocation_of(options) == Invocation::oneway;
+  return options.option_flag("delivery_time", false) ||
+         invocation_of(options) == Invocation::oneway;
 }
 
 // target=same|random; a client setting, checked on both ends for its value.

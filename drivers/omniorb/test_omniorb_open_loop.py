@@ -88,4 +88,5 @@ def test_open_loop_needs_ami_callbacks(tmp_path, invocation):
 def test_open_loop_takes_no_delivery_times(tmp_path):
     OMNIORB.assert_usage_error(
         tmp_path, "collocated", *cell("ping", "inproc"), "--load", "constant:2000",
-        "--option", "delivery_time=1", message="--option delivery_time=1 times closed-loop calls only")
+        "--option", "delivery_time=1",
+        message="--option delivery_time=1 times closed-loop calls only")
