@@ -10,7 +10,11 @@ from mwbench.report.disclosure import facts, warnings
 SAMPLES = 100  # of 0.4 s: a hang, not a busy machine, exhausts them
 
 
-def test_a_busy_process_is_listed_with_its_affinity_and_nice():
+def test_a_busy_process_is_listed_with_its_affinity_and_nice(monkeypatch):
+    # The share that makes a process busy, lowered: on a machine as busy as a dozen
+    # runnable processes on 2 CPUs, a niced burner gets about 3% of a CPU, not the 10%
+    # that makes it worth a warning; the test is of the listing, not of the threshold.
+    monkeypatch.setattr(machine_load, "BUSY_SHARE", 0.01)
     # Started through a shell that exits at once, so the burner is no child of this
     # process: to the snapshot it is other work, as any process outside mwbench's tree.
     burner = subprocess.Popen(["sh", "-c", f"exec nice -n 5 {sys.executable} -c "
