@@ -166,7 +166,7 @@ def test_open_loop_describe(driver):
 @pytest.mark.parametrize("operation, option, message", [
     ("roundtrip", "wait=chain", "--option wait=chain with --load constant:2000: the chain "
      "writes each ping when the previous pong arrives, a closed loop"),
-    ("fanout", "wait=waitset", "has no open loop for operation 'fanout'"),
+    ("fanout", "wait=waitset", "has no open-loop load for operation fanout"),
 ])
 def test_open_loop_refusals_are_exit_2(driver, tmp_path, operation, option, message):
     driver.assert_usage_error(tmp_path, "client", *cell(operation, "udp", 0, "--option", option,

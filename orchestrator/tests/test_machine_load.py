@@ -1,5 +1,6 @@
 """Other work on the machine: a busy process is found, named, and warned about."""
 
+import os
 import subprocess
 import sys
 
@@ -31,7 +32,8 @@ def test_a_busy_process_is_listed_with_its_affinity_and_nice(monkeypatch):
                 break
         (found,) = found
         assert found["cpu_share"] >= machine_load.BUSY_SHARE
-        assert found["nice"] == 5 and found["cpus_allowed"]
+        # `nice -n 5` adds to the niceness the test runs at (a suite run under nice).
+        assert found["nice"] == min(19, os.nice(0) + 5) and found["cpus_allowed"]
         assert "while True: pass" in found["command"]
         assert len(load["loadavg"]) == 3
     finally:
