@@ -148,3 +148,20 @@ def test_a_stall_delays_every_call_due_during_it(tmp_path, kind):
     assert all(samples[k] >= stall_ns - k * gap_ns for k in due), samples[:len(due)]
     # Half of them, at least: the tail a closed loop would have hidden.
     assert sum(s >= stall_ns / 2 for s in samples) >= len(due) // 2
+
+
+def test_requests_larger_than_the_socket_never_block_the_replies(tmp_path):
+    """octets_inout of 8 MB, more than the socket's buffers hold, at a rate no machine
+    keeps up with: while a request does not fit, the server's reply to the one before
+    fills the other direction; the client takes the replies as it sends (its one thread
+    receives too), so neither end waits for the other and no call is lost."""
+    payload = 8 << 20
+    server = RAWTCP.server(tmp_path, *cell("octets_inout", "tcp", payload))
+    client, output = RAWTCP.client(tmp_path, server, *cell("octets_inout", "tcp", payload),
+                                   "--load", "constant:10000", "--timeout", "60", samples=10,
+                                   warmup=2)
+    status, err = server.stop()
+    assert client.returncode == 0, client.stderr
+    assert status == 0, err
+    header, samples = read_result(output)
+    assert header["load"]["calls"] == len(samples) == 10 and header["load"]["lost"] == 0
