@@ -11,6 +11,7 @@
 #     SOURCES <dir>...                 folders whose *.java are compiled
 #     [IDL <file>...]                  IDL compiled to Java by JacORB's IDL compiler first
 #     [IDL_INCLUDES <dir>...]          its -I folders
+#     [IDL_FLAGS <flag>...]            its other flags (-ami_callback: AMI stubs and handlers)
 #     [CLASSPATH <jar-or-dir/*>...]    what the sources compile against
 #     [DEPENDS <target>...]            targets (other jars) built before this one; a
 #                                      jar of mwbench_java_jar() recompiles this one when
@@ -39,7 +40,7 @@ else()
 endif()
 
 function(mwbench_java_jar target)
-  cmake_parse_arguments(PARSE_ARGV 1 arg "" "OUTPUT" "SOURCES;IDL;IDL_INCLUDES;CLASSPATH;DEPENDS;INPUTS")
+  cmake_parse_arguments(PARSE_ARGV 1 arg "" "OUTPUT" "SOURCES;IDL;IDL_INCLUDES;IDL_FLAGS;CLASSPATH;DEPENDS;INPUTS")
   set(work ${CMAKE_CURRENT_BINARY_DIR}/${target}.java)
   set(depends ${arg_IDL} ${arg_INPUTS})
   foreach(dir ${arg_SOURCES})
@@ -67,6 +68,7 @@ function(mwbench_java_jar target)
       -DJAVAC=${Java_JAVAC_EXECUTABLE} -DJAR=${Java_JAR_EXECUTABLE} -DJAVA=${Java_JAVA_EXECUTABLE}
       -DIDL_COMPILER_CLASSPATH=${MWBENCH_JAVA_LIB_BUILD}/*
       "-DSOURCES=${arg_SOURCES}" "-DIDL=${arg_IDL}" "-DIDL_INCLUDES=${arg_IDL_INCLUDES}"
+      "-DIDL_FLAGS=${arg_IDL_FLAGS}"
       "-DCLASSPATH=${arg_CLASSPATH}" -DWORK=${work} -DOUTPUT=${arg_OUTPUT}
       -P ${CMAKE_SOURCE_DIR}/cmake/JavaJar.cmake
     DEPENDS ${depends} ${CMAKE_SOURCE_DIR}/cmake/JavaJar.cmake ${arg_DEPENDS}

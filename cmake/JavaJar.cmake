@@ -20,7 +20,7 @@ foreach(idl ${IDL})
   # JacORB's stubs and POA skeletons use the standard org.omg portable API
   # alone (-generate_helper portable, its default), so they run on either ORB.
   run(${JAVA} -XX:-UsePerfData -cp ${IDL_COMPILER_CLASSPATH} org.jacorb.idl.parser
-      -notimestamps -d ${WORK}/idl ${includes} ${idl})
+      -notimestamps ${IDL_FLAGS} -d ${WORK}/idl ${includes} ${idl})
 endforeach()
 
 set(sources)

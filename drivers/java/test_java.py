@@ -53,7 +53,9 @@ def test_describe_offers_the_omniorb_drivers_operations():
         "orb": ORBS, "glassfish_sockets": ["blocking", "nio"],
         "target": ["same", "random"], "verify": ["0", "1"],
         "scenario": ["obj-obj", "obj-comp", "comp-obj", "comp-comp"],
-        "layer": ["object", "component"]}
+        "layer": ["object", "component"],
+        "invocation": ["static", "dii", "ami_callback", "oneway"],
+        "dispatch": ["static", "dsi"], "delivery": ["0", "1"]}
 
 
 @pytest.mark.parametrize("collocated", [False, True], ids=["remote", "collocated"])

@@ -78,6 +78,54 @@ final class ArgumentChecks {
         return options;
     }
 
+    /**
+     * --load: a client's or collocated process's; an open loop sends one call per sample
+     * from one thread, for an operation the driver lists in open_loop.
+     */
+    static Load load(String text, boolean seedGiven, Role role, String operation, Long batch,
+                     int threads, Description d) {
+        if (role == Role.SERVER && (text != null || seedGiven)) {
+            throw new UsageException((text != null ? "--load " + Arguments.shortened(text)
+                    : "--load-seed") + ": a server sends no load; only a client or a collocated"
+                    + " process takes it");
+        }
+        final Load load = text == null ? Load.CLOSED : Load.parse(text);
+        if (!load.open()) {
+            return load;
+        }
+        final String given = "--load " + load;
+        if (threads != 1) {
+            throw new UsageException(given + ": an open loop sends from one thread (--threads 1,"
+                    + " not " + threads + ")");
+        }
+        if (batch != null && batch != 1) {
+            throw new UsageException(given + ": an open loop times each call on its own"
+                    + " (--batch 1 or auto, not " + batch + ")");
+        }
+        if (!d.openLoop.contains(operation)) {
+            throw new UsageException(given + ": " + d.driver
+                    + " has no open-loop load for operation " + operation + " (open_loop: "
+                    + join(d.openLoop) + ")");
+        }
+        return load;
+    }
+
+    /** --load-seed: an unsigned 64-bit integer, or null when not given. */
+    static Long loadSeed(String text) {
+        if (text == null) {
+            return null;
+        }
+        if (text.matches("[0-9]{1,20}")) {
+            try {
+                return Long.parseUnsignedLong(text);
+            } catch (NumberFormatException e) {
+                // beyond 2^64 - 1: the message below
+            }
+        }
+        throw new UsageException("--load-seed " + Arguments.shortened(text)
+                + ": expected an integer from 0 to 2^64 - 1");
+    }
+
     /** --threads and --servants: at least 1, at most what the driver declares. */
     static void bound(String argument, int value, Integer max, String key, String driver) {
         if (value < 1) {

@@ -25,7 +25,7 @@ record Arguments(boolean describe, boolean help, DriverOptions options) {
     private static final List<String> VALUED = List.of("--role", "--operation", "--transport",
             "--payload-bytes", "--samples", "--warmup", "--batch", "--endpoint-file", "--output",
             "--cpu", "--priority", "--threads", "--servants", "--memory-limit-mb", "--option",
-            "--timeout", "--subscribers", "--first-subscriber", "--bind");
+            "--timeout", "--subscribers", "--first-subscriber", "--bind", "--load", "--load-seed");
 
     static final String USAGE = """
             arguments as in docs/driver-contract.md:
@@ -37,6 +37,7 @@ record Arguments(boolean describe, boolean help, DriverOptions options) {
               --cpu N                     --priority N (0)        --bind ADDR (127.0.0.1)
               --threads N (1)             --servants N (1)        --option KEY=VALUE ...
               --subscribers N (1)         --first-subscriber I (0)
+              --load closed|constant:RATE|poisson:RATE (closed)     --load-seed N
             """;
 
     static Arguments parse(String[] argv, Description d) {
@@ -130,11 +131,16 @@ record Arguments(boolean describe, boolean help, DriverOptions options) {
             ArgumentChecks.writablePath("--endpoint-file", endpointFiles.get(0));
         }
         ArgumentChecks.writablePath("--output", given.get("--output"));
-        return new DriverOptions(role, operation, transport, payload, samples, warmup, batch,
+        final Load load = ArgumentChecks.load(given.get("--load"),
+                given.containsKey("--load-seed"), role, operation, batch, threads, d);
+        final Long loadSeed = ArgumentChecks.loadSeed(given.get("--load-seed"));
+        // An open loop times each call on its own: --batch auto is 1.
+        return new DriverOptions(role, operation, transport, payload, samples, warmup,
+                load.open() ? Long.valueOf(1) : batch,
                 endpointFiles.isEmpty() ? null : endpointFiles.get(0),
                 Collections.unmodifiableList(endpointFiles), given.get("--output"), cpu, priority,
                 threads, servants, timeout, bind, subscribers, firstSubscriber,
-                Collections.unmodifiableMap(new TreeMap<>(options)));
+                Collections.unmodifiableMap(new TreeMap<>(options)), load, loadSeed);
     }
 
     private static Role role(String text, Description d) {

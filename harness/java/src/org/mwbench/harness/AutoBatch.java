@@ -1,5 +1,7 @@
 package org.mwbench.harness;
 
+import java.util.Arrays;
+
 /**
  * The rule of --batch auto (docs/driver-contract.md section 2), as in the C++ harness: the
  * smallest power of two whose batch lasts at least 100 clock reads, judged by the median of
@@ -31,6 +33,23 @@ final class AutoBatch {
             }
         }
         return batch;
+    }
+
+    /** The batch for {@code call}: each probe is the median of {@link #PROBES} timed batches. */
+    static long forCall(Measurement.Call call, double clockReadCostNs, Stopped stopped)
+            throws Exception {
+        final long[] took = new long[PROBES];
+        return choose(calls -> {
+            for (int p = 0; p < took.length; p++) {
+                final long t0 = System.nanoTime();
+                for (long k = 0; k < calls; k++) {
+                    call.call();
+                }
+                took[p] = System.nanoTime() - t0;
+            }
+            Arrays.sort(took);
+            return took[took.length / 2];
+        }, clockReadCostNs, stopped);
     }
 
     static boolean longEnough(long batchNs, double clockReadCostNs) {

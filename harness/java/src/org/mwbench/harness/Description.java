@@ -45,6 +45,17 @@ public final class Description {
      */
     public final Map<String, List<String>> optionValues = new TreeMap<>();
 
+    /**
+     * The operations the driver can run under an open-loop --load ({@code "open_loop"} in
+     * --describe; the driver's measure() then calls {@link Measurement#runOpen}).
+     */
+    public final List<String> openLoop = new ArrayList<>();
+    /**
+     * Option to the values with which the driver times one-way figures from two processes'
+     * clocks ({@code "one_way_options"}): such a cell cannot cross hosts.
+     */
+    public final Map<String, List<String>> oneWayOptions = new TreeMap<>();
+
     public Description(String driver, String middleware, String middlewareVersion) {
         this.driver = driver;
         this.middleware = middleware;
@@ -53,7 +64,8 @@ public final class Description {
 
     /**
      * The --describe object: "contract" and the fields above; max_threads, max_servants,
-     * host_local, option_transports and option_values only when set.
+     * host_local, option_transports, option_values, open_loop and one_way_options only
+     * when set.
      */
     public JsonObject toJson() {
         final Gson gson = new Gson();
@@ -85,6 +97,12 @@ public final class Description {
         }
         if (!optionValues.isEmpty()) {
             out.add("option_values", gson.toJsonTree(optionValues));
+        }
+        if (!openLoop.isEmpty()) {
+            out.add("open_loop", gson.toJsonTree(openLoop));
+        }
+        if (!oneWayOptions.isEmpty()) {
+            out.add("one_way_options", gson.toJsonTree(oneWayOptions));
         }
         return out;
     }

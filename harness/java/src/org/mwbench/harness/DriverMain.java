@@ -110,12 +110,20 @@ public final class DriverMain {
                     "the driver returned without calling Measurement.run()");
         }
         final int kept = m.sampleCount();
+        final ResultHeader.Run record = m.record();
         if (o.output() != null) {
             ResultFile.writeFile(Path.of(o.output()),
-                    ResultHeader.make(d, o, run.clock(), m.record()), m.kept().durations(),
+                    ResultHeader.make(d, o, run.clock(), record), m.kept().durations(),
                     m.named());
         }
-        if (kept < m.samplesWanted()) {
+        // An open loop's lost calls are a figure of the run (the header's "load"), not a stop.
+        final long lost = record.load() != null ? record.load().get("lost").getAsLong() : 0;
+        if (lost > 0) {
+            System.err.println(run.prog() + ": warning: " + lost + " of "
+                    + record.load().get("calls").getAsLong() + " calls unanswered after "
+                    + o.timeoutSeconds() + " s without a reply (--timeout): left out as lost");
+        }
+        if (kept + lost < m.samplesWanted()) {
             System.err.println(run.prog() + ": error: stopped by " + run.signals().first()
                     + " after " + kept
                     + " of " + m.samplesWanted() + " samples"

@@ -27,6 +27,8 @@ import java.util.Map;
  * @param subscribers     --subscribers (operation "fanout" only; 1 otherwise)
  * @param firstSubscriber --first-subscriber (operation "fanout", server only; 0 otherwise)
  * @param options         every --option KEY=VALUE, sorted by key
+ * @param load            --load: closed (the default), or an open loop's schedule
+ * @param loadSeed        --load-seed (the Poisson schedule's seed, unsigned); null if not given
  */
 public record DriverOptions(
         Role role,
@@ -47,7 +49,9 @@ public record DriverOptions(
         String bindAddress,
         int subscribers,
         int firstSubscriber,
-        Map<String, String> options) {
+        Map<String, String> options,
+        Load load,
+        Long loadSeed) {
 
     /** "remote" (server, client) or "collocated". */
     public String mode() {

@@ -2,12 +2,10 @@ package org.mwbench.harness;
 
 import com.google.gson.JsonObject;
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
+import java.security.SecureRandom;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
-import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * The measured loop of a client (or collocated) process. A driver's measure() connects to
@@ -46,14 +44,15 @@ public final class Measurement {
     private final LoopProbe probe = new LoopProbe();
     private final JsonObject config = new JsonObject(); // guarded by this
     private final long injectedDelayNs;
-    private final String measuringFile;
-    private final AtomicBoolean announced = new AtomicBoolean();
+    private final MeasuringFile measuring = MeasuringFile.fromEnvironment();
     private final List<NamedSeries> named = new ArrayList<>();
     private boolean ran;
     // What the run did, for the result file.
     private long batch = 1;
     private long warmupDone;
     private KeptSamples kept;
+    private final OpenLoop open; // --load constant or poisson; null for a closed loop
+    private boolean reported;
 
     /**
      * Allocates the sample buffers (--threads x --samples durations and end times) now, so
@@ -67,19 +66,12 @@ public final class Measurement {
         for (int t = 0; t < lanes.length; t++) {
             lanes[t] = new Lane(perThread);
         }
-        injectedDelayNs = parseDelay(System.getenv("MWBENCH_INJECT_DELAY_NS"));
-        measuringFile = System.getenv("MWBENCH_MEASURING_FILE");
-    }
-
-    private static long parseDelay(String text) {
-        if (text == null) {
-            return 0;
-        }
-        if (!text.matches("[0-9]{1,18}")) {
-            throw new UsageException(
-                    "MWBENCH_INJECT_DELAY_NS must be a number of nanoseconds, not '" + text + "'");
-        }
-        return Long.parseLong(text);
+        injectedDelayNs = InjectedDelay.fromEnvironment();
+        // A seed not given is drawn: 63 bits, which a signed 64-bit reader also takes.
+        final long seed = options.loadSeed() != null ? options.loadSeed()
+                : new SecureRandom().nextLong() >>> 1;
+        open = options.load().open() ? new OpenLoop(options.load(), seed, options.warmup(),
+                options.samples(), OpenLoop.SYSTEM) : null;
     }
 
     public DriverOptions options() {
@@ -151,6 +143,53 @@ public final class Measurement {
         finish();
     }
 
+    /** One call of an open loop: starts call {@code call}, returns without its reply. */
+    @FunctionalInterface
+    public interface Send {
+        void send(long call) throws Exception;
+    }
+
+    /**
+     * The open loop of --load constant:RATE or poisson:RATE (--threads 1, --batch 1): sends
+     * call 0, 1, 2, ... (--warmup calls, then --samples) at the schedule's intended start
+     * times, on this thread, never waiting for a reply; the driver calls {@link #completed}
+     * with the call's number from whichever thread receives its reply. Then waits up to
+     * --timeout seconds for the replies outstanding. The sample of a call is its response
+     * time from its intended start; the named series service_time (from the send) and
+     * send_lag (from the intended start to the send) are declared here. Calls unanswered at
+     * the end are lost: left out, and counted in the header's {@code load}.
+     */
+    public void runOpen(Send send) throws Exception {
+        requireOneThread("an open loop sends from one thread");
+        if (open == null) {
+            throw new IllegalStateException("runOpen() without an open-loop --load");
+        }
+        open.measure(this, lanes[0], send);
+    }
+
+    /** An open loop's reply to call {@code call} has arrived; any thread, once per call. */
+    public void completed(long call) {
+        if (open != null) {
+            open.completed(call);
+        }
+    }
+
+    /** Whether --load is an open loop: measure() then calls {@link #runOpen}. */
+    public boolean openLoop() {
+        return open != null;
+    }
+
+    /**
+     * Samples the application timed itself (a one-way latency): {@code collect} fills an
+     * array of --warmup + --samples durations; the first --warmup are dropped. The header
+     * says {@code "timed_by": "driver"}. --threads 1, --batch 1 or auto; no named series.
+     */
+    public void runReported(ReportedSamples collect) throws Exception {
+        requireOneThread("samples a driver reports come from one application");
+        ReportedRun.run(this, lanes[0], collect);
+        reported = true;
+    }
+
     /**
      * From any thread, inside the call: reports a wrong reply. The loops stop before their
      * next sample and run()/runThreads() throw with the first message given.
@@ -174,25 +213,8 @@ public final class Measurement {
      * bad or repeated name or an unknown {@code partOf}.
      */
     public synchronized long[] namedSeries(String name, String partOf) {
-        if (!NamedSeries.validName(name)) {
-            throw new UsageException("named series '" + name
-                    + "': a name is [a-z][a-z0-9_]*, at most 64 long");
-        }
-        boolean parentFound = partOf == null || partOf.isEmpty();
-        for (NamedSeries series : named) {
-            if (series.name().equals(name)) {
-                throw new UsageException("named series '" + name + "' declared twice");
-            }
-            parentFound = parentFound || series.name().equals(partOf);
-        }
-        if (!parentFound) {
-            throw new UsageException("named series '" + name + "' is part of '" + partOf
-                    + "', which is not declared before it");
-        }
-        final long[] values = new long[Math.multiplyExact(perThread, lanes.length)];
-        final String parent = partOf == null || partOf.isEmpty() ? null : partOf;
-        named.add(new NamedSeries(name, parent, values));
-        return values;
+        return NamedSeries.declare(named, name, partOf, Math.multiplyExact(perThread,
+                lanes.length)).values();
     }
 
     /**
@@ -234,17 +256,7 @@ public final class Measurement {
     }
 
     Call slowed(Call call) {
-        if (injectedDelayNs == 0) {
-            return call; // the normal loop has no trace of the delay
-        }
-        final long delay = injectedDelayNs;
-        return () -> {
-            call.call();
-            final long until = System.nanoTime() + delay;
-            while (System.nanoTime() - until < 0) {
-                Thread.onSpinWait();
-            }
-        };
+        return InjectedDelay.slowed(call, injectedDelayNs);
     }
 
     /** Samples [from, to) into the lane's buffers; returns where it stopped. */
@@ -282,34 +294,12 @@ public final class Measurement {
     }
 
     long chooseBatch(Call call) throws Exception {
-        final long[] took = new long[AutoBatch.PROBES];
-        return AutoBatch.choose(calls -> {
-            for (int p = 0; p < took.length; p++) {
-                final long t0 = System.nanoTime();
-                for (long k = 0; k < calls; k++) {
-                    call.call();
-                }
-                took[p] = System.nanoTime() - t0;
-            }
-            Arrays.sort(took);
-            return took[took.length / 2];
-        }, clockReadCostNs, () -> stop);
+        return AutoBatch.forCall(call, clockReadCostNs, () -> stop);
     }
 
     /** MWBENCH_MEASURING_FILE: created once, after a first sample was kept. */
     void announceMeasuring() {
-        if (measuringFile == null || announced.getAndSet(true)) {
-            return;
-        }
-        try {
-            Files.newOutputStream(Path.of(measuringFile)).close();
-        } catch (IOException ignored) {
-            // a test aid; the test that asked for it notices its absence
-        }
-    }
-
-    boolean batchAuto() {
-        return options.batchAuto();
+        measuring.announce();
     }
 
     LoopProbe probe() {
@@ -355,14 +345,15 @@ public final class Measurement {
     /** The result header's view of the run. */
     synchronized ResultHeader.Run record() {
         return new ResultHeader.Run(warmupDone, batch, kept.count(), kept.wallNs(), probe,
-                config.deepCopy(), injectedDelayNs, kept.series(), named());
+                config.deepCopy(), injectedDelayNs, kept.series(), named(),
+                open == null ? null : open.header(), reported);
     }
 
     synchronized List<NamedSeries> named() {
         return List.copyOf(named);
     }
 
-    private void startRun() {
+    void startRun() {
         if (ran) {
             throw new IllegalStateException("Measurement.run() called twice");
         }
@@ -385,6 +376,16 @@ public final class Measurement {
     private void finish() {
         kept = KeptSamples.of(lanes);
         throwFailure();
+    }
+
+    /** As finish(), for a loop that counted its warm-up itself. */
+    void finish(long warmupCalls) {
+        warmupDone = warmupCalls;
+        finish();
+    }
+
+    boolean namedDeclared() {
+        return !named.isEmpty();
     }
 
     private synchronized void throwFailure() {

@@ -14,12 +14,18 @@ final class ResultHeader {
     record Series(long count, long wallNs) {
     }
 
-    /** What the header needs beyond the arguments; a server's has no samples. */
+    /**
+     * What the header needs beyond the arguments; a server's has no samples.
+     *
+     * @param load     an open loop's {@code load} object, or null
+     * @param reported whether the driver timed the samples (Measurement.runReported)
+     */
     record Run(long warmup, long batchSize, long sampleCount, long measuredWallNs, LoopProbe probe,
                JsonObject middlewareConfig, long injectedDelayNs, List<Series> series,
-               List<NamedSeries> named) {
+               List<NamedSeries> named, JsonObject load, boolean reported) {
         static Run server(LoopProbe probe, JsonObject middlewareConfig) {
-            return new Run(0, 1, 0, 0, probe, middlewareConfig, 0, List.of(), List.of());
+            return new Run(0, 1, 0, 0, probe, middlewareConfig, 0, List.of(), List.of(), null,
+                    false);
         }
     }
 
@@ -56,6 +62,12 @@ final class ResultHeader {
         }
         if (r.injectedDelayNs() != 0) {
             header.addProperty("injected_delay_ns", r.injectedDelayNs());
+        }
+        if (r.load() != null) {
+            header.add("load", r.load());
+        }
+        if (r.reported()) {
+            header.addProperty("timed_by", "driver");
         }
         if (r.series().size() > 1) {
             final JsonArray series = new JsonArray();

@@ -22,7 +22,7 @@ final class ThreadedLoop {
         final Measurement.Call measured = call == null ? null : measurement.slowed(call);
         crew.step(() -> {
             measurement.warmUp(measured, lane);
-            lane.batch = measurement.batchAuto() ? measurement.chooseBatch(measured) : 1;
+            lane.batch = measurement.options().batchAuto() ? measurement.chooseBatch(measured) : 1;
         });
         crew.sync(() -> {
             measurement.settleLanes();

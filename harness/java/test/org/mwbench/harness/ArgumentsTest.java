@@ -17,6 +17,8 @@ import org.junit.jupiter.params.provider.CsvSource;
 class ArgumentsTest {
     private static final String COLLOCATED =
             "--role collocated --operation roundtrip --transport inproc";
+    private static final String SERVER =
+            "--role server --operation roundtrip --transport iiop --endpoint-file /tmp/e ";
 
     @Test
     void defaultsAreTheContracts() {
@@ -51,7 +53,7 @@ class ArgumentsTest {
         assertEquals(3, o.threads());
     }
 
-    /** "@" stands for a collocated cell's required arguments. */
+    /** "@" stands for a collocated cell's required arguments, "S " for a server's. */
     @ParameterizedTest(name = "{0}")
     @CsvSource(delimiter = '|', value = {
         "--role x|--role x: unknown role (allowed: server, client, collocated)",
@@ -79,12 +81,33 @@ class ArgumentsTest {
         "@ --subscribers 2|--subscribers 2: only the operation 'fanout' has subscribers",
         "@ --frobnicate|--frobnicate: unknown argument (see --help)",
         "@ --samples|--samples: a value is required",
+        "@ --load poisson:-3|--load poisson:-3: the rate must be a positive finite number of calls per second",
+        "@ --load burst:5|--load burst:5: unknown load (allowed: closed, constant:RATE, poisson:RATE)",
+        "@ --load constant:1e1 --batch 4|--load constant:10: an open loop times each call on its own (--batch 1 or auto, not 4)",
+        "@ --load constant:10 --threads 2|--load constant:10: an open loop sends from one thread (--threads 1, not 2)",
+        "--role collocated --operation octets --transport inproc --load poisson:2.50|--load poisson:2.5: jtest has no open-loop load for operation octets (open_loop: roundtrip)",
+        "S --load constant:10|--load constant:10: a server sends no load; only a client or a collocated process takes it",
+        "S --load-seed 5|--load-seed: a server sends no load; only a client or a collocated process takes it",
+        "@ --load poisson:0.0001|--load poisson:0.0001: the rate must be at least 0.001 calls per second (one call per 1000 s)",
+        "@ --load-seed -1|--load-seed -1: expected an integer from 0 to 2^64 - 1",
+        "@ --load-seed 18446744073709551616|--load-seed 18446744073709551616: expected an integer from 0 to 2^64 - 1",
     })
     void aBadArgumentIsNamedWithWhatIsAllowed(String args, String message) {
         final UsageException e = assertThrows(UsageException.class,
-                () -> Arguments.parse(args.replace("@", COLLOCATED).split(" "),
-                        Cells.description()));
+                () -> Arguments.parse(args.replace("@", COLLOCATED).replace("S ", SERVER)
+                        .split(" "), Cells.description()));
         assertEquals(message, e.getMessage());
+    }
+
+    @Test
+    void anOpenLoadAndItsSeed() {
+        final DriverOptions o = Cells.collocated("--load", "poisson:2.5e4", "--batch", "auto",
+                "--load-seed", "18446744073709551615");
+        assertEquals(new Load(Load.Kind.POISSON, 25000), o.load());
+        assertEquals(1L, o.batch()); // auto: an open loop times each call on its own
+        assertEquals(-1L, o.loadSeed());
+        assertEquals(Load.CLOSED, Cells.collocated().load());
+        assertNull(Cells.collocated().loadSeed());
     }
 
     @Test
@@ -135,6 +158,12 @@ class ArgumentsTest {
         assertEquals(List.of("max_servants", "host_local"),
                 List.of("max_servants", "host_local").stream().filter(json::has).toList());
         assertTrue(!json.has("max_threads") && !json.has("option_transports"));
+        assertEquals("[\"roundtrip\"]", json.get("open_loop").toString());
+        assertTrue(!json.has("one_way_options"));
+        final Description oneWay = Cells.description();
+        oneWay.oneWayOptions.put("delivery", List.of("1"));
+        assertEquals("{\"delivery\":[\"1\"]}",
+                oneWay.toJson().get("one_way_options").toString());
     }
 
     @Test

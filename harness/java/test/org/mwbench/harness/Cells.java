@@ -19,6 +19,7 @@ final class Cells {
         d.optionValues.put("orb", List.of("jacorb", "glassfish"));
         d.maxServants = 4;
         d.hostLocal.add("uds");
+        d.openLoop.add("roundtrip");
         return d;
     }
 

@@ -27,7 +27,8 @@ class ResultFileTest {
             "contract/vectors"));
 
     @ParameterizedTest
-    @ValueSource(strings = {"result-v1", "result-v1-server", "result-v1-series", "result-v1-named"})
+    @ValueSource(strings = {"result-v1", "result-v1-server", "result-v1-series", "result-v1-named",
+        "result-v1-open"})
     void writesEachVectorByteForByte(String name) throws IOException {
         final JsonObject expected = JsonParser.parseString(
                 Files.readString(VECTORS.resolve(name + ".expected.json"))).getAsJsonObject();

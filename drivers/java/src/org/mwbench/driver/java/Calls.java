@@ -15,6 +15,9 @@ import org.mwbench.harness.Measurement.Call;
  * unmarshals, on either end.
  */
 final class Calls {
+    static final String ECHO_MISMATCH =
+            "test_method returned a value other than the send_time it was given";
+
     private Calls() {}
 
     static Call make(String operation, Targets pick, int size, boolean verify, Measurement m) {
@@ -23,7 +26,7 @@ final class Calls {
                 return () -> {
                     long sent = System.nanoTime();
                     if (pick.next().test_method(sent) != sent) {
-                        m.fail("test_method returned a value other than the send_time it was given");
+                        m.fail(Calls.ECHO_MISMATCH);
                     }
                 };
             case "ping":
@@ -69,7 +72,7 @@ final class Calls {
     }
 
     /** With verify=1: the reply of octets_out or octets_inout, its length and the servant's pattern. */
-    private static void checkReply(Measurement m, String operation, byte[] data, int expected) {
+    static void checkReply(Measurement m, String operation, byte[] data, int expected) {
         if (data.length != expected) {
             m.fail(operation + ": reply of " + data.length + " bytes, expected " + expected
                     + " (verify=1)");

@@ -59,6 +59,20 @@ public final class JavaDriver implements Driver {
         d.options.put("glassfish_sockets", "blocking|nio: orb=glassfish only: blocking sockets,"
                 + " a reader thread per connection (the default), or the ORB's own default, an NIO"
                 + " selector that hands each message to a worker thread (about twice as slow here)");
+        d.options.put("invocation", "static|dii|ami_callback|oneway: the client's invocation"
+                + " (default static): the IDL compiler's stubs, the DII (a Request per call),"
+                + " AMI callbacks (sendc_ and a ReplyHandler; JacORB only), or the oneway"
+                + " ping_oneway (--operation ping; the sample is its delivery)");
+        d.options.put("dispatch", "static|dsi: the server's skeletons, the IDL compiler's"
+                + " (default) or the DSI (DynamicImplementation)");
+        d.options.put("delivery", "0|1: also time each call's delivery, the client's send to"
+                + " the servant's entry (named series delivery; one host; default 0)");
+        d.optionValues.put("invocation", Invocation.MODES);
+        d.optionValues.put("dispatch", Invocation.DISPATCHES);
+        d.optionValues.put("delivery", List.of("0", "1"));
+        d.openLoop.add("roundtrip");
+        d.oneWayOptions.put("delivery", List.of("1"));
+        d.oneWayOptions.put("invocation", List.of("oneway"));
         d.optionValues.put("orb", List.of("jacorb", "glassfish"));
         d.optionValues.put("glassfish_sockets", List.of("blocking", "nio"));
         d.optionValues.put("scenario", CcmScenario.NAMES);
@@ -74,9 +88,13 @@ public final class JavaDriver implements Driver {
         boolean verify = options.optionFlag("verify", false);
         int size = payloadBytes(options);
         CcmScenario scenario = CcmScenario.of(options);
-        ServantSet servants = new ServantSet(verify, size);
+        Invocation invocation = Invocation.of(options, kind, scenario);
         ComponentLayer components = null;
-        try (OrbSession session = new OrbSession(kind, options.bindAddress(), nioSockets(options, kind))) {
+        try (OrbSession session = new OrbSession(kind, options.bindAddress(), nioSockets(options, kind));
+             DeliveryBoard board = invocation.board()
+                     ? DeliveryBoard.create(DeliveryBoard.pathFor(options.endpointFile())) : null) {
+            ServantSet servants = new ServantSet(verify, size, board,
+                    invocation.dsi ? session.orb() : null);
             recordOrb(session, context::recordConfig);
             context.recordConfig("scenario", scenario.name);
             String endpoint;
@@ -97,7 +115,12 @@ public final class JavaDriver implements Driver {
                 components.remove();
             }
             session.stop();
+            report(verify, components, servants);
         }
+    }
+
+    /** A server's verify=1 line, and its failure if any payload was wrong. */
+    private static void report(boolean verify, ComponentLayer components, ServantSet servants) {
         long bad = components != null ? components.bad() : servants.badPayloads();
         if (verify) {
             System.err.println("mwbench-driver-java: "
@@ -119,9 +142,14 @@ public final class JavaDriver implements Driver {
             throw new UsageException("--option target=random with --option scenario="
                     + scenario.name + ": a component scenario has one Receiver");
         }
-        ServantSet servants = new ServantSet(verify, size);
+        Invocation invocation = Invocation.of(options, kind, scenario);
+        boolean collocated = options.role() == Role.COLLOCATED;
+        // Collocated, the servants stamp the client's own board, in memory.
+        DeliveryBoard local = invocation.board() && collocated ? DeliveryBoard.inProcess() : null;
         ComponentLayer components = null;
         try (OrbSession session = new OrbSession(kind, options.bindAddress(), nioSockets(options, kind))) {
+            ServantSet servants = new ServantSet(verify, size, local,
+                    invocation.dsi ? session.orb() : null);
             recordOrb(session, m::recordConfig);
             m.recordConfig("scenario", scenario.name);
             if (scenario.componentClient || scenario.componentServer) {
@@ -133,28 +161,28 @@ public final class JavaDriver implements Driver {
             Targets through = scenario.componentClient
                     ? new ReceptacleTargets(components.caller(targets[0])) : null;
             int[] sequence = random ? Targets.randomSequence(targets.length) : null;
-            JitWarmup warmup = new JitWarmup(options.threads(), m::stopRequested);
-            m.runThreads(thread -> {
-                Targets pick = through != null ? through
-                        : random ? Targets.random(targets, sequence, thread, options.threads())
-                        : Targets.same(targets);
-                Measurement.Call call =
-                        Calls.make(options.operation(), pick, size, verify, m);
-                warmup.run(thread, call);
-                return call;
-            });
-            m.recordConfig("warmup", warmup.toJson());
-            JvmPauses.record(m, System.getProperty(JVM_LOG_PROPERTY));
+            DeliveryBoard board = !invocation.board() || collocated ? local
+                    : DeliveryBoard.open(DeliveryBoard.pathFor(options.endpointFile()));
+            ClientRun client = new ClientRun(options, m, session.orb(), invocation, board);
+            client.run(thread -> through != null ? through
+                    : random ? Targets.random(targets, sequence, thread, options.threads())
+                    : Targets.same(targets), size, verify, kind);
+            m.recordConfig("warmup", client.warmup().toJson());
+            // The pauses are placed on back-to-back samples: not an open loop's, which
+            // overlap, nor oneway deliveries, which the driver timed.
+            if (!m.openLoop() && !invocation.oneway()) {
+                JvmPauses.record(m, System.getProperty(JVM_LOG_PROPERTY));
+            }
             m.recordConfig("footprint", Footprint.measure());
+            if (verify && collocated) {
+                System.err.println("mwbench-driver-java: " + (scenario.componentServer
+                        ? components.summary() : servants.callSummary()));
+            }
         } catch (BAD_PARAM e) {
             throw new IllegalStateException((verify ? "the servant rejected a payload (verify=1): "
                     : "call failed: ") + FirstCall.describe(e), e);
         } catch (SystemException e) {
             throw new IllegalStateException("call failed: " + FirstCall.describe(e), e);
-        }
-        if (verify && options.role() == Role.COLLOCATED) {
-            System.err.println("mwbench-driver-java: "
-                    + (scenario.componentServer ? components.summary() : servants.callSummary()));
         }
     }
 

@@ -55,6 +55,12 @@ enum OrbKind {
         properties.put("org.omg.CORBA.ORBSingletonClass", singletonClass);
         properties.put(hostProperty, bindAddress);
         properties.put(portProperty, "0");
+        if (this == JACORB) {
+            // A POA's full request queue (jacorb.poa.queue_max, 100 requests) makes a new
+            // request wait instead of failing with TRANSIENT: an open loop that outpaces
+            // the servant, or a burst after a pause, queues as a socket would.
+            properties.put("jacorb.poa.queue_wait", "on");
+        }
         if (this == GLASSFISH && !nioSockets) {
             // Blocking sockets with a reader thread per connection, instead of the
             // default NIO selector that hands every message to a worker thread: a

@@ -14,7 +14,10 @@ import org.omg.CORBA.CompletionStatus;
  * of the process, built before serving and never copied per call. With
  * verify=1 it also checks every payload and counts its calls (the tests check
  * that random targets reach every servant); that costs a pass over the
- * payload and is off for measurements.
+ * payload and is off for measurements. With a delivery board (delivery=1,
+ * invocation=oneway) every operation stamps it first, the instant the call's
+ * arguments reached the servant's code; behind the DSI (DsiServant) the DSI
+ * servant stamps instead, on entry to invoke().
  */
 final class RoundTripServant extends RoundTripPOA {
     /** What all servants of a process share. */
@@ -23,19 +26,25 @@ final class RoundTripServant extends RoundTripPOA {
         final int payloadBytes;
         final byte[] reply;
         final AtomicLong badPayloads = new AtomicLong();
+        /** Stamped on entry to every call; null when nobody times deliveries. */
+        final DeliveryBoard board;
 
-        Shared(boolean verify, int payloadBytes) {
+        Shared(boolean verify, int payloadBytes, DeliveryBoard board) {
             this.verify = verify;
             this.payloadBytes = payloadBytes;
             this.reply = Payloads.reply(payloadBytes);
+            this.board = board;
         }
     }
 
     private final Shared shared;
+    private final DeliveryBoard board; // the shared one, or null behind the DSI
     private final AtomicLong calls = new AtomicLong();
 
-    RoundTripServant(Shared shared) {
+    /** {@code stamps}: false behind the DSI, whose invoke() stamps the board itself. */
+    RoundTripServant(Shared shared, boolean stamps) {
         this.shared = shared;
+        this.board = stamps ? shared.board : null;
     }
 
     /** Calls served (counted with verify=1 only). */
@@ -128,7 +137,11 @@ final class RoundTripServant extends RoundTripPOA {
         }
     }
 
+    /** First thing in every operation. */
     private void count() {
+        if (board != null) {
+            board.stamp();
+        }
         if (shared.verify) {
             calls.incrementAndGet();
         }

@@ -2,20 +2,27 @@ package org.mwbench.driver.java;
 
 import java.util.ArrayList;
 import java.util.List;
+import org.omg.CORBA.ORB;
+import org.omg.PortableServer.Servant;
 
 /** The --servants servants of one process, which share one reply. */
 final class ServantSet {
     private final RoundTripServant.Shared shared;
     private final List<RoundTripServant> servants = new ArrayList<>();
 
-    ServantSet(boolean verify, int payloadBytes) {
-        this.shared = new RoundTripServant.Shared(verify, payloadBytes);
+    private final ORB orb; // the DSI's argument lists; null for static skeletons
+
+    /** {@code dsiOrb}: the ORB of DSI servants, or null for the static skeletons. */
+    ServantSet(boolean verify, int payloadBytes, DeliveryBoard board, ORB dsiOrb) {
+        this.shared = new RoundTripServant.Shared(verify, payloadBytes, board);
+        this.orb = dsiOrb;
     }
 
-    RoundTripServant add() {
-        RoundTripServant servant = new RoundTripServant(shared);
+    /** A new servant: the IDL compiler's skeleton, or the DSI's in front of the same code. */
+    Servant add() {
+        RoundTripServant servant = new RoundTripServant(shared, orb == null);
         servants.add(servant);
-        return servant;
+        return orb == null ? servant : new DsiServant(servant, orb, shared.board);
     }
 
     long badPayloads() {
