@@ -373,4 +373,8 @@ def assert_open_loop_result(path, load, samples=200):
     assert all(r == s + g for r, s, g in zip(response, service, lag, strict=True))
     assert summary["max_send_lag_ns"] == max(lag)
     assert summary["late_sends"] == sum(g > summary["late_threshold_ns"] for g in lag)
+    # The spin margin: the warm-up sleeps' lateness, at most a quarter of the gap.
+    margin = summary["spin_margin_ns"]
+    assert margin <= summary["calibration_lateness_p90_ns"]
+    assert margin <= summary["late_threshold_ns"] / 4 + 1
     return header

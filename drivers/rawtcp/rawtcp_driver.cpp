@@ -102,7 +102,11 @@ class RawTcpDriver final : public mwbench::Driver {
          "server: stop answering for this many ms once every stall_every_ms (the "
          "coordinated-omission demonstration); 0 (default): never"},
         {"stall_every_ms", "server: the period of stall_ms, in ms (default 1000)"},
+        {kReceiveOption,
+         "open loop: what reads the replies: reader (default), a thread of their own; sender, "
+         "the sending thread between its sends"},
     };
+    d.option_values[kReceiveOption].assign(std::begin(kReceiveValues), std::end(kReceiveValues));
     d.open_loop.assign(std::begin(kOpenLoopOperations), std::end(kOpenLoopOperations));
     d.max_servants = 1;
     // One thread, one listener and one connection per subscriber: 64 keeps a

@@ -216,7 +216,7 @@ def test_unknown_option_is_a_usage_error(tmp_path):
     )
     assert proc.returncode == 2
     assert proc.stderr.startswith("mwbench-driver-rawtcp: error: --option colour")
-    assert "allowed: nodelay, stall_every_ms, stall_ms, verify, fault" in proc.stderr
+    assert "allowed: nodelay, receive, stall_every_ms, stall_ms, verify, fault" in proc.stderr
 
 
 def test_collocated_is_not_supported(tmp_path):

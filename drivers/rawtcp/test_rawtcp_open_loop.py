@@ -28,15 +28,18 @@ def run_open(tmp_path, operation, transport, *client_args, server_args=(), warmu
 def test_describe_lists_the_open_loop_operations_and_the_stall():
     d = RAWTCP.describe()
     assert d["open_loop"] == ["roundtrip", "ping", "octets", "octets_out", "octets_inout"]
-    assert {"stall_ms", "stall_every_ms"} <= set(d["options"])
+    assert {"stall_ms", "stall_every_ms", "receive"} <= set(d["options"])
+    assert d["option_values"]["receive"] == ["reader", "sender"]
 
 
 @pytest.mark.parametrize(("operation", "transport"),
                          [("roundtrip", "tcp"), ("roundtrip", "uds"), ("ping", "tcp")])
 @pytest.mark.parametrize("kind", ["constant", "poisson"])
-def test_an_open_loop_answers_every_call(tmp_path, operation, transport, kind):
+@pytest.mark.parametrize("receive", ["reader", "sender"])
+def test_an_open_loop_answers_every_call(tmp_path, operation, transport, kind, receive):
     header, samples, named, server = run_open(tmp_path, operation, transport,
-                                              "--load", f"{kind}:2000")
+                                              "--load", f"{kind}:2000",
+                                              "--option", f"receive={receive}")
     load = header["load"]
     assert load["kind"] == kind and load["rate_per_s"] == 2000.0
     assert load["calls"] == SAMPLES and load["lost"] == 0  # loopback loses nothing
@@ -85,10 +88,11 @@ def test_a_bad_load_is_a_usage_error(tmp_path, args, message):
 
 @pytest.mark.parametrize("payload", [1000, 200_000])  # one recv(), and many
 @pytest.mark.parametrize("operation", ["octets", "octets_out", "octets_inout"])
-def test_payloads_arrive_intact_in_an_open_loop(tmp_path, operation, payload):
+@pytest.mark.parametrize("receive", ["reader", "sender"])
+def test_payloads_arrive_intact_in_an_open_loop(tmp_path, operation, payload, receive):
     """verify=1: the server checks every request, the client every reply, while requests
     queue on the connection."""
-    verify = ("--option", "verify=1")
+    verify = ("--option", "verify=1", "--option", f"receive={receive}")
     server = RAWTCP.server(tmp_path, *cell(operation, "tcp", payload), *verify)
     client, output = RAWTCP.client(tmp_path, server, *cell(operation, "tcp", payload), *verify,
                                    "--load", "poisson:2000", samples=100)
@@ -148,3 +152,22 @@ def test_a_stall_delays_every_call_due_during_it(tmp_path, kind):
     assert all(samples[k] >= stall_ns - k * gap_ns for k in due), samples[:len(due)]
     # Half of them, at least: the tail a closed loop would have hidden.
     assert sum(s >= stall_ns / 2 for s in samples) >= len(due) // 2
+
+
+@pytest.mark.parametrize("receive", ["reader", "sender"])
+def test_requests_larger_than_the_socket_never_block_the_replies(tmp_path, receive):
+    """octets_inout of 8 MB, more than the socket's buffers hold, at a rate no machine
+    keeps up with: while a request does not fit, the server's reply to the one before
+    fills the other direction; the client takes the replies as it sends (receive=sender:
+    its one thread receives too), so neither end waits for the other and no call is
+    lost."""
+    payload = 8 << 20
+    args = (*cell("octets_inout", "tcp", payload), "--option", f"receive={receive}")
+    server = RAWTCP.server(tmp_path, *args)
+    client, output = RAWTCP.client(tmp_path, server, *args, "--load", "constant:10000",
+                                   "--timeout", "60", samples=10, warmup=2)
+    status, err = server.stop()
+    assert client.returncode == 0, client.stderr
+    assert status == 0, err
+    header, samples = read_result(output)
+    assert header["load"]["calls"] == len(samples) == 10 and header["load"]["lost"] == 0

@@ -1,15 +1,16 @@
 // The zmq driver's open loop (zmq_open_loop.hpp).
 #include "zmq_open_loop.hpp"
 
+#include <poll.h>
 #include <zmq.h>
 
 #include <cerrno>
 #include <cstdint>
 #include <cstring>
+#include <ctime>
 #include <exception>
 #include <stdexcept>
 #include <string>
-#include <thread>
 #include <vector>
 
 #include "mwbench/clock.hpp"
@@ -17,9 +18,6 @@
 namespace zmq_driver {
 
 namespace {
-
-// Where the sending thread hands call numbers to the reader.
-constexpr const char* kCallsEndpoint = "inproc://mwbench-open-loop-calls";
 
 enum class Operation { roundtrip, ping, octets };
 
@@ -39,59 +37,47 @@ zmq::socket_t unbounded_socket(zmq::context_t& context, zmq::socket_type type) {
   return socket;
 }
 
-// The reader thread's half: the DEALER and the inner end of the PAIR, made
-// on the measuring thread and used only by the reader after (a thread's
-// start orders the memory, as ZeroMQ asks of a socket that changes threads).
-class Reader {
+// The DEALER, owned by the harness's sending thread: send() writes a
+// request, and wait_until() (run_open's) waits on the socket's ZMQ_FD with
+// ppoll() to the deadline, taking every reply that is there. ZMQ_FD only
+// says that the socket has something to process, so ZMQ_EVENTS (which
+// processes it) says whether a reply waits, before every poll, as ZeroMQ's
+// manual asks.
+class Caller {
  public:
-  Reader(zmq::context_t& context, const mwbench::DriverOptions& o, const std::string& endpoint,
+  Caller(zmq::context_t& context, const mwbench::DriverOptions& o, const std::string& endpoint,
          Wait wait, mwbench::Measurement& m)
       : m_(m),
-        wait_ms_(wait == Wait::block ? -1 : 0),
+        wait_(wait),
         operation_(operation_of(o.operation)),
-        calls_(unbounded_socket(context, zmq::socket_type::pair)),
         dealer_(unbounded_socket(context, zmq::socket_type::dealer)),
         sent_ns_(o.warmup + o.samples, 0),
         request_(operation_ == Operation::octets ? octets_request(o.payload_bytes)
                                                  : std::vector<std::uint8_t>{kPingByte}) {
-    calls_.bind(kCallsEndpoint);
     dealer_.connect(endpoint);
+    fd_ = dealer_.get(zmq::sockopt::fd);
   }
 
-  // Until the sending thread says the sends are over (an empty message).
-  void run() noexcept {
+  // Receives until `deadline_ns` (wait=spin: polling without sleep), or
+  // returns after the replies that came.
+  void wait_until(std::uint64_t deadline_ns) noexcept {
     try {
-      zmq_pollitem_t items[] = {{dealer_.handle(), 0, ZMQ_POLLIN, 0},
-                                {calls_.handle(), 0, ZMQ_POLLIN, 0}};
       for (;;) {
-        if (zmq_poll(items, 2, wait_ms_) < 0) {
-          if (zmq_errno() == EINTR) continue;  // a signal; the harness decides what it means
-          throw zmq::error_t();
-        }
-        // Replies first: each one's time is taken when it is handed over.
-        if ((items[0].revents & ZMQ_POLLIN) != 0) {
+        if ((dealer_.get(zmq::sockopt::events) & ZMQ_POLLIN) != 0) {
           while (take_reply()) {
           }
+          return;
         }
-        if ((items[1].revents & ZMQ_POLLIN) != 0 && !forward_calls()) return;
+        const std::uint64_t now = mwbench::now_ns();
+        if (now >= deadline_ns) return;
+        const std::uint64_t left = wait_ == Wait::spin ? 0 : deadline_ns - now;
+        const timespec timeout{static_cast<time_t>(left / 1'000'000'000u),
+                               static_cast<long>(left % 1'000'000'000u)};
+        pollfd ready{fd_, POLLIN, 0};
+        if (::ppoll(&ready, 1, &timeout, nullptr) < 0 && errno == EINTR) return;  // a signal
       }
     } catch (const std::exception& e) {
-      m_.fail(std::string("the open loop's reader: ") + e.what());
-    }
-  }
-
- private:
-  bool more() { return dealer_.get(zmq::sockopt::rcvmore) != 0; }
-
-  // Every call number waiting on the PAIR, each sent as a request. False
-  // once the sends are over.
-  bool forward_calls() {
-    for (;;) {
-      std::uint64_t call = 0;
-      const auto got = calls_.recv(zmq::buffer(&call, sizeof call), zmq::recv_flags::dontwait);
-      if (!got) return true;
-      if (got->untruncated_size == 0) return false;
-      send_request(call);
+      m_.fail(std::string("the open loop's replies: ") + e.what());
     }
   }
 
@@ -106,6 +92,9 @@ class Reader {
       dealer_.send(zmq::buffer(request_.data(), request_.size()), zmq::send_flags::none);
     }
   }
+
+ private:
+  bool more() { return dealer_.get(zmq::sockopt::rcvmore) != 0; }
 
   // One reply, if one is waiting: [call number][empty][reply].
   bool take_reply() {
@@ -151,10 +140,10 @@ class Reader {
   }
 
   mwbench::Measurement& m_;
-  const long wait_ms_;
+  const Wait wait_;
   const Operation operation_;
-  zmq::socket_t calls_;
   zmq::socket_t dealer_;
+  int fd_ = -1;                              // ZMQ_FD of the DEALER
   std::vector<std::uint64_t> sent_ns_;       // per call: when its request left; 0 = not in flight
   const std::vector<std::uint8_t> request_;  // ping and octets: the request's body
   std::uint8_t reply_[sizeof(std::uint64_t) + 1] = {};  // one byte more shows a longer reply
@@ -164,24 +153,9 @@ class Reader {
 
 void measure_open_loop(zmq::context_t& context, const mwbench::DriverOptions& o,
                        const std::string& endpoint, Wait wait, mwbench::Measurement& m) {
-  Reader reader(context, o, endpoint, wait, m);
-  zmq::socket_t calls = unbounded_socket(context, zmq::socket_type::pair);
-  calls.connect(kCallsEndpoint);
-  std::thread reader_thread([&reader] { reader.run(); });
-  // However run_open() ends (the last reply, the timeout, a stop, a
-  // failure), the reader hears that the sends are over and is joined.
-  struct SendsOver {
-    zmq::socket_t& calls;
-    std::thread& reader;
-    ~SendsOver() {
-      // Fails only once the context is shut down, which ends the reader's wait too.
-      zmq_send(calls.handle(), nullptr, 0, 0);
-      reader.join();
-    }
-  } sends_over{calls, reader_thread};
-  m.run_open([&calls](std::uint64_t call) {
-    calls.send(zmq::buffer(&call, sizeof call), zmq::send_flags::none);
-  });
+  Caller caller(context, o, endpoint, wait, m);
+  m.run_open([&caller](std::uint64_t call) { caller.send_request(call); },
+             [&caller](std::uint64_t deadline_ns) { caller.wait_until(deadline_ns); });
 }
 
 }  // namespace zmq_driver

@@ -9,13 +9,13 @@
 // delimiter as the envelope and sends it back before the reply, so a request
 // [call number][empty][body] comes back as [call number][empty][reply].
 //
-// The threads: a ZeroMQ socket belongs to one thread, and the harness owns
-// the sending thread. So a reader thread owns the DEALER and waits
-// (zmq_poll) on it and on the inner end of an inproc PAIR through which the
-// sending thread hands it each call number. That costs each request one
-// more pipe and one wake-up of the reader; why the alternatives (a socket
-// shared under a lock, one thread polling to the schedule) are worse is in
-// the README, "Open loop".
+// The thread: a ZeroMQ socket belongs to one thread, so the harness's
+// sending thread owns the DEALER: it sends each request, and receives the
+// replies while the harness waits for the next intended time (run_open's
+// wait_until: a ppoll() on the DEALER's ZMQ_FD to the deadline, ZMQ_EVENTS
+// saying whether a reply waits). So a reply wakes the thread that sent the
+// call, as the REQ's thread in the closed loop, and no request crosses
+// another thread (the README, "Open loop", says why).
 //
 // No high-water mark on either socket: an open loop must neither block the
 // sender nor drop a request because a queue is full.
@@ -32,8 +32,9 @@ namespace zmq_driver {
 
 // Runs the measured open loop of `o.operation` (roundtrip, ping, octets) to
 // the REP socket at `endpoint`, in `context` (collocated: the REP side
-// serves in the same context). `wait` is how the reader thread waits:
-// block, a blocking zmq_poll(); spin, zmq_poll() with timeout 0 in a loop.
+// serves in the same context). `wait` is how the sending thread waits for
+// replies: block, a ppoll() to the deadline; spin, ppoll() with timeout 0 in
+// a loop until the deadline.
 void measure_open_loop(zmq::context_t& context, const mwbench::DriverOptions& o,
                        const std::string& endpoint, Wait wait, mwbench::Measurement& m);
 

@@ -2,7 +2,8 @@
 // the open loop does; open_loop.hpp how it keeps its calls).
 #include <sys/prctl.h>
 
-#include <chrono>
+#include <algorithm>
+#include <cmath>
 #include <random>
 
 #include "mwbench/measurement.hpp"
@@ -50,17 +51,19 @@ OpenLoopCalls& Measurement::begin_open() {
   batch_ = 1;
   named_.emplace_back("service_time", "", options_.samples);
   named_.emplace_back("send_lag", "", options_.samples);
-  // The sender sleeps to each intended time: with the default slack of
-  // 50 us, each wake-up could come that late.
+  // The sender sleeps to each intended time (less its spin margin): with the
+  // default slack of 50 us, each wake-up could come that late.
   timer_slack_ns_ = prctl(PR_GET_TIMERSLACK, 0, 0, 0, 0);
   prctl(PR_SET_TIMERSLACK, 1UL, 0, 0, 0);
   return *open_;
 }
 
+std::uint64_t Measurement::open_patience_ns() const noexcept {
+  // Bounded, so that adding it to a clock reading cannot overflow.
+  return static_cast<std::uint64_t>(std::llround(std::min(options_.timeout_s * 1e9, 1e18)));
+}
+
 void Measurement::end_open(std::uint64_t sent) {
-  const auto patience = std::chrono::duration_cast<std::chrono::nanoseconds>(
-      std::chrono::duration<double>(options_.timeout_s));
-  open_->wait_for_replies(sent, patience, stop_);
   const std::uint64_t wait_end_ns = now_ns();
   if (warmup_done_ == options_.warmup) probe_.stop();  // started after the warm-up
   if (timer_slack_ns_ > 0) prctl(PR_SET_TIMERSLACK, static_cast<unsigned long>(timer_slack_ns_));

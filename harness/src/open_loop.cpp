@@ -1,6 +1,8 @@
 // The open loop's schedule and bookkeeping (open_loop.hpp).
 #include "mwbench/open_loop.hpp"
 
+#include <sched.h>
+
 #include <cerrno>
 #include <cmath>
 #include <ctime>
@@ -37,14 +39,17 @@ nlohmann::json OpenLoopSummary::to_json() const {
                         {"late_threshold_ns", late_threshold_ns},
                         {"max_send_lag_ns", max_send_lag_ns},
                         {"outstanding_at_end", outstanding_at_end},
-                        {"lost", lost}};
+                        {"lost", lost},
+                        {"spin_margin_ns", spin_margin_ns},
+                        {"calibration_sleeps", calibration_sleeps},
+                        {"calibration_lateness_p90_ns", calibration_lateness_p90_ns}};
   if (load.kind == Load::Kind::poisson) out["seed"] = seed;
   return out;
 }
 
 OpenLoopCalls::OpenLoopCalls(const Load& load, std::uint64_t seed, std::uint64_t warmup,
                              std::uint64_t samples)
-    : load_(load), seed_(seed), warmup_(warmup) {
+    : load_(load), seed_(seed), warmup_(warmup), spin_margin_(load.mean_gap_ns()) {
   const std::uint64_t total = warmup + samples;
   // assign() and the loop write every element: no page fault while sending.
   intended_.assign(total, 0);
@@ -109,6 +114,9 @@ OpenLoopSummary OpenLoopCalls::collect(std::uint64_t sent, std::uint64_t wait_en
   s.load = load_;
   s.seed = seed_;
   s.late_threshold_ns = static_cast<std::uint64_t>(std::llround(load_.mean_gap_ns()));
+  s.spin_margin_ns = spin_margin_.margin_ns();
+  s.calibration_sleeps = spin_margin_.sleeps();
+  s.calibration_lateness_p90_ns = spin_margin_.lateness_percentile_ns();
   service.restart();
   lag.restart();
   if (sent <= warmup_) return s;
@@ -162,5 +170,7 @@ void MonotonicClock::sleep_until(std::uint64_t t_ns) const noexcept {
   while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &until, nullptr) == EINTR) {
   }
 }
+
+void MonotonicClock::spin() const noexcept { sched_yield(); }
 
 }  // namespace mwbench

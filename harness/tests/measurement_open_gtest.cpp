@@ -3,10 +3,12 @@
 // Nothing here judges a time: only counts, and how the figures relate.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <atomic>
 #include <cstdint>
 #include <stdexcept>
 #include <thread>
+#include <vector>
 
 #include "measured_calls.hpp"
 #include "mwbench/measurement.hpp"
@@ -72,6 +74,64 @@ TEST(MeasurementOpen, RepliesFromAnotherThreadAreTimedFromTheirIntendedStart) {
   EXPECT_EQ(m.measured_wall_ns(), m.open_loop_summary()->measured_wall_ns);
   // The schedule's rate: 200 calls over 199 gaps of 0.5 ms.
   EXPECT_DOUBLE_EQ(m.open_loop_summary()->offered_per_s, 200 / (199 * 0.5e-3));
+}
+
+TEST(MeasurementOpen, TheSpinMarginIsBoundedByAQuarterOfTheGap) {
+  const auto o = open_options(Load::Kind::constant, 2000, 50, 50);
+  Measurement m(o, 20);
+  m.run_open([&](std::uint64_t call) { m.completed(call); });
+  const mwbench::OpenLoopSummary& s = *m.open_loop_summary();
+  EXPECT_EQ(s.spin_margin_ns, std::min<std::uint64_t>(s.calibration_lateness_p90_ns, 125'000));
+  EXPECT_LE(s.calibration_sleeps, 50u);  // one per warm-up call at most: none ends early here
+}
+
+// A driver that receives its replies on the sending thread: wait_until()
+// answers the calls sent so far, then sleeps to its deadline.
+class SameThreadReplies {
+ public:
+  SameThreadReplies(Measurement& m, std::uint64_t calls) : m_(m) { pending_.reserve(calls); }
+  void send(std::uint64_t call) { pending_.push_back(call); }
+  void wait_until(std::uint64_t deadline_ns) {
+    ++waits_;
+    if (std::this_thread::get_id() != sender_) other_thread_ = true;
+    for (const std::uint64_t call : pending_) {
+      if (call < answers_) m_.completed(call);
+    }
+    pending_.clear();
+    if (deadline_ns > mwbench::now_ns()) mwbench::MonotonicClock{}.sleep_until(deadline_ns);
+  }
+  std::uint64_t answers_ = UINT64_MAX;  // calls from this one on are never answered
+  std::uint64_t waits_ = 0;
+  bool other_thread_ = false;
+
+ private:
+  Measurement& m_;
+  std::vector<std::uint64_t> pending_;
+  std::thread::id sender_ = std::this_thread::get_id();
+};
+
+TEST(MeasurementOpen, ADriverReceivingOnTheSendingThreadIsWaitedThrough) {
+  const auto o = open_options(Load::Kind::constant, 2000, 200, 20);
+  Measurement m(o, 20);
+  SameThreadReplies driver(m, 220);
+  m.run_open([&](std::uint64_t call) { driver.send(call); },
+             [&](std::uint64_t deadline_ns) { driver.wait_until(deadline_ns); });
+  expect_consistent(m, 200);
+  // The last call is answered only in a wait after its send: the harness's own.
+  EXPECT_EQ(m.open_loop_summary()->lost, 0u);
+  EXPECT_GT(driver.waits_, 0u);
+  EXPECT_FALSE(driver.other_thread_);
+}
+
+TEST(MeasurementOpen, ADriverReceivingOnTheSendingThreadLosesCallsAfterTheTimeout) {
+  const auto o = open_options(Load::Kind::constant, 5000, 50, 5, /*timeout_s=*/0.05);
+  Measurement m(o, 20);
+  SameThreadReplies driver(m, 55);
+  driver.answers_ = 45;
+  m.run_open([&](std::uint64_t call) { driver.send(call); },
+             [&](std::uint64_t deadline_ns) { driver.wait_until(deadline_ns); });
+  expect_consistent(m, 50);
+  EXPECT_EQ(m.open_loop_summary()->lost, 10u);
 }
 
 TEST(MeasurementOpen, PoissonRecordsItsSeed) {

@@ -7,12 +7,12 @@
 
 #include <algorithm>
 #include <cmath>
-#include <deque>
 #include <numeric>
 #include <utility>
 #include <vector>
 
 #include "mwbench/open_loop.hpp"
+#include "simulated_open_loop.hpp"
 
 namespace {
 
@@ -20,102 +20,14 @@ using mwbench::Load;
 using mwbench::OpenLoopCalls;
 using mwbench::OpenLoopSummary;
 
-constexpr std::uint64_t kMs = 1'000'000;
-constexpr std::uint64_t kUs = 1'000;
-constexpr std::uint64_t kStart = 1'000 * kMs;  // the simulation's clock at the start
+using mwbench::testing::kMs;
+using mwbench::testing::kStart;
+using mwbench::testing::kUs;
+using mwbench::testing::OpenRun;
+using mwbench::testing::run_open;
+using mwbench::testing::SimulatedServer;
 
 Load load(Load::Kind kind, double rate) { return Load{kind, rate}; }
-
-// One server thread answering requests in order (FIFO), each after
-// `service_ns` of work, except that it does nothing during the stall
-// [stall_at, stall_at + stall_ns): a request that would start then waits
-// for the stall's end. It answers no call from `answers` on.
-struct SimulatedServer {
-  std::uint64_t service_ns = 0;
-  std::uint64_t stall_at = UINT64_MAX;
-  std::uint64_t stall_ns = 0;
-  std::uint64_t answers = UINT64_MAX;
-  std::uint64_t free_at = 0;
-  std::deque<std::pair<std::uint64_t, std::uint64_t>> replies{};  // call, done time
-
-  // The time at which a request that arrives at `now` is answered.
-  std::uint64_t serve(std::uint64_t now) {
-    std::uint64_t start = std::max(now, free_at);
-    if (start >= stall_at && start < stall_at + stall_ns) start = stall_at + stall_ns;
-    free_at = start + service_ns;
-    return free_at;
-  }
-  void request(std::uint64_t call, std::uint64_t now) {
-    const std::uint64_t done = serve(now);
-    if (call < answers) replies.emplace_back(call, done);
-  }
-  // Hands every reply due by `t` to the open loop.
-  void deliver_until(std::uint64_t t, OpenLoopCalls& calls) {
-    while (!replies.empty() && replies.front().second <= t) {
-      calls.complete(replies.front().first, replies.front().second);
-      replies.pop_front();
-    }
-  }
-};
-
-// A clock that moves only when the sender sleeps (or a send costs time),
-// delivering the server's replies as time passes.
-struct SimulatedClock {
-  std::uint64_t t = kStart;
-  SimulatedServer* server = nullptr;
-  OpenLoopCalls* calls = nullptr;
-  std::uint64_t sleeps = 0;
-
-  std::uint64_t now() const { return t; }
-  void sleep_until(std::uint64_t until) {
-    ++sleeps;
-    t = std::max(t, until);
-    server->deliver_until(t, *calls);
-  }
-};
-
-struct OpenRun {
-  OpenLoopSummary summary;
-  std::vector<std::uint64_t> response;
-  std::vector<std::uint64_t> service;
-  std::vector<std::uint64_t> lag;
-  std::vector<std::uint64_t> intended;
-  std::vector<std::uint64_t> sent;
-};
-
-// Runs an open loop of `warmup` + `samples` calls against `server`; the
-// send of each call in `slow_sends` costs that much clock time. At the end
-// every reply the server gives is delivered.
-OpenRun run_open(const Load& l, std::uint64_t warmup, std::uint64_t samples, SimulatedServer server,
-                 std::uint64_t seed = 1,
-                 std::vector<std::pair<std::uint64_t, std::uint64_t>> slow_sends = {}) {
-  OpenLoopCalls calls(l, seed, warmup, samples);
-  SimulatedClock clock{kStart, &server, &calls};
-  OpenRun run;
-  auto send = [&](std::uint64_t call) {
-    run.intended.push_back(calls.intended_ns(call));
-    run.sent.push_back(clock.now());
-    server.request(call, clock.now());
-    for (const auto& [slow, cost] : slow_sends) {
-      if (slow == call) clock.t += cost;
-    }
-  };
-  const std::atomic<bool> stop{false};
-  calls.start_at(clock.now());
-  const std::uint64_t sent = mwbench::send_on_schedule(clock, calls, send, stop, 0, calls.total());
-  EXPECT_EQ(sent, calls.total());
-  server.deliver_until(UINT64_MAX, calls);
-  const std::uint64_t wait_end = std::max(clock.t, server.free_at) + 10 * kMs;
-  run.response.assign(samples, 0);
-  mwbench::NamedSeries service("service_time", "", samples);
-  mwbench::NamedSeries lag("send_lag", "", samples);
-  run.summary = calls.collect(sent, wait_end, run.response, service, lag);
-  run.response.resize(run.summary.answered);
-  run.service.assign(service.values().begin(), service.values().end());
-  run.lag.assign(lag.values().begin(), lag.values().end());
-  EXPECT_EQ(calls.error(), "");
-  return run;
-}
 
 std::uint64_t count_above(const std::vector<std::uint64_t>& values, std::uint64_t bound) {
   return static_cast<std::uint64_t>(

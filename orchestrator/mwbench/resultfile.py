@@ -110,6 +110,10 @@ class _Load(_Open):
     max_send_lag_ns: Count
     outstanding_at_end: Count
     lost: Count
+    # The sender's spin margin and its calibration (absent from older files).
+    spin_margin_ns: Count | None = None
+    calibration_sleeps: Count | None = None
+    calibration_lateness_p90_ns: Count | None = None
 
 
 SeriesName = Annotated[str, Field(pattern=f"^{NAME_PATTERN}$", max_length=MAX_NAME_LENGTH)]

@@ -143,8 +143,18 @@ class Measurement {
   // receives that call's reply (a reader thread, a middleware callback). A
   // driver whose middleware answers in order may count replies itself (reply
   // k answers call k). The sending thread sleeps until each intended time
-  // (never spins); after the last send it waits until every call is answered
-  // or no reply came for --timeout seconds. A sample is a measured call's
+  // less a spin margin calibrated in the warm-up, and waits the rest without
+  // sleeping, yielding the CPU (spin_margin.hpp); after the last send it
+  // waits until every call is answered or no reply came for --timeout
+  // seconds. A driver that can receive replies on the sending thread gives
+  // `wait_until(deadline_ns)` as well: it receives replies (calling
+  // completed()) until CLOCK_MONOTONIC reaches the deadline, may return
+  // earlier after a reply, and with a deadline that has passed (0 included)
+  // takes what is there without blocking. The harness then waits through it
+  // instead of sleeping (between sends and for the last replies), polls it
+  // in every turn of its spin and before a late send, and needs no thread to
+  // wake: at a low load a reply wakes the sending thread, as in a closed
+  // loop. A sample is a measured call's
   // response time from its intended start; the named series "service_time"
   // (from its send) and "send_lag" (send - intended) come with it, and the
   // result header's "load" says what was offered and achieved. Calls still
@@ -154,6 +164,8 @@ class Measurement {
   // reader) before this Measurement is destroyed.
   template <class Send>
   void run_open(Send&& send);
+  template <class Send, class WaitUntil>
+  void run_open(Send&& send, WaitUntil&& wait_until);
   // The reply to `call` has arrived (see run_open()): any thread, each call
   // at most once. Reads the clock first.
   void completed(std::uint64_t call) noexcept {
@@ -283,10 +295,13 @@ class Measurement {
   // run_open(): the non-template half (measurement_open.cpp).
   static std::unique_ptr<OpenLoopCalls> open_calls(const DriverOptions& options);
   OpenLoopCalls& begin_open();
-  template <class Send>
-  void send_open(OpenLoopCalls& calls, Send& send);
-  void end_open(std::uint64_t sent);
-  void settle_lanes() noexcept;  // the batch size and warm-up of all threads
+  template <class Clock, class Send>
+  void run_open_on(Clock& clock, Send& send);
+  template <class Clock, class Send>
+  void send_open(Clock& clock, OpenLoopCalls& calls, Send& send);
+  std::uint64_t open_patience_ns() const noexcept;  // --timeout
+  void end_open(std::uint64_t sent);                // after the wait for replies
+  void settle_lanes() noexcept;                     // the batch size and warm-up of all threads
   void finish(std::uint64_t measured);
   void finish_lanes();  // series, wall time, samples moved together
 

@@ -26,6 +26,7 @@
 #include "mwbench/clock.hpp"
 #include "mwbench/load.hpp"
 #include "mwbench/named_series.hpp"
+#include "mwbench/spin_margin.hpp"
 
 namespace mwbench {
 
@@ -51,6 +52,9 @@ struct OpenLoopSummary {
   std::uint64_t max_send_lag_ns = 0;     // the largest sent - intended
   std::uint64_t outstanding_at_end = 0;  // unanswered at the instant of the last send
   std::uint64_t measured_wall_ns = 0;    // first intended to the last done (or the wait's end)
+  std::uint64_t spin_margin_ns = 0;      // SpinMargin::margin_ns() of the measured calls
+  std::uint64_t calibration_sleeps = 0;  // the warm-up sleeps it was calibrated from
+  std::uint64_t calibration_lateness_p90_ns = 0;  // their lateness's 90th percentile
 
   nlohmann::json to_json() const;
 };
@@ -69,6 +73,8 @@ class OpenLoopCalls {
   std::uint64_t warmup() const noexcept { return warmup_; }
   const Load& load() const noexcept { return load_; }
   std::uint64_t seed() const noexcept { return seed_; }
+  // The sender's margin: calibrated during the warm-up, then settled.
+  SpinMargin& spin_margin() noexcept { return spin_margin_; }
 
   // Places the schedule: call i is intended at start_ns + its offset.
   void start_at(std::uint64_t start_ns) noexcept;
@@ -107,6 +113,7 @@ class OpenLoopCalls {
   Load load_;
   std::uint64_t seed_;
   std::uint64_t warmup_;
+  SpinMargin spin_margin_;
   std::vector<std::uint64_t> intended_;  // offsets until start_at(), then times
   std::vector<std::uint64_t> sent_;
   // Written by the replying thread, read after the wait: a reply that comes
@@ -121,39 +128,108 @@ class OpenLoopCalls {
   std::atomic<std::uint64_t> twice_call_{0};    // call + 1 of the first repeated one
 };
 
-// The real clock of run_open(): CLOCK_MONOTONIC, and sleeps to an absolute
-// time with clock_nanosleep(TIMER_ABSTIME), which the sending thread's 1 ns
-// timer slack (set by run_open()) lets end on time. Never spins: on one CPU a
-// spinning sender would starve the reply thread and the server.
+// The sender waits on a clock: `now()`; `sleep_until(t)`, which returns at t
+// or later, or earlier when it has received replies; `spin()`, one turn of
+// the wait without sleep, which gives the CPU to any thread that wants it;
+// and `poll()`, which takes the replies already there without waiting (a
+// clock that does not receive does nothing). `kReceives` says whether the
+// clock receives the replies itself (then the wait for the last ones is its
+// own too).
+//
+// The real clock of run_open() when a reader thread or a callback receives
+// the replies: CLOCK_MONOTONIC, sleeps to an absolute time with
+// clock_nanosleep(TIMER_ABSTIME) (with the 1 ns timer slack that run_open()
+// sets), and spins with sched_yield().
 struct MonotonicClock {
+  static constexpr bool kReceives = false;
   std::uint64_t now() const noexcept { return now_ns(); }
   void sleep_until(std::uint64_t t_ns) const noexcept;
+  void spin() const noexcept;
+  void poll() const noexcept {}
+};
+
+// The real clock of run_open(send, wait_until): the driver receives on the
+// sending thread. `wait_until(deadline_ns)` receives replies (calling
+// completed()) until CLOCK_MONOTONIC reaches the deadline, and may return
+// earlier, after a reply; a deadline that has passed (0 included) takes what
+// is there without blocking. Its spins poll for replies before they yield,
+// so that a reply is timed when it comes, not after the next send.
+template <class WaitUntil>
+struct ReceivingClock {
+  static constexpr bool kReceives = true;
+  WaitUntil& wait_until;
+  std::uint64_t now() const noexcept { return now_ns(); }
+  void sleep_until(std::uint64_t t_ns) { wait_until(t_ns); }
+  void poll() { wait_until(std::uint64_t{0}); }
+  void spin() {
+    poll();
+    MonotonicClock{}.spin();
+  }
 };
 
 // The longest single sleep of the sender, so that a stop request is seen
 // within it even at a rate of a call per minute.
 inline constexpr std::uint64_t kMaxSleepNs = 50'000'000;
 
+// Waits on `clock` until `due`: sleeps until the spin margin before it (all
+// the way while the margin is calibrating, recording how late each sleep
+// woke), then spins. A time that has passed is not waited for, but the
+// replies already there are taken (poll()). Returns false once `stop` is set.
+template <class Clock>
+bool wait_until_due(Clock& clock, std::uint64_t due, SpinMargin& margin,
+                    const std::atomic<bool>& stop) {
+  std::uint64_t now = clock.now();
+  if (now >= due) clock.poll();
+  while (now < due) {
+    if (stop.load(std::memory_order_relaxed)) return false;
+    if (due - now > margin.margin_ns()) {
+      const std::uint64_t until = std::min(due - margin.margin_ns(), now + kMaxSleepNs);
+      clock.sleep_until(until);
+      now = clock.now();
+      // A sleep that a reply ended early tells nothing of the timer.
+      if (now >= until && margin.calibrating()) margin.record_lateness(now - until);
+    } else {
+      clock.spin();
+      now = clock.now();
+    }
+  }
+  return !stop.load(std::memory_order_relaxed);
+}
+
 // Sends calls first .. end-1 of `calls`, each at its intended time on
-// `clock` (now(), sleep_until(t)): sleeps until that time (not at all if it
-// has passed), reads the clock, records it and calls send(call). Stops
-// before a call once `stop` is set. Returns the number of the next call not
-// sent (`end` if all were).
+// `clock` (wait_until_due()), reading the clock, recording it and calling
+// send(call). Stops before a call once `stop` is set. Returns the number of
+// the next call not sent (`end` if all were).
 template <class Clock, class Send>
 std::uint64_t send_on_schedule(Clock& clock, OpenLoopCalls& calls, Send& send,
                                const std::atomic<bool>& stop, std::uint64_t first,
                                std::uint64_t end) {
   for (std::uint64_t call = first; call < end; ++call) {
-    const std::uint64_t due = calls.intended_ns(call);
-    for (std::uint64_t now = clock.now(); now < due; now = clock.now()) {
-      if (stop.load(std::memory_order_relaxed)) return call;
-      clock.sleep_until(std::min(due, now + kMaxSleepNs));
-    }
-    if (stop.load(std::memory_order_relaxed)) return call;
+    if (!wait_until_due(clock, calls.intended_ns(call), calls.spin_margin(), stop)) return call;
     calls.record_send(call, clock.now());
     send(call);
   }
   return end;
+}
+
+// After calls 0 .. sent-1 went out, on a clock that receives the replies:
+// waits on it until each is answered, or until no reply came for
+// `patience_ns`, or until `stop`. Returns whether every call was answered.
+template <class Clock>
+bool receive_replies(Clock& clock, const OpenLoopCalls& calls, std::uint64_t sent,
+                     std::uint64_t patience_ns, const std::atomic<bool>& stop) {
+  std::uint64_t seen = calls.answered();
+  std::uint64_t last_reply = clock.now();
+  while (seen < sent && !stop.load(std::memory_order_relaxed)) {
+    const std::uint64_t now = clock.now();
+    if (now - last_reply >= patience_ns) break;
+    clock.sleep_until(std::min(last_reply + patience_ns, now + kMaxSleepNs));
+    if (const std::uint64_t answered = calls.answered(); answered != seen) {
+      seen = answered;
+      last_reply = clock.now();
+    }
+  }
+  return calls.answered() >= sent;
 }
 
 }  // namespace mwbench

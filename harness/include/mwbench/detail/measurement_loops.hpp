@@ -54,9 +54,21 @@ void Measurement::run_chained(Send&& send) {
 
 template <class Send>
 void Measurement::run_open(Send&& send) {
+  MonotonicClock clock;
+  run_open_on(clock, send);
+}
+
+template <class Send, class WaitUntil>
+void Measurement::run_open(Send&& send, WaitUntil&& wait_until) {
+  ReceivingClock<std::remove_reference_t<WaitUntil>> clock{wait_until};
+  run_open_on(clock, send);
+}
+
+template <class Clock, class Send>
+void Measurement::run_open_on(Clock& clock, Send& send) {
   OpenLoopCalls& calls = begin_open();
   if (injected_delay_ns_ == 0) {
-    send_open(calls, send);
+    send_open(clock, calls, send);
     return;
   }
   auto slow = [&send, delay = injected_delay_ns_](std::uint64_t call) {
@@ -65,16 +77,16 @@ void Measurement::run_open(Send&& send) {
     while (now_ns() < until) {
     }
   };
-  send_open(calls, slow);
+  send_open(clock, calls, slow);
 }
 
-template <class Send>
-void Measurement::send_open(OpenLoopCalls& calls, Send& send) {
-  const MonotonicClock clock;
+template <class Clock, class Send>
+void Measurement::send_open(Clock& clock, OpenLoopCalls& calls, Send& send) {
   const std::uint64_t warmup = calls.warmup();
   const std::uint64_t total = calls.total();
   calls.start_at(clock.now());
   std::uint64_t next = send_on_schedule(clock, calls, send, stop_, 0, warmup);
+  calls.spin_margin().settle();
   warmup_done_ = next;
   if (next == warmup) {
     probe_.start();
@@ -83,6 +95,11 @@ void Measurement::send_open(OpenLoopCalls& calls, Send& send) {
     next = send_on_schedule(clock, calls, send, stop_, warmup, std::min(warmup + 1, total));
     if (next > warmup) announce_measuring();
     next = send_on_schedule(clock, calls, send, stop_, next, total);
+  }
+  if constexpr (Clock::kReceives) {
+    receive_replies(clock, calls, next, open_patience_ns(), stop_);
+  } else {
+    calls.wait_for_replies(next, std::chrono::nanoseconds(open_patience_ns()), stop_);
   }
   end_open(next);
 }

@@ -24,13 +24,16 @@ final class OpenLoop {
 
         /** Returns at {@code deadline} at the latest, earlier if woken (or spuriously). */
         void pause(long deadline);
+
+        /** One turn of a wait without sleep: gives the CPU to any thread that wants it. */
+        void spin();
     }
 
     /**
-     * System.nanoTime (CLOCK_MONOTONIC) and LockSupport.parkNanos: the sender sleeps until
-     * each intended time, never spins (on a shared CPU a spinning sender would starve the
-     * reply thread and the server). A park wakes up to the kernel's timer slack late, which
-     * the send lag records.
+     * System.nanoTime (CLOCK_MONOTONIC), LockSupport.parkNanos, and a spin that yields
+     * (Thread.onSpinWait, then Thread.yield: on a shared CPU a sender that spun without
+     * yielding would starve the reply thread and the server). A park wakes up late (the
+     * kernel's timer slack, a virtual machine's timer), which the spin margin makes up for.
      */
     static final Clock SYSTEM = new Clock() {
         @Override
@@ -45,12 +48,19 @@ final class OpenLoop {
                 LockSupport.parkNanos(left);
             }
         }
+
+        @Override
+        public void spin() {
+            Thread.onSpinWait();
+            Thread.yield();
+        }
     };
 
     private final Load load;
     private final long seed;
     private final int warmup;
     private final Clock clock;
+    private final SpinMargin spinMargin;
     // One entry per call (warm-up, then measured), allocated before the loop.
     private final long[] intended; // offsets from the start until run() adds the start
     private final long[] sent;
@@ -73,6 +83,7 @@ final class OpenLoop {
         this.seed = seed;
         this.warmup = Math.toIntExact(warmup);
         this.clock = clock;
+        this.spinMargin = new SpinMargin(load.meanGapNs());
         final int calls = Math.addExact(this.warmup, Math.toIntExact(samples));
         intended = new long[calls];
         sent = new long[calls];
@@ -103,7 +114,8 @@ final class OpenLoop {
     }
 
     /**
-     * Sends every call at its intended time (or, late, at once), then waits for the replies
+     * Sends every call at its intended time (or, late, at once; parked until the spin margin
+     * before it, then spinning, the margin calibrated on the warm-up), then waits for the replies
      * outstanding, woken by the last one, until {@code timeoutNs} pass without any reply.
      * Stops sending when {@code stop} says so; {@code onFirstMeasured} runs once the first
      * measured call is sent. What send() throws ends the loop and is rethrown.
@@ -117,18 +129,16 @@ final class OpenLoop {
         }
         int call = 0;
         for (; call < intended.length && !stop.getAsBoolean(); call++) {
-            final long due = intended[call];
-            long now = clock.now();
-            while (now - due < 0) {
-                clock.pause(due);
-                now = clock.now();
+            if (call == warmup) {
+                spinMargin.settle();
             }
-            sent[call] = now;
+            sent[call] = waitUntil(intended[call]);
             send.send(call);
             if (call == warmup) {
                 onFirstMeasured.run();
             }
         }
+        spinMargin.settle();
         sentCount = call;
         awaited = call;
         long deadline = clock.now() + timeoutNs;
@@ -146,6 +156,30 @@ final class OpenLoop {
             }
         }
         waitEndNs = clock.now();
+    }
+
+    /**
+     * Waits until {@code due}: parks until the spin margin before it (all the way while the
+     * margin calibrates, recording how late each park woke), then spins. Returns the time.
+     */
+    private long waitUntil(long due) {
+        long now = clock.now();
+        while (now - due < 0) {
+            final long margin = spinMargin.marginNs();
+            if (due - now > margin) {
+                final long until = due - margin;
+                clock.pause(until);
+                now = clock.now();
+                // A park that ended early (woken, or spuriously) tells nothing of the timer.
+                if (now - until >= 0) {
+                    spinMargin.recordLateness(now - until);
+                }
+            } else {
+                clock.spin();
+                now = clock.now();
+            }
+        }
+        return now;
     }
 
     /** Measurement.runOpen(): the samples into {@code lane}, the named series declared. */
@@ -272,6 +306,9 @@ final class OpenLoop {
         out.addProperty("max_send_lag_ns", c.maxLag());
         out.addProperty("outstanding_at_end", c.outstandingAtEnd());
         out.addProperty("lost", c.lost());
+        out.addProperty("spin_margin_ns", spinMargin.marginNs());
+        out.addProperty("calibration_sleeps", spinMargin.sleeps());
+        out.addProperty("calibration_lateness_p90_ns", spinMargin.latenessPercentileNs());
         return out;
     }
 

@@ -28,6 +28,12 @@ final class SimulatedServer implements OpenLoop.Clock {
     /** A call whose send takes {@code slowSendNs} of the sender's time, or -1. */
     long slowSend = -1;
     long slowSendNs;
+    /** How late each pause that no reply ends wakes, in turn (none: on time). */
+    long[] lateness = {};
+    /** What one turn of a spin costs; spins counted. */
+    long spinNs = 1_000;
+    long spins;
+    private long pausesToTheEnd;
 
     /** {@code stallAtNs} from the start of the clock. */
     SimulatedServer(long serviceNs, long stallAtNs, long stallNs) {
@@ -71,7 +77,22 @@ final class SimulatedServer implements OpenLoop.Clock {
             loop.completed(next[1]);
             return;
         }
-        now = Math.max(now, deadline);
+        final long late =
+                lateness.length == 0 ? 0 : lateness[(int) (pausesToTheEnd++ % lateness.length)];
+        now = Math.max(now, deadline + late);
+    }
+
+    /** A turn of a spin: its cost passes, the replies due meanwhile run at their times. */
+    @Override
+    public void spin() {
+        spins++;
+        final long end = now + spinNs;
+        for (long[] next = replies.peek(); next != null && next[0] <= end; next = replies.peek()) {
+            replies.poll();
+            now = Math.max(now, next[0]);
+            loop.completed(next[1]);
+        }
+        now = end;
     }
 
     /**
