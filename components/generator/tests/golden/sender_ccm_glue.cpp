@@ -28,6 +28,7 @@ class RoundTrip_forward final : public virtual ::Bench::CCM_RoundTrip,
   static ::Bench::CCM_RoundTrip_ptr make(::Test::RoundTrip_ptr target) { return new RoundTrip_forward(target); }
   ::CORBA::ULongLong test_method(::CORBA::ULongLong send_time) override { return target_->test_method(send_time); }
   void ping() override { target_->ping(); }
+  void ping_oneway() override { target_->ping_oneway(); }
   void send_octets(const Test::Octets& data) override { target_->send_octets(data); }
   void get_octets(::CORBA::ULong size, Test::Octets_out data) override { target_->get_octets(size, data); }
   void swap_octets(Test::Octets& data) override { target_->swap_octets(data); }
@@ -59,6 +60,13 @@ class Sender_control_facet final : public virtual POA_Test::RoundTrip {
     MWCCM_PROBE(glue_entry);
     MWCCM_PROBE(executor_call);
     executor_->ping();
+    MWCCM_PROBE(executor_return);
+  }
+
+  void ping_oneway() override {
+    MWCCM_PROBE(glue_entry);
+    MWCCM_PROBE(executor_call);
+    executor_->ping_oneway();
     MWCCM_PROBE(executor_return);
   }
 
@@ -351,6 +359,13 @@ class Receiver_echo_facet final : public virtual POA_Test::RoundTrip {
     MWCCM_PROBE(glue_entry);
     MWCCM_PROBE(executor_call);
     executor_->ping();
+    MWCCM_PROBE(executor_return);
+  }
+
+  void ping_oneway() override {
+    MWCCM_PROBE(glue_entry);
+    MWCCM_PROBE(executor_call);
+    executor_->ping_oneway();
     MWCCM_PROBE(executor_return);
   }
 
