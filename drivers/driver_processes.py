@@ -153,7 +153,9 @@ def _wait(done, process, before, never):
     The driver's own stderr, if piped, goes into the message."""
     deadline = time.monotonic() + HANG_S
     while not done():
-        if process.poll() is not None:
+        # done() is looked at again once the process has exited: it may have done what is
+        # waited for (or its exit may be what is waited for) after the look above.
+        if process.poll() is not None and not done():
             err = process.stderr.read() if process.stderr else ""
             pytest.fail(f"exited with status {process.returncode} before {before}: {err}")
         if time.monotonic() > deadline:
