@@ -48,10 +48,13 @@ OrbSettings orb_settings(const DriverOptions& options, const Scenario& scenario)
   settings.address = options.bind_address;
   settings.thread_per_connection = omniorb_driver::kThreadings.parse(
       options.option("threading", "per-connection"), "--option threading=");
-  // As the omniorb driver: one thread makes the AMI calls, so that their
-  // callbacks come in the order of the calls (omniorb_ami.hpp).
+  // As the omniorb driver: one thread makes the AMI calls by default, so
+  // that their callbacks come in the order of the calls (omniorb_ami.hpp);
+  // with more, a connection for each lets them overlap.
   if (options.role != Role::server && scenario.callbacks()) {
-    settings.extra_options.emplace_back("maxClientThreadPoolSize", "1");
+    const unsigned pool = omniorb_driver::client_pool_size(options);
+    settings.extra_options.emplace_back("maxClientThreadPoolSize", std::to_string(pool));
+    settings.client_threads = static_cast<int>(pool);
   }
   return settings;
 }
@@ -138,6 +141,7 @@ class CcmDriver final : public mwbench::Driver {
         {"dispatch",
          "static: the server's skeletons. A component's facet is served by its generated "
          "static skeleton (mwccm has no DSI glue), so dsi is not offered"},
+        {"client_pool_size", omniorb_driver::kClientPoolHelp},
         {"delivery_time",
          "0|1: also time each call's (or event's) delivery, the client's send to the entry of "
          "the Receiver's executor (or the plain servant), as the named series `delivery` (one "

@@ -64,7 +64,7 @@ def test_describe():
     assert d["driver"] == "ccm"
     assert d["modes"] == {"remote": ["tcp"], "collocated": ["inproc"]}
     assert set(d["options"]) == {"scenario", "layer", "orb", "threading", "verify",
-                                 "invocation", "dispatch", "delivery_time"}
+                                 "invocation", "dispatch", "delivery_time", "client_pool_size"}
     assert "collocated: obj-obj and comp-comp only" in d["options"]["scenario"].lower()
     assert d["option_values"] == {"scenario": SCENARIOS, "layer": ["object", "component"],
                                   "orb": ["omniorb"], "invocation": INVOCATIONS + ["oneway"],
@@ -297,12 +297,15 @@ def test_oneway_collocated(tmp_path):
     assert header["timed_by"] == "driver" and header["sample_count"] == 200
 
 
-@pytest.mark.parametrize("load", ["constant:2000", "poisson:2000"])
+@pytest.mark.parametrize("load, pool", [("constant:2000", 1), ("poisson:2000", 1),
+                                        ("poisson:2000", 4)])
 @pytest.mark.parametrize("scenario", ["obj-comp", "comp-comp"])
-def test_open_loop_by_ami_callbacks(tmp_path, scenario, load):
-    # The server gets no --load (a server refuses it): only the client's arguments.
+def test_open_loop_by_ami_callbacks(tmp_path, scenario, load, pool):
+    # The server gets no --load (a server refuses it): only the client's arguments. With a
+    # pool of several threads, replies are matched to calls by the number they echo.
     args = ["--operation", "roundtrip", "--option", f"scenario={scenario}",
-            "--transport", "tcp", "--option", "verify=1"]
+            "--transport", "tcp", "--option", "verify=1",
+            "--option", f"client_pool_size={pool}"]
     server = DriverServer(DRIVER, tmp_path, args)
     try:
         client = subprocess.run(
@@ -316,6 +319,7 @@ def test_open_loop_by_ami_callbacks(tmp_path, scenario, load):
     header, samples, named = client_series(tmp_path)
     assert_open_loop(header, samples, named, load=load)
     assert header["middleware_config"]["invocation"] == "ami_callback"
+    assert ["maxClientThreadPoolSize", str(pool)] in header["middleware_config"]["orb_init_options"]
     assert "221 calls" in err
 
 

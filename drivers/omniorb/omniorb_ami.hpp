@@ -5,12 +5,14 @@
 // call there) and calls the handler from that thread once the reply is in.
 // Closed loop: the measuring thread sends, then sleeps on a doorbell the
 // handler rings. Open loop (--load): the handler reports each reply to the
-// harness as completed() in the order replies arrive, which is the order of
-// the calls because the driver runs omniORB's client pool with one thread
-// (maxClientThreadPoolSize=1, see README.md): one call at a time on the wire,
-// replies in order. The call test_method (operation roundtrip) carries its
-// call number and the handler checks it, so a reordering would fail the run
-// rather than mislabel a reply.
+// harness as completed(). With one pool thread (client_pool_size=1, the
+// default; see README.md) there is one call at a time on the wire and the
+// replies come in the order of the calls, so the n-th reply is call n's; the
+// call test_method (operation roundtrip) carries its call number and the
+// handler checks it, so a reordering would fail the run rather than mislabel
+// a reply. With several pool threads, calls are in flight at once and their
+// replies come in any order: roundtrip only, each reply completes the call
+// whose number it echoes (the harness fails a number it did not send).
 #pragma once
 
 #include <omniORB4/CORBA.h>
@@ -39,8 +41,12 @@ class ReplyHandler final : public POA_Test::AMI_RoundTripHandler {
   bool wait(const timespec& timeout) noexcept { return bell_.wait(timeout); }
   // test_method's value in the latest reply (closed loop).
   CORBA::ULongLong returned() const noexcept { return returned_; }
-  // Open loop: each reply is completed(k) for k = 0, 1, 2, ...
-  void report_completions() noexcept { open_loop_ = true; }
+  // Open loop: each reply is completed(k), k = 0, 1, 2, ... in order of
+  // arrival, or (`by_echo`, roundtrip only) k the number the reply echoes.
+  void report_completions(bool by_echo) noexcept {
+    open_loop_ = true;
+    by_echo_ = by_echo;
+  }
 
   void test_method(CORBA::ULongLong ami_return_val) override;
   void ping() override { arrived(); }
@@ -64,6 +70,7 @@ class ReplyHandler final : public POA_Test::AMI_RoundTripHandler {
   const bool verify_;
   const CORBA::ULong size_;
   bool open_loop_ = false;
+  bool by_echo_ = false;
   mwbench::common::Doorbell bell_;
   CORBA::ULongLong returned_ = 0;
   std::atomic<std::uint64_t> next_call_{0};  // open loop: the call the next reply answers

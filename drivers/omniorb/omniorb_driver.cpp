@@ -9,6 +9,7 @@
 // DII, AMI and oneway), the delivery times in omniorb_delivery.hpp.
 #include <omniORB4/CORBA.h>
 
+#include <algorithm>
 #include <charconv>
 #include <cstdint>
 #include <cstdio>
@@ -66,10 +67,13 @@ OrbSettings orb_settings(const DriverOptions& options) {
   settings.client_threads = options.threads;
   settings.own_connections =
       kConnections.parse(options.option("connections", "own"), "--option connections=");
-  // One thread makes omniORB's AMI calls, one at a time, so that callbacks
-  // come in the order of the calls (omniorb_ami.hpp; README.md).
+  // The threads that make omniORB's AMI calls: one by default, so that the
+  // callbacks come in the order of the calls (omniorb_ami.hpp; README.md);
+  // with more, a connection for each (connections=own) lets them overlap.
   if (options.role != Role::server && invocation_of(options) == Invocation::ami_callback) {
-    settings.extra_options.emplace_back("maxClientThreadPoolSize", "1");
+    const unsigned pool = client_pool_size(options);
+    settings.extra_options.emplace_back("maxClientThreadPoolSize", std::to_string(pool));
+    settings.client_threads = std::max<int>(settings.client_threads, static_cast<int>(pool));
   }
   return settings;
 }
@@ -173,6 +177,7 @@ class OmniorbDriver final : public mwbench::Driver {
         {"dispatch",
          "static|dsi: how the servants are called: static skeletons (the default) or the DSI "
          "(PortableServer::DynamicImplementation, arguments parsed by operation name)"},
+        {"client_pool_size", kClientPoolHelp},
         {"delivery_time",
          "0|1: also time each call's delivery, the client's send to the servant's entry, as "
          "the named series `delivery` (one host, --threads 1; default 0)"},

@@ -5,6 +5,7 @@
 // before the loop and lent, as for the static stubs.
 #include "omniorb_invocations.hpp"
 
+#include <charconv>
 #include <cstdint>
 #include <memory>
 #include <optional>
@@ -235,6 +236,35 @@ struct CallbackSender : CallBase {
 
 }  // namespace
 
+const char* const kClientPoolHelp =
+    "N: with invocation=ami_callback, the threads that make AMI calls "
+    "(maxClientThreadPoolSize): 1 (the default) makes one call at a time, replies in the order "
+    "of the calls; above 1 (omniORB's default is 100), up to N calls in flight on connections of "
+    "their own (connections=own) or one (shared), replies in any order, each matched by the "
+    "call number it echoes (operation roundtrip only)";
+
+unsigned client_pool_size(const DriverOptions& options) {
+  if (!options.options.contains("client_pool_size")) return 1;
+  const std::string text = options.option("client_pool_size", "");
+  const std::string given = "--option client_pool_size=" + text;
+  unsigned value = 0;
+  const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
+  if (error != std::errc() || end != text.data() + text.size() || value < 1 || value > 1000) {
+    throw UsageError(given + ": must be a whole number from 1 to 1000");
+  }
+  // A client setting, which the server is given too and ignores.
+  if (options.role == mwbench::Role::server) return value;
+  if (invocation_of(options) != Invocation::ami_callback) {
+    throw UsageError(given + ": applies only to invocation=ami_callback (or an open --load)");
+  }
+  if (value > 1 && options.operation != "roundtrip") {
+    throw UsageError(given + " with --operation " + options.operation +
+                     ": replies of several calls in flight come in any order, and only "
+                     "roundtrip's carry the call number that matches them to their calls");
+  }
+  return value;
+}
+
 Invocation invocation_of(const DriverOptions& options) {
   // The open loop's only invocation is its default.
   const char* fallback = options.load.open() ? "ami_callback" : "static";
@@ -243,6 +273,7 @@ Invocation invocation_of(const DriverOptions& options) {
 
 void check_invocation(Invocation invocation, const DriverOptions& options) {
   const std::string name = kInvocations.name(invocation);
+  client_pool_size(options);  // its own checks, against the invocation and operation
   if (invocation == Invocation::oneway && options.operation != "ping") {
     const std::string& op = options.operation;
     if (op == "octets_out" || op == "octets_inout") {
@@ -289,9 +320,9 @@ void measure_invocation(Invocation invocation, const DriverOptions& options, Mea
       Test::AMI_RoundTripHandler_var reference = handler->activate(orb);
       CallbackSender sender(options, m, target, reference.in());
       if (m.open_loop()) {
-        // Call k's reply is completed(k): test_method carries k for the
-        // handler to check (omniorb_ami.hpp).
-        handler->report_completions();
+        // Call k's reply is completed(k): test_method carries k, for the
+        // handler to check (one pool thread) or to match (several).
+        handler->report_completions(client_pool_size(options) > 1);
         m.run_open([&](std::uint64_t call) { sender.send(call); });
         break;
       }

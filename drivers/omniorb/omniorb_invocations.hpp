@@ -29,6 +29,17 @@ inline constexpr mwbench::NameTable<Invocation, 5> kInvocations{
 // --option invocation= (static when absent).
 Invocation invocation_of(const mwbench::DriverOptions& options);
 
+// --option client_pool_size=N: the threads of omniORB's client pool
+// (maxClientThreadPoolSize) that make invocation=ami_callback's calls, each
+// as a synchronous call of its own. 1 (the default): one call at a time,
+// replies in the order of the calls, every operation. Above 1 (omniORB's own
+// default is 100): up to N calls in flight, on a GIOP connection each
+// (connections=own) or interleaved on one (shared), replies in any order, so
+// operation roundtrip only, each reply matched by the call number it echoes.
+// Throws UsageError (exit 2) for a bad value or one that cannot apply.
+extern const char* const kClientPoolHelp;
+unsigned client_pool_size(const mwbench::DriverOptions& options);
+
 // Throws UsageError (exit 2) for what this invocation cannot measure: an
 // operation a oneway call cannot carry, more than one thread or random
 // targets outside static invocation.

@@ -30,7 +30,7 @@ def open_cell(tmp_path, load, operation="roundtrip", payload=0, *options, colloc
     return read_result_with_series(output)
 
 
-def assert_open_loop_result(header, samples, named, kind):
+def assert_open_loop_result(header, samples, named, kind, pool=1):
     load = header["load"]
     assert load["kind"] == kind and load["rate_per_s"] == 2000.0
     assert load["calls"] == SAMPLES
@@ -42,7 +42,10 @@ def assert_open_loop_result(header, samples, named, kind):
     assert ("seed" in load) == (kind == "poisson")
     assert [s["name"] for s in header["named_series"]] == ["service_time", "send_lag"]
     assert header["middleware_config"]["invocation"] == "ami_callback"
-    assert ["maxClientThreadPoolSize", "1"] in header["middleware_config"]["orb_init_options"]
+    orb_options = header["middleware_config"]["orb_init_options"]
+    assert ["maxClientThreadPoolSize", str(pool)] in orb_options
+    if ["clientTransportRule", "* none"] not in orb_options:  # remote: connections
+        assert ["maxGIOPConnectionPerServer", str(pool)] in orb_options
     # A response counts from the intended start: it holds the send lag and the service.
     for response, service, lag in zip(samples, named["service_time"], named["send_lag"],
                                       strict=True):
@@ -64,6 +67,32 @@ def test_open_loop_carries_every_operation(tmp_path, operation, payload):
     header, samples, named = open_cell(tmp_path, "poisson:2000", operation, payload,
                                        "--option", "verify=1", "--option", "dispatch=dsi")
     assert_open_loop_result(header, samples, named, "poisson")
+
+
+def test_open_loop_with_a_client_pool_matches_replies_by_their_echo(tmp_path):
+    # Several calls in flight, their replies in any order: each completes the call whose
+    # number it echoes, and the harness fails a number it did not send or one twice.
+    header, samples, named = open_cell(tmp_path, "poisson:2000", "roundtrip", 0,
+                                       "--option", "client_pool_size=4")
+    assert_open_loop_result(header, samples, named, "poisson", pool=4)
+
+
+@pytest.mark.parametrize("options, message", [
+    (["client_pool_size=0"], "must be a whole number from 1 to 1000"),
+    (["client_pool_size=4x"], "must be a whole number from 1 to 1000"),
+    (["client_pool_size=2", "invocation=static"], "applies only to invocation=ami_callback"),
+])
+def test_client_pool_size_is_checked(tmp_path, options, message):
+    flags = [flag for option in options for flag in ("--option", option)]
+    OMNIORB.assert_usage_error(tmp_path, "collocated", *cell("roundtrip", "inproc"), *flags,
+                               message=f"--option {options[0]}: {message}")
+
+
+def test_a_client_pool_takes_roundtrip_only(tmp_path):
+    OMNIORB.assert_usage_error(
+        tmp_path, "collocated", *cell("ping", "inproc"), "--load", "constant:2000",
+        "--option", "client_pool_size=2",
+        message="--option client_pool_size=2 with --operation ping: replies of several calls")
 
 
 def test_open_loop_collocated(tmp_path):
