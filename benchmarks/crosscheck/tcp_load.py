@@ -1,16 +1,21 @@
 #!/usr/bin/env python3
 """Cross-check rawtcp's highest sustainable rate under open-loop load against sockperf's.
 
-For each placement, searches the highest rate of calls per second whose p99 round
-trip stays under --p99-bound-us and whose achieved rate is within 5% of the rate
-offered, for both: mwbench's rawtcp `roundtrip` cell with `--load constant:RATE`
-(8-byte echo; response time from each call's intended start) and `sockperf
+For each placement, searches the highest rate of calls per second whose round trip
+at --percentile (99 by default) stays under --bound-us and whose achieved rate is
+within 5% of the rate offered, for both: mwbench's rawtcp `roundtrip` cell with
+`--load constant:RATE` (8-byte echo; response time from each call's intended start) and `sockperf
 under-load --tcp --mps RATE --reply-every 1` against `sockperf server --tcp`
 (14-byte messages; round trip from each actual send). The search doubles the rate
 from --low until a probe fails or --high is passed, then bisects --steps times.
 Prints both rates and their ratio.
 
-    python3 benchmarks/crosscheck/tcp_load.py --p99-bound-us 200 --placements cross-cpu
+    python3 benchmarks/crosscheck/tcp_load.py --bound-us 200 --placements cross-cpu
+
+On a virtual machine whose host takes its vCPUs away for milliseconds about 1%
+of the time, every call that falls in such a stall waits for it, in both
+tools' open loops, so no rate keeps a p99 of hundreds of µs; --percentile 90
+then shows where each one's queue starts to grow.
 """
 
 import math
@@ -21,7 +26,7 @@ import sys
 import mwbench_cell
 from tcp import sockperf_server
 
-PERCENTILE_99 = re.compile(r"percentile 99\.000 =\s+(?P<p99>[\d.]+)")
+PERCENTILES = ("50", "90", "99", "99.9")
 VALID = re.compile(r"\[Valid Duration\] RunTime=(?P<s>[\d.]+) sec; SentMessages=(?P<sent>\d+); "
                    r"ReceivedMessages=(?P<received>\d+)")
 KEPT = 0.95  # the achieved rate a probe must reach, as a fraction of the offered one
@@ -32,19 +37,20 @@ SOCKPERF_DROPPED_S = 1
 
 
 class Probe:
-    """One run at one rate: its p99 round trip (us), achieved rate, and verdict."""
+    """One run at one rate: its round trip at the percentile (us), achieved rate, and
+    verdict."""
 
-    def __init__(self, rate, p99_us, achieved_per_s, bound_us, complete=True):
-        self.rate, self.p99_us, self.achieved_per_s = rate, p99_us, achieved_per_s
-        self.passed = complete and p99_us <= bound_us and achieved_per_s >= KEPT * rate
+    def __init__(self, rate, figure_us, achieved_per_s, bound_us, complete=True):
+        self.rate, self.figure_us, self.achieved_per_s = rate, figure_us, achieved_per_s
+        self.passed = complete and figure_us <= bound_us and achieved_per_s >= KEPT * rate
 
     def __str__(self):
         verdict = "kept" if self.passed else "not kept"
-        return (f"{self.rate:9.0f}/s: p99 {self.p99_us:9.1f} us, achieved "
+        return (f"{self.rate:9.0f}/s: figure {self.figure_us:9.1f} us, achieved "
                 f"{self.achieved_per_s:9.0f}/s: {verdict}")
 
 
-def mwbench_probe(driver, placement, rate, seconds, bound_us):
+def mwbench_probe(driver, placement, rate, seconds, bound_us, percentile):
     cell = ["--operation", "roundtrip", "--transport", "tcp", "--payload-bytes", "0"]
     samples = max(1000, math.ceil(rate * seconds))
     warmup = max(100, math.ceil(rate * SOCKPERF_WARMUP_S))
@@ -53,11 +59,12 @@ def mwbench_probe(driver, placement, rate, seconds, bound_us):
     load = header["load"]
     if not values:
         return Probe(rate, math.inf, 0.0, bound_us, complete=False)
-    p99_us = sorted(values)[math.ceil(0.99 * len(values)) - 1] / 1000
-    return Probe(rate, p99_us, load["achieved_per_s"], bound_us, complete=load["lost"] == 0)
+    figure_us = sorted(values)[math.ceil(float(percentile) / 100 * len(values)) - 1] / 1000
+    return Probe(rate, figure_us, load["achieved_per_s"], bound_us,
+                 complete=load["lost"] == 0)
 
 
-def sockperf_probe(placement, rate, seconds, bound_us):
+def sockperf_probe(placement, rate, seconds, bound_us, percentile):
     """Without --no-rdtsc: with it, sockperf 3.7's under-load sends about 38% of --mps
     (seen at 100, 500 and 20,000 per second); on its default clock, the TSC, it keeps
     the rate."""
@@ -68,14 +75,16 @@ def sockperf_probe(placement, rate, seconds, bound_us):
              "-t", str(math.ceil(seconds) + SOCKPERF_DROPPED_S), "--mps", f"{rate:.0f}",
              "--reply-every", "1", "--full-rtt"],
             capture_output=True, text=True, timeout=seconds + 60)
-    p99, valid = PERCENTILE_99.search(client.stdout), VALID.search(client.stdout)
+    reported = re.search(rf"percentile {float(percentile):.3f} =\s+(?P<us>[\d.]+)",
+                         client.stdout)
+    valid = VALID.search(client.stdout)
     if client.returncode != 0:
         sys.exit(f"sockperf under-load failed ({client.returncode}):\n"
                  f"{client.stdout}{client.stderr}")
-    if p99 is None or valid is None:  # "No valid observations": it could not keep up
+    if reported is None or valid is None:  # "No valid observations": it could not keep up
         return Probe(rate, math.inf, 0.0, bound_us, complete=False)
     sent, received = int(valid["sent"]), int(valid["received"])
-    return Probe(rate, float(p99["p99"]), sent / float(valid["s"]), bound_us,
+    return Probe(rate, float(reported["us"]), sent / float(valid["s"]), bound_us,
                  complete=received == sent)
 
 
@@ -103,8 +112,10 @@ def highest_kept_rate(probe, low, high, steps, label):
 def main():
     p = mwbench_cell.crosscheck_arguments(__doc__, 0, 0, "unused: a probe lasts --seconds")
     p.set_defaults(placements=["cross-cpu", "unpinned"], reps=1)
-    p.add_argument("--p99-bound-us", type=float, default=200.0,
-                   help="the p99 round trip a rate must keep, in us")
+    p.add_argument("--bound-us", type=float, default=200.0,
+                   help="the round trip at --percentile a rate must keep, in us")
+    p.add_argument("--percentile", choices=PERCENTILES, default="99",
+                   help="the percentile --bound-us applies to")
     p.add_argument("--low", type=float, default=1000, help="first rate probed, calls/s")
     p.add_argument("--high", type=float, default=512000, help="highest rate probed, calls/s")
     p.add_argument("--steps", type=int, default=4, help="bisection steps after doubling")
@@ -113,22 +124,23 @@ def main():
 
     driver = mwbench_cell.driver_and_tool(args.build_dir, "rawtcp", "sockperf",
                                           " (apt-get install sockperf)")
-    latency_fd = mwbench_cell.prepare_machine(f"p99 bound {args.p99_bound_us:g} us")
+    bound = f"p{args.percentile} <= {args.bound_us:g} us"
+    latency_fd = mwbench_cell.prepare_machine(bound)
     rows = []
     for placement in args.placements:
         for rep in range(1, args.reps + 1):
             print(f"{placement}, rep {rep}:")
             ours = highest_kept_rate(
                 lambda rate, pl=placement: mwbench_probe(driver, pl, rate, args.seconds,
-                                                         args.p99_bound_us),
+                                                         args.bound_us, args.percentile),
                 args.low, args.high, args.steps, "rawtcp")
             theirs = highest_kept_rate(
                 lambda rate, pl=placement: sockperf_probe(pl, rate, args.seconds,
-                                                          args.p99_bound_us),
+                                                          args.bound_us, args.percentile),
                 args.low, args.high, args.steps, "sockperf")
             rows.append((placement, ours, theirs))
 
-    print(f"\nhighest rate kept with p99 <= {args.p99_bound_us:g} us and {KEPT:.0%} of it "
+    print(f"\nhighest rate kept with {bound} and {KEPT:.0%} of it "
           f"achieved, calls/s; {mwbench_cell.machine_state()}")
     print(f"{'placement':9} {'rawtcp':>9} {'sockperf':>9} {'ratio':>6}  within 20 %")
     for placement, ours, theirs in rows:
