@@ -52,7 +52,7 @@ def read_result_with_series(path):
 
 
 def assert_open_loop(header, samples, named, load="constant:2000", calls=200):
-    """An open loop's result on loopback (docs/driver-contract.md section 4): every
+    """An open loop's result on loopback (docs/driver-contract-open-loop.md): every
     measured call sent under `load` and answered, the header's counts agreeing with the
     series, and each response time (from the call's intended start) its send lag plus
     its service time. Judges counts and identities only, never a time."""

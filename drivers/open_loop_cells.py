@@ -1,4 +1,4 @@
-"""What every driver's tests of the open loop need (--load, docs/driver-contract.md section 6):
+"""What every driver's tests of the open loop need (--load, docs/driver-contract-open-loop.md):
 a cell run under an open load, a cell whose server stops answering, and the check that an
 open loop's result agrees with itself. No figure of time is judged.
 

@@ -1,4 +1,5 @@
-"""The driver contract's open-loop load (docs/driver-contract.md, sections 1, 2 and 6),
+"""The driver contract's open-loop load (docs/driver-contract.md,
+sections 1 and 2, and docs/driver-contract-open-loop.md),
 checked the same way on every driver: a bad --load is refused, and so is an open load
 for an operation the driver does not list in `open_loop`. A driver's own test file
 runs its open loop."""

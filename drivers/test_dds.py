@@ -1,7 +1,7 @@
 """What both DDS drivers do alike, checked once on each (cyclonedds over UDP, fastdds over
 UDP and shared memory): the ping/pong round trip and its payload check, the collocated
 echo, the open loop (--load), the failures a user meets, and the fan-out
-(docs/driver-contract.md section 5).
+(docs/driver-contract-fanout.md).
 
 Each driver's own test file holds what only it does (its configuration, its transports'
 particulars, Fast DDS's shared-memory clean-up).
@@ -215,7 +215,7 @@ def test_server_stops_on_sigterm(driver, transport, tmp_path, wait):
     assert read_result(server.output)[0]["role"] == "server"
 
 
-# ---- fanout (docs/driver-contract.md section 5) ------------------------------------------
+# ---- fanout (docs/driver-contract-fanout.md) ---------------------------------------------
 
 
 @each_cell()

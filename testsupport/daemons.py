@@ -1,5 +1,5 @@
 """The daemon a driver declares in `--describe` (`"daemon"`: iceoryx's RouDi), started for
-a test as the contract describes it (docs/driver-contract.md, section 1): its leftovers
+a test as the contract describes it (docs/driver-contract-daemons.md): its leftovers
 removed, started in a session of its own, waited for until its `ready_socket` answers,
 then stopped (SIGTERM, SIGKILL after a grace period) and its leftovers removed again.
 

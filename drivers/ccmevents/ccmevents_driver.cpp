@@ -1,9 +1,10 @@
 // mwbench-driver-ccmevents: the container-managed pub/sub study (Wang, Gill,
-// Schmidt et al.) on mwccm: the operation fanout (docs/driver-contract.md
-// section 5) from one Publisher to N Subscribers, through the component
-// layer or the same channel used by plain objects (--option layer=), one
-// call per subscriber or through event channels (--option delivery=), and
-// between processes through the channel's gateway named by --transport.
+// Schmidt et al.) on mwccm: the operation fanout
+// (docs/driver-contract-fanout.md) from one Publisher to N Subscribers, through
+// the component layer or the same channel used by plain objects (--option
+// layer=), one call per subscriber or through event channels (--option
+// delivery=), and between processes through the channel's gateway named by
+// --transport.
 //
 //   collocated (inproc)   publisher and subscribers in one container (or,
 //                         for objects, one channel): local calls

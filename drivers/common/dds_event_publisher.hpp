@@ -1,5 +1,5 @@
 // The fan-out publisher logic the DDS drivers share (cyclonedds, fastdds;
-// docs/driver-contract.md section 5): the handshake of connect(), one
+// docs/driver-contract-fanout.md): the handshake of connect(), one
 // measured event and the gathering of its N replies into a
 // mwbench::ReplyTally. A vendor's Publisher derives from
 // EventPublisher<Publisher> and supplies only what its API spells

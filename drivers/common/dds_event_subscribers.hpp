@@ -1,5 +1,5 @@
 // The fan-out subscribers' logic the DDS drivers share (cyclonedds, fastdds;
-// docs/driver-contract.md section 5): in a subscriber process (the server)
+// docs/driver-contract-fanout.md): in a subscriber process (the server)
 // or beside the publisher (collocated), each subscriber takes every event,
 // answers it with its number and the event's (after checking the payload
 // with verify=1) and counts the events (not the handshake probes) it

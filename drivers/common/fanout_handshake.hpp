@@ -1,7 +1,7 @@
-// The publisher's side of a fan-out's handshake (docs/driver-contract.md
-// section 5): before the warm-up it sends probes, which are not events, until
-// every subscriber has answered one. Handshake keeps who has, and says who
-// has not when the time is up.
+// The publisher's side of a fan-out's handshake
+// (docs/driver-contract-fanout.md): before the warm-up it sends probes, which
+// are not events, until every subscriber has answered one. Handshake keeps who
+// has, and says who has not when the time is up.
 #pragma once
 
 #include <string>

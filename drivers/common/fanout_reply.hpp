@@ -1,5 +1,5 @@
-// What a fan-out publisher makes of one reply (docs/driver-contract.md
-// section 5), the same for every middleware whose reply says whether the
+// What a fan-out publisher makes of one reply (docs/driver-contract-fanout.md),
+// the same for every middleware whose reply says whether the
 // subscriber found the event's payload intact (--option verify=1).
 #pragma once
 

@@ -12,7 +12,7 @@
 
 namespace mwbench::common {
 
-// Whether the cell measures a fan-out (docs/driver-contract.md section 5).
+// Whether the cell measures a fan-out (docs/driver-contract-fanout.md).
 inline bool is_fanout(const DriverOptions& o) { return o.operation == kFanoutOperation; }
 
 struct PubSubSettings {

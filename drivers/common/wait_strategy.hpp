@@ -23,7 +23,7 @@ inline bool answers_in_listener(Wait wait) noexcept {
   return wait == Wait::listener || wait == Wait::chain;
 }
 
-// The fan-out (docs/driver-contract.md section 5) with wait=poll spins one
+// The fan-out (docs/driver-contract-fanout.md) with wait=poll spins one
 // thread per subscriber and the publisher's: `subscribers` + 1 busy threads
 // on this machine. Throws mwbench::UsageError, saying so, when that is more
 // than the machine's CPUs (std::thread::hardware_concurrency()); a spinner

@@ -1,7 +1,8 @@
-// What both ends of the cyclonedds fan-out share (docs/driver-contract.md
-// section 5; README, "Fan-out"): the endpoint of a subscriber process, the
-// participant with the event and reply topics, the partitions that keep
-// concurrent cells apart, and the event sample with a payload of its own.
+// What both ends of the cyclonedds fan-out share
+// (docs/driver-contract-fanout.md; README, "Fan-out"): the endpoint of a
+// subscriber process, the participant with the event and reply topics, the
+// partitions that keep concurrent cells apart, and the event sample with a
+// payload of its own.
 //
 // Why one domain and a partition per subscriber process:
 // common/dds_endpoint.hpp. The publisher names each subscriber process's

@@ -1,4 +1,4 @@
-// The publisher of a cyclonedds fan-out (docs/driver-contract.md section 5):
+// The publisher of a cyclonedds fan-out (docs/driver-contract-fanout.md):
 // one writer of the event topic, one reader of the reply topic, and the
 // waitset that wait=waitset blocks in. The handshake, the measured event and
 // the gathering of its replies are the DDS drivers' shared EventPublisher

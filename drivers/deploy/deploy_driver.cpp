@@ -97,9 +97,10 @@ CORBA::Object_ptr airframe_position(CORBA::ORB_ptr orb, const deploy::Deployment
   return CORBA::Object::_duplicate(connections[0].objref.in());
 }
 
-// How the orchestrator starts a node on another host (docs/driver-contract.md,
-// "nodes"): as start_nodes() in deploy_runs.cpp does here, trusting the build's
-// artifact directories, and a plan's own (--option artifacts) before them.
+// How the orchestrator starts a node on another host
+// (docs/driver-contract-daemons.md, "nodes"): as start_nodes() in deploy_runs.cpp
+// does here, trusting the build's artifact directories, and a plan's own
+// (--option artifacts) before them.
 nlohmann::json node_description() {
   nlohmann::json argv{deploy::build::kNodeProgram, "--name",     "{name}",          "--endpoint",
                       "giop:tcp:{bind}:0",         "--ior-file", "{reference_file}"};

@@ -1,5 +1,5 @@
-// What both ends of the fastdds fan-out share (docs/driver-contract.md
-// section 5; README, "Fan-out"): the endpoint of a subscriber process, the
+// What both ends of the fastdds fan-out share (docs/driver-contract-fanout.md;
+// README, "Fan-out"): the endpoint of a subscriber process, the
 // participant with the event and reply topics, and the partitions that keep
 // concurrent cells apart.
 //

@@ -1,4 +1,4 @@
-// The publisher of a fastdds fan-out (docs/driver-contract.md section 5): one
+// The publisher of a fastdds fan-out (docs/driver-contract-fanout.md): one
 // DataWriter of the event topic, one DataReader of the reply topic, and the
 // WaitSet that wait=waitset blocks in. The handshake, the measured event and
 // the gathering of its replies are the DDS drivers' shared EventPublisher

@@ -1,4 +1,4 @@
-// The subscribers of a fastdds fan-out (docs/driver-contract.md section 5):
+// The subscribers of a fastdds fan-out (docs/driver-contract-fanout.md):
 // each a DataReader of the event topic and a DataWriter of the reply topic of
 // its own. How they wait, answer and count is the DDS drivers' shared
 // EventSubscribers (common/dds_event_subscribers.hpp); this class says it in

@@ -262,7 +262,7 @@ def test_ports_of_a_killed_run_without_lock_files_are_removed(tmp_path, other_li
     assert not (fastdds_files() & leftovers)
 
 
-# ---- fanout (docs/driver-contract.md section 5) ------------------------------------------
+# ---- fanout (docs/driver-contract-fanout.md) ---------------------------------------------
 
 
 @pytest.mark.parametrize("transport", TRANSPORTS)

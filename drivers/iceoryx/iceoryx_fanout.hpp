@@ -1,5 +1,5 @@
-// What both ends of the iceoryx fan-out share (docs/driver-contract.md
-// section 5): the two services, the endpoint a subscriber process publishes,
+// What both ends of the iceoryx fan-out share (docs/driver-contract-fanout.md):
+// the two services, the endpoint a subscriber process publishes,
 // the messages in a loaned chunk, and the queue settings that lose nothing.
 //
 // One publisher offers the event service; every subscriber is an iceoryx

@@ -38,7 +38,7 @@ inline constexpr const char* kRoudiSocket = "/tmp/roudi";
 
 // The "daemon" object of --describe: how the orchestrator starts RouDi with
 // roudi_config.toml beside the program, knows it is ready, and what it
-// removes before and after (docs/driver-contract.md, "daemon").
+// removes before and after (docs/driver-contract-daemons.md, "daemon").
 nlohmann::json roudi_daemon();
 
 // Throws "RouDi (iox-roudi) is not running: <why>" unless a process has

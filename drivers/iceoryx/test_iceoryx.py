@@ -269,7 +269,7 @@ def test_server_stops_on_sigterm(tmp_path, serve, wait):
     assert not os.path.exists(f"/tmp/mwbench-iox-server-{server.proc.pid}")
 
 
-# ---- fanout (docs/driver-contract.md section 5) ----------------------------------------
+# ---- fanout (docs/driver-contract-fanout.md) -------------------------------------------
 
 @pytest.mark.parametrize("subscribers,processes,payload", [
     (1, 1, 0), (4, 1, 0), (4, 4, 0), (4, 2, 1000), (16, 1, 0)])

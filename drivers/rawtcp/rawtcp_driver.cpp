@@ -6,7 +6,7 @@
 // With --threads N each client thread has a connection of its own, served by
 // a server thread of its own. There are no servants: max_servants is 1.
 //
-// The operation fanout (docs/driver-contract.md section 5) is the baseline
+// The operation fanout (docs/driver-contract-fanout.md) is the baseline
 // "publisher writes N copies": rawtcp_publisher.* on the client,
 // rawtcp_subscribers.* in each subscriber process.
 #include <sys/utsname.h>

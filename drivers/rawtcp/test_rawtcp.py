@@ -261,7 +261,7 @@ def test_priority_and_cpu_are_recorded(tmp_path):
     assert read_result(server.output)[0]["process"]["policy"] == "SCHED_FIFO"
 
 
-# ---- fanout (docs/driver-contract.md section 5) ----------------------------
+# ---- fanout (docs/driver-contract-fanout.md) -------------------------------
 
 RAWTCP = Driver("rawtcp")
 

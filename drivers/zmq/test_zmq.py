@@ -151,7 +151,7 @@ def test_server_stops_on_sigterm_while_serving(tmp_path, transport, wait):
         assert not Path(endpoint.removeprefix("ipc://")).parent.exists()
 
 
-# ---- fanout (docs/driver-contract.md section 5) ----------------------------
+# ---- fanout (docs/driver-contract-fanout.md) -------------------------------
 
 @pytest.mark.parametrize("transport", ["tcp", "uds"])
 @pytest.mark.parametrize("subscribers, processes", [(1, 1), (4, 1), (4, 4)])

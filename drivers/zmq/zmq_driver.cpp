@@ -10,7 +10,7 @@
 // An open-loop --load sends from a DEALER to the same REP sockets, the call
 // number in the request's envelope (zmq_open_loop.*).
 //
-// The operation fanout (docs/driver-contract.md section 5) is PUB/SUB for the
+// The operation fanout (docs/driver-contract-fanout.md) is PUB/SUB for the
 // events and PUSH/PULL for the replies: zmq_publisher.* in the client (or the
 // collocated process), zmq_subscribers.* in each subscriber process (or
 // beside the publisher, over inproc).

@@ -38,7 +38,7 @@ struct RunRecord {
   const OpenLoopSummary* load = nullptr;  // an open loop's; written only then
 };
 
-// The header's "fanout" object (docs/driver-contract.md section 5).
+// The header's "fanout" object (docs/driver-contract-fanout.md).
 nlohmann::json fanout_header(const DriverOptions& o, const RunRecord& r) {
   nlohmann::json fanout = {{"subscribers", o.subscribers}};
   if (o.role == Role::server) {

@@ -5,13 +5,13 @@ process. Each runs at its Place (hosts/launcher.py): this machine, or another
 host, whose program, files and `--bind` address it uses. A server's endpoint
 file is copied to the client's host when they differ, and every result file is
 brought back here before it is read. A remote fan-out cell (operation `fanout`,
-driver contract section 5) runs one subscriber process, or one per subscriber,
-in place of the server. A background load (background.py), when the cell asks
-for one, runs from after the server's endpoint is published until the client has
-ended. Every child is stopped and reaped before these functions return, whatever
-happened; a child that fails raises ChildFailure with the tail of the error
-output, a result file that cannot be trusted ResultFileError. judge.py says what
-the results mean.
+docs/driver-contract-fanout.md) runs one subscriber process, or one per
+subscriber, in place of the server. A background load (background.py), when the
+cell asks for one, runs from after the server's endpoint is published until the
+client has ended. Every child is stopped and reaped before these functions
+return, whatever happened; a child that fails raises ChildFailure with the tail
+of the error output, a result file that cannot be trusted ResultFileError.
+judge.py says what the results mean.
 """
 
 import uuid

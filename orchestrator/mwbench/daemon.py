@@ -1,11 +1,12 @@
 """A daemon the middleware needs (iceoryx's RouDi): started before a cell, stopped after it.
 
-A driver declares it in `--describe` (`"daemon"`, docs/driver-contract.md):
-the program and its arguments, the Unix datagram socket that is bound once it
-serves, and the files it leaves behind when it dies without cleaning up. The
-orchestrator knows nothing of iceoryx itself. One daemon per cell, like the
-background load (background.py): no cell can inherit the state of another,
-and a daemon that crashed fails one cell, not the run.
+A driver declares it in `--describe` (`"daemon"`,
+docs/driver-contract-daemons.md): the program and its arguments, the Unix
+datagram socket that is bound once it serves, and the files it leaves behind
+when it dies without cleaning up. The orchestrator knows nothing of iceoryx
+itself. One daemon per cell, like the background load (background.py): no cell
+can inherit the state of another, and a daemon that crashed fails one cell, not
+the run.
 
 Order, for each cell that needs one:
 0. take the machine's lock of that daemon (one RouDi per machine): another

@@ -21,7 +21,7 @@ looked up: with one servant the servants sweep is not needed at all.
 A sweep point that was not measured is an error naming the factor and the
 values that were. The one exception is payload: a size between two measured
 sizes is interpolated linearly between them (the cost of copying data is
-close to linear in its size, docs/spec.md), and the answer says so.
+close to linear in its size, docs/spec-analysis.md), and the answer says so.
 
 When a run holds several configurations (drivers, transports, placements,
 operations, option settings), the caller chooses; where it does not, a

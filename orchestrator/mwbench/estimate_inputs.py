@@ -167,7 +167,7 @@ def choose_context(cells: list[dict], selection: Selection) -> tuple[dict, Point
     simple = [c for c in cells if c["role"] == "simple"]
     if not simple:
         raise EstimateError("the run has no experiment with role: simple (the simple "
-                            "invocation every estimate starts from; docs/spec.md)")
+                            "invocation every estimate starts from; docs/spec-analysis.md)")
     candidates = ok_cells(simple)
     if not candidates:
         reason = (simple[0]["error"] or "").splitlines()[:1]

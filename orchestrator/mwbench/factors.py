@@ -186,8 +186,8 @@ FACTORS: tuple[Factor, ...] = (
     Factor("subscribers", "subscribers", Annotated[int, Field(ge=1, le=1024)], (None,),
            "INTEGER", _named("subscribers"), baseline=True, swept=True,
            values_doc="integers ≥ 1", default_doc="1",
-           doc="operation `fanout` only: the subscribers of one publisher (driver contract, "
-               "section 5)"),
+           doc="operation `fanout` only: the subscribers of one publisher "
+               "(docs/driver-contract-fanout.md)"),
     Factor("subscriber_processes", "subscriber_processes", Literal["one", "each"], ("one",),
            "TEXT", lambda where: _WHERE.get(where, where), baseline=True,
            doc="operation `fanout`, remote only: all subscribers in one process, or each in "

@@ -3,13 +3,13 @@
 The measuring process's result file is checked against the cell that asked
 for it: the factors its header repeats (factors.py, `echoed`) must be the
 cell's, a fan-out's every subscriber must have received every event
-published (contract section 5), an open loop's `load` figures must be of the
-load asked for (open_load.py). What is odd but not wrong (fewer samples
-than asked, a thread moving between CPUs) becomes a note. A result that is
-wrong raises ResultFileError; the caller stores the cell as failed. The named
-series of the result (the parts the driver timed inside each sample, contract
-section 4) go to the record beside the samples; the statistics are of the
-samples alone.
+published (docs/driver-contract-fanout.md), an open loop's `load` figures
+must be of the load asked for (open_load.py). What is odd but not wrong
+(fewer samples than asked, a thread moving between CPUs) becomes a note. A
+result that is wrong raises ResultFileError; the caller stores the cell as
+failed. The named series of the result (the parts the driver timed inside
+each sample, contract section 4) go to the record beside the samples; the
+statistics are of the samples alone.
 """
 
 from .factors import FACTORS, driver_options
@@ -80,10 +80,12 @@ def check_echoes(cell: Cell, header: dict, own_options: dict | None = None) -> N
 
 
 def _check_deliveries(publisher: dict, subscribers: dict | None, expected: int) -> None:
-    """Every subscriber received exactly the events published (contract section 5)."""
+    """Every subscriber received exactly the events published
+    (docs/driver-contract-fanout.md)."""
     fanout = publisher.get("fanout")
     if fanout is None:
-        raise ResultFileError("the publisher's result has no fanout counts (contract section 5)")
+        raise ResultFileError("the publisher's result has no fanout counts "
+                              "(docs/driver-contract-fanout.md)")
     if subscribers is None or "fanout" not in subscribers:
         raise ResultFileError("a subscriber process wrote no result with fanout counts, so "
                               "the events each subscriber received are unknown")

@@ -4,9 +4,10 @@
   cell's configuration and launch, so that the same launch of the same
   configuration sends on the same schedule in every run, and any launch can be
   replayed from its stored factors; the driver records it in its header.
-- The figures of the result header's `load` object (docs/driver-contract.md),
-  which the store keeps in `cells.measurer_header`: `load_figures` is the one
-  reader of it for the summary, `compare`, the report and `mwbench saturate`.
+- The figures of the result header's `load` object
+  (docs/driver-contract-open-loop.md), which the store keeps in
+  `cells.measurer_header`: `load_figures` is the one reader of it for the summary,
+  `compare`, the report and `mwbench saturate`.
 - The time an open loop takes, which its rate fixes: (warm-up + samples) /
   rate per launch, checked against the cell's `timeout_s` and the run's budget
   before anything runs (`time_problems`).

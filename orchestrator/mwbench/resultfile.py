@@ -97,7 +97,7 @@ Rate = Annotated[float, Field(ge=0, allow_inf_nan=False, strict=False)]
 
 
 class _Load(_Open):
-    """An open loop's `load` object (docs/driver-contract.md, section 4, "Open-loop load")."""
+    """An open loop's `load` object (docs/driver-contract-open-loop.md)."""
 
     kind: Literal["constant", "poisson"]
     rate_per_s: Annotated[float, Field(gt=0, allow_inf_nan=False, strict=False)]

@@ -1,4 +1,4 @@
-"""The orchestrator's side of a fan-out (driver contract section 5): the subscriber
+"""The orchestrator's side of a fan-out (docs/driver-contract-fanout.md): the subscriber
 processes' headers read as one server's, and a cell in which a subscriber missed an
 event fails instead of becoming a figure."""
 

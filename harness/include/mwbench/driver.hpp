@@ -50,7 +50,7 @@ struct Description {
   // Bound of --subscribers for the operation "fanout"; nullopt: no bound.
   std::optional<int> max_subscribers;
   // A daemon the middleware needs running on the machine, which the
-  // orchestrator starts and stops around each cell (docs/driver-contract.md,
+  // orchestrator starts and stops around each cell (docs/driver-contract-daemons.md,
   // "daemon"); null for none.
   nlohmann::json daemon;
   // The transports (of `modes`) that cannot cross hosts: Unix sockets, ipc,
@@ -74,7 +74,7 @@ struct Description {
   // across hosts, as it refuses the `one_way` operations.
   std::map<std::string, std::vector<std::string>> one_way_options;
   // The deployment nodes the orchestrator may start on other hosts for the
-  // process that deploys (docs/driver-contract.md, "nodes"): the node
+  // process that deploys (docs/driver-contract-daemons.md, "nodes"): the node
   // program's argument list, and the option that passes the node map; null
   // for none.
   nlohmann::json nodes;

@@ -1,4 +1,4 @@
-// The publisher's bookkeeping in a fan-out (docs/driver-contract.md section 5).
+// The publisher's bookkeeping in a fan-out (docs/driver-contract-fanout.md).
 //
 // One publisher sends an event; every subscriber replies with its number and
 // the event's number; the call ends when the last reply arrives. ReplyTally

@@ -37,8 +37,8 @@ namespace mwbench {
 // uniform in [0, 1) from its top 53 bits, so one seed gives one schedule).
 void schedule_offsets(const Load& load, std::uint64_t seed, std::span<std::uint64_t> offsets);
 
-// What the result header's "load" object says (docs/driver-contract.md
-// section 4), for the measured calls.
+// What the result header's "load" object says
+// (docs/driver-contract-open-loop.md), for the measured calls.
 struct OpenLoopSummary {
   Load load;
   std::uint64_t seed = 0;        // written for poisson only

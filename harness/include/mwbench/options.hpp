@@ -61,7 +61,7 @@ struct DriverOptions {
   Load load;
   std::optional<std::uint64_t> load_seed;
 
-  // Operation "fanout" only (docs/driver-contract.md section 5). A client or
+  // Operation "fanout" only (docs/driver-contract-fanout.md). A client or
   // collocated process: subscribers in the whole fan-out; a server (a
   // subscriber process): subscribers it hosts, numbered first_subscriber on.
   int subscribers = 1;

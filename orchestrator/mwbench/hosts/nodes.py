@@ -4,11 +4,11 @@ A driver that deploys component applications (the `deploy` driver) starts
 the plan's nodes itself, on its own host. A level such as
 `{client: host-1, nodes: {Sensors: host-1, Display: host-2}}` puts nodes on
 hosts instead: the driver declares how a node is started (`"nodes"` in
---describe, docs/driver-contract.md), and for each cell this module starts
-one node per name at its host's Place, pinned to the CPU of the process that
-deploys (as the driver's own nodes inherit it), waits for each node's object
-reference, and writes the node map (`NAME REFERENCE` lines, DAnCE's) on the
-host of the process that deploys. That process alone gets the map as a
+--describe, docs/driver-contract-daemons.md), and for each cell this module
+starts one node per name at its host's Place, pinned to the CPU of the process
+that deploys (as the driver's own nodes inherit it), waits for each node's
+object reference, and writes the node map (`NAME REFERENCE` lines, DAnCE's) on
+the host of the process that deploys. That process alone gets the map as a
 driver option; it starts the plan's other nodes itself. The nodes run from
 before the driver processes start until after they have stopped, like a
 daemon (daemon.py); one that exits early fails the cell, naming it.

@@ -1,15 +1,15 @@
 """Fan-out: one publisher, N subscribers, and what each added subscriber costs.
 
 A fan-out sample is the time from the publisher's send to the last
-subscriber's reply (driver contract section 5), the one-to-many latency of
-the container-managed pub/sub study. Two numbers per subscriber count: that
-latency, and the events delivered per second (subscribers × events published
-per second), which says whether the middleware delivers to more subscribers
-in parallel or one after another. The cost of one more subscriber is the
-slope of the median against N, fitted by least squares over the line's
-points: a raw socket that writes N copies pays one write and one wake-up per
-subscriber, so a middleware whose slope is below that delivers in parallel
-or shares the copy.
+subscriber's reply (docs/driver-contract-fanout.md), the one-to-many latency
+of the container-managed pub/sub study. Two numbers per subscriber count:
+that latency, and the events delivered per second (subscribers × events
+published per second), which says whether the middleware delivers to more
+subscribers in parallel or one after another. The cost of one more
+subscriber is the slope of the median against N, fitted by least squares
+over the line's points: a raw socket that writes N copies pays one write and
+one wake-up per subscriber, so a middleware whose slope is below that
+delivers in parallel or shares the copy.
 
 Points with more busy threads than the machine's CPUs are drawn hollow
 (crowding.py: every event wakes all N subscribers at once).

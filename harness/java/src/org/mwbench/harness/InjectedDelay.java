@@ -2,7 +2,7 @@ package org.mwbench.harness;
 
 /**
  * MWBENCH_INJECT_DELAY_NS: a delay added to every measured call on purpose, with which the
- * tests check that a slower middleware shows as one (docs/driver-contract.md section 5).
+ * tests check that a slower middleware shows as one (docs/driver-contract.md section 2).
  */
 final class InjectedDelay {
     private InjectedDelay() {

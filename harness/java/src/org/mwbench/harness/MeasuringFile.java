@@ -7,7 +7,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * MWBENCH_MEASURING_FILE: a file the harness creates once the first sample is kept, so that
- * a test can signal a client that is measuring (docs/driver-contract.md section 5).
+ * a test can signal a client that is measuring (docs/driver-contract.md section 2).
  */
 final class MeasuringFile {
     private final String path; // null: not asked for

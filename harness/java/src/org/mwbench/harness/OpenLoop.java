@@ -9,7 +9,7 @@ import java.util.concurrent.locks.LockSupport;
 import java.util.function.BooleanSupplier;
 
 /**
- * The open loop of --load constant:RATE or poisson:RATE (docs/driver-contract.md section 3):
+ * The open loop of --load constant:RATE or poisson:RATE (docs/driver-contract-open-loop.md):
  * calls are sent at intended start times drawn before the loop, never waiting for a reply;
  * each call's reply is recorded by {@link #completed} from whichever thread receives it.
  * The sample of a call is its response time from its intended start (free of coordinated

@@ -4,7 +4,7 @@ import java.util.Arrays;
 
 /**
  * How early the open loop's sender stops sleeping before a call's intended time, as the C++
- * harness's mwbench::SpinMargin (docs/driver-contract.md section 6): a park ends late, so
+ * harness's mwbench::SpinMargin (docs/driver-contract-open-loop.md): a park ends late, so
  * the sender parks until the intended time less this margin and waits the rest without
  * sleeping, yielding the CPU at every turn. Calibrated during the warm-up, whose parks go all
  * the way to the intended time: the 90th percentile of how late the latest 1024 of them
