@@ -192,7 +192,9 @@ def test_an_open_loop_is_read_against_the_raw_socket_at_the_same_rate(known):
     assert " 0.42 " in at_8000  # p99: 170 µs over rawtcp's 400 at 8,000/s, not its 30 at 1,000
 
 
-@pytest.mark.parametrize(("options", "bound"), [(["--p99-bound-us", "100"], Bound(100.0))])
+@pytest.mark.parametrize(("options", "bound"), [
+    (["--p99-bound-us", "100"], Bound(100.0)),
+    (["--bound-us", "100", "--percentile", "90"], Bound(100.0, 90.0))])
 @pytest.mark.usefixtures("described")
 def test_a_saturate_run_gives_its_searches_as_the_sustainable_rates(tmp_path, monkeypatch,
                                                                     options, bound):

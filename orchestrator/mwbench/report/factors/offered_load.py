@@ -120,7 +120,7 @@ def _bounds(run: Run) -> dict[str, Bound]:
 
 
 def _searched_bound(row: dict) -> Bound:
-    return Bound(row["p99_bound_us"])  # `mwbench saturate` judges p99
+    return Bound(row["bound_us"], row["percentile"])
 
 
 def _searched(line: dict, saturations: list[dict]) -> dict | None:
