@@ -154,9 +154,10 @@ def database_at(path, version: int) -> sqlite3.Connection:
     return connection
 
 
-def one_old_cell(tmp_path, version: int) -> tuple:
-    """A database of schema `version` holding run 1 with one cell of rawtcp, opened (so
-    migrated): its path, the store and the cell as it reads now."""
+def one_old_cell(tmp_path, version: int, *more: str) -> tuple:
+    """A database of schema `version` holding run 1 with one cell of rawtcp (and what the
+    statements `more` add), opened (so migrated): its path, the store and the cell as it
+    reads now."""
     path = tmp_path / f"v{version}.db"
     connection = database_at(path, version)
     connection.execute("INSERT INTO runs (suite, spec_path, spec_text, environment, "
@@ -166,6 +167,8 @@ def one_old_cell(tmp_path, version: int) -> tuple:
     connection.execute(f"INSERT INTO cells (run_id, experiment, driver, operation, {launch}, "
                        "status, started_utc, duration_s) VALUES (1, 'e', 'rawtcp', "
                        "'roundtrip', 1, 'ok', 'now', 1.0)")
+    for statement in more:
+        connection.execute(statement)
     connection.commit()
     connection.close()
     store = Store.open_existing(path)
@@ -224,17 +227,10 @@ def test_a_version_11_database_gains_the_three_factors_and_the_saturation_table(
 
 
 def test_a_version_12_search_reads_as_a_bound_at_p99(tmp_path):
-    path = tmp_path / "v12.db"
-    connection = database_at(path, 12)
-    connection.execute("INSERT INTO runs (suite, spec_path, spec_text, environment, "
-                       "mwbench_version, started_utc, status) VALUES ('s', 'p', 't', '{}', "
-                       "'0.1.0', 'now', 'finished')")
-    connection.execute("INSERT INTO saturation (run_id, configuration, kind, p99_bound_us, "
-                       "max_rate_per_s, reason, probes) VALUES (1, '{}', 'poisson', 200.0, "
-                       "4000.0, 'r', '[{\"rate_per_s\": 4000.0, \"p99_us\": 150.0}]')")
-    connection.commit()
-    connection.close()
-    store = Store.open_existing(path)
+    path, store, _ = one_old_cell(
+        tmp_path, 12, "INSERT INTO saturation (run_id, configuration, kind, p99_bound_us, "
+        "max_rate_per_s, reason, probes) VALUES (1, '{}', 'poisson', 200.0, 4000.0, 'r', "
+        "'[{\"rate_per_s\": 4000.0, \"p99_us\": 150.0}]')")
     (search,) = store.saturations(1)
     store.close()
     assert (search["bound_us"], search["percentile"]) == (200.0, 99.0)
