@@ -1,9 +1,10 @@
 """The search of `mwbench saturate`: the highest offered rate a configuration sustains.
 
-A rate is sustained when the response time's p99 (the median over the
-probe's launches of each launch's p99) stays under the user's bound and the
+A rate is sustained when the response time at the bound's percentile (p99
+unless the user chose p50, p90 or p99.9: response_bound.py; the median over
+the probe's launches of each launch's figure) stays under the bound and the
 rate achieved is within 5% of the rate offered (open_load.SUSTAINED): past
-that, the queue grows for as long as the probe lasts and its p99 measures
+that, the queue grows for as long as the probe lasts and its tail measures
 the probe's length, not the middleware. Every launch must have succeeded.
 
 The search doubles the rate from `low` until a probe fails (or `high`, or
@@ -22,6 +23,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from .open_load import SUSTAINED
+from .response_bound import DEFAULT_PERCENTILE, STAT_KEYS, Bound
 
 RESOLUTION = 0.05  # the search stops when the bracket is this narrow, relatively
 MAX_RATE = 1e8  # calls per second: no middleware here comes near; doubling stops there
@@ -35,12 +37,15 @@ class Verdict:
     rate_per_s: float
     sustained: bool
     reason: str  # why not, or what it met
-    p99_us: float | None = None  # the median of the launches' p99
+    figure_us: float | None = None  # the median of the launches' figure at the percentile
     achieved_fraction: float | None = None  # the median of the launches' achieved / offered
+    percentile: float = DEFAULT_PERCENTILE  # the bound's
 
     def record(self) -> dict:
+        """As stored: the figure under its statistic's key (p90_us, p99_us, ...), so that a
+        search stored before the percentile could be chosen (p99_us) reads the same."""
         return {"rate_per_s": self.rate_per_s, "sustained": self.sustained,
-                "reason": self.reason, "p99_us": self.p99_us,
+                "reason": self.reason, STAT_KEYS[self.percentile]: self.figure_us,
                 "achieved_fraction": self.achieved_fraction}
 
 
@@ -53,23 +58,25 @@ class Outcome:
     probes: list[Verdict] = field(default_factory=list)
 
 
-def judge_probe(rate_per_s: float, p99s_us: list[float], fractions: list[float],
-                failed: int, bound_us: float) -> Verdict:
-    """The verdict of a probe from its launches: each ok launch's p99 (µs) and achieved /
-    offered, and the count of launches that failed."""
-    if failed or not p99s_us:
-        return Verdict(rate_per_s, False, f"{failed} of {failed + len(p99s_us)} launches "
-                                          "failed")
-    p99 = float(np.median(p99s_us))
+def judge_probe(rate_per_s: float, figures_us: list[float], fractions: list[float],
+                failed: int, bound: Bound) -> Verdict:
+    """The verdict of a probe from its launches: each ok launch's figure (µs) at the bound's
+    percentile and achieved / offered, and the count of launches that failed."""
+    if failed or not figures_us:
+        return Verdict(rate_per_s, False, f"{failed} of {failed + len(figures_us)} launches "
+                                          "failed", percentile=bound.percentile)
+    figure = float(np.median(figures_us))
     fraction = float(np.median(fractions))
     if fraction < SUSTAINED:
         return Verdict(rate_per_s, False, f"achieved {fraction:.1%} of the rate offered "
-                                          f"(under {SUSTAINED:.0%})", p99, fraction)
-    if p99 >= bound_us:
-        return Verdict(rate_per_s, False, f"p99 {p99:,.1f} µs, not under {bound_us:g} µs",
-                       p99, fraction)
-    return Verdict(rate_per_s, True, f"p99 {p99:,.1f} µs, achieved {fraction:.1%}", p99,
-                   fraction)
+                                          f"(under {SUSTAINED:.0%})", figure, fraction,
+                       bound.percentile)
+    if figure >= bound.us:
+        return Verdict(rate_per_s, False, f"{bound.name} {figure:,.1f} µs, not under "
+                                          f"{bound.us:g} µs", figure, fraction,
+                       bound.percentile)
+    return Verdict(rate_per_s, True, f"{bound.name} {figure:,.1f} µs, achieved {fraction:.1%}",
+                   figure, fraction, bound.percentile)
 
 
 def rates(low: float, high: float | None = None, resolution: float = RESOLUTION

@@ -8,7 +8,8 @@ is not open-loop-capable, an error before anything runs. Each round probes
 one rate per configuration still searching: their launches (the spec's
 `launches`, samples and warm-up) run interleaved in randomised blocks, as a
 run's do, and are stored as cells of one run (suite `SUITE.saturate`); each
-search's outcome is stored in the table `saturation` once it ends.
+search's outcome, with its bound and the bound's percentile, is stored in the
+table `saturation` once it ends.
 """
 
 import dataclasses
@@ -24,6 +25,7 @@ from .load_level import OPEN_KINDS, parse_load
 from .matrix import Cell, expand, scheduled
 from .open_load import load_figures, timeout_problems
 from .overrides import Overrides
+from .response_bound import Bound
 from .runner import measuring, plan
 from .saturation import Outcome, judge_probe, rates
 from .spec import load_spec
@@ -55,7 +57,7 @@ def searched(cell: Cell) -> dict:
     return {name: level for name, level in cell.levels.items() if name not in ("load", "launch")}
 
 
-def saturate(spec_path: Path, experiment: str, bound_us: float, low: float,
+def saturate(spec_path: Path, experiment: str, bound: Bound, low: float,
              high: float | None, db_path: Path, console: Console,
              inventory_path: Path | None = None, seed: int | None = None) -> Saturation:
     """Search every configuration of `experiment` (see the module's text); SaturateError,
@@ -84,24 +86,24 @@ def saturate(spec_path: Path, experiment: str, bound_us: float, low: float,
                        inventory, console) as run:
             run_id = run.begin(matrix.seed, None, None,
                                f"searching the highest {kind} rate of "
-                               f"{len(matrix.configurations)} configurations whose p99 stays "
-                               f"under {bound_us:g} µs")
+                               f"{len(matrix.configurations)} configurations whose "
+                               f"{bound.name} stays under {bound.us:g} µs")
             saturation = Saturation(run_id, matrix.configurations, {}, kind)
             try:
-                saturation.interrupted = _search(run, saturation, matrix.seed, bound_us,
+                saturation.interrupted = _search(run, saturation, matrix.seed, bound,
                                                  low, high)
             finally:
                 store.end_run(run_id, "interrupted" if saturation.interrupted else "finished")
             for cell in matrix.configurations:
                 key = configuration_key(searched(cell))
                 if (outcome := saturation.outcomes.get(key)) is not None:
-                    store.add_saturation(run_id, _row(cell, kind, bound_us, outcome))
+                    store.add_saturation(run_id, _row(cell, kind, bound, outcome))
             return saturation
     finally:
         store.close()
 
 
-def _search(run, saturation: Saturation, seed: int, bound_us: float, low: float,
+def _search(run, saturation: Saturation, seed: int, bound: Bound, low: float,
             high: float | None) -> Interrupted | None:
     """Step every configuration's search, a round of probes at a time, until all end."""
     searches = {configuration_key(searched(cell)): (cell, rates(low, high))
@@ -121,7 +123,7 @@ def _search(run, saturation: Saturation, seed: int, bound_us: float, low: float,
             launches = [r for r in records if configuration_key(
                 {n: v for n, v in r.factors.items() if n not in ("load", "launch")}) == key]
             try:
-                pending[key] = searches[key][1].send(_verdict(rate, launches, bound_us))
+                pending[key] = searches[key][1].send(_verdict(rate, launches, bound))
             except StopIteration as finished:
                 saturation.outcomes[key] = finished.value
                 del pending[key]
@@ -129,12 +131,12 @@ def _search(run, saturation: Saturation, seed: int, bound_us: float, low: float,
     return None
 
 
-def _verdict(rate: float, launches: list[CellRecord], bound_us: float):
+def _verdict(rate: float, launches: list[CellRecord], bound: Bound):
     ok = [record for record in launches if record.status == "ok"]
     figures = [load_figures(record.measurer_header) for record in ok]
-    return judge_probe(rate, [record.stats["p99_us"] for record in ok],
+    return judge_probe(rate, [record.stats[bound.stat_key] for record in ok],
                        [f.achieved_fraction if f else 0.0 for f in figures],
-                       len(launches) - len(ok), bound_us)
+                       len(launches) - len(ok), bound)
 
 
 def _kind(spec_path: Path, spec) -> str:
@@ -151,7 +153,8 @@ def _kind(spec_path: Path, spec) -> str:
     return kinds[0] if kinds else DEFAULT_KIND
 
 
-def _row(cell: Cell, kind: str, bound_us: float, outcome: Outcome) -> dict:
+def _row(cell: Cell, kind: str, bound: Bound, outcome: Outcome) -> dict:
     return {"configuration": json.dumps(searched(cell), sort_keys=True, default=str),
-            "kind": kind, "p99_bound_us": bound_us, "max_rate_per_s": outcome.max_rate_per_s,
+            "kind": kind, "bound_us": bound.us, "percentile": bound.percentile,
+            "max_rate_per_s": outcome.max_rate_per_s,
             "reason": outcome.reason, "probes": [probe.record() for probe in outcome.probes]}

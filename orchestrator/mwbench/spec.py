@@ -12,6 +12,8 @@ from pathlib import Path
 from typing import Annotated, Any, Literal
 
 from pydantic import (
+    AfterValidator,
+    AliasChoices,
     BaseModel,
     BeforeValidator,
     ConfigDict,
@@ -27,6 +29,13 @@ from ruamel.yaml.comments import CommentedMap
 from .bounded_input import InputError, load_yaml, read_text
 from .durations import parse_duration
 from .factors import FACTORS, FANOUT_OPERATION, Factor
+from .response_bound import (
+    DEFAULT_PERCENTILE,
+    OLD_SPEC_KEY,
+    Bound,
+    allowed_percentile,
+    check_old_spec_key,
+)
 from .spec_factorial import FACTORIAL_KEYS, OPTION_PREFIX, count_problem, factor_problem
 from .spec_text import did_you_mean, dotted, line_of, plain, translate_transport_aliases
 
@@ -97,9 +106,22 @@ class Experiment(create_model(  # type: ignore[misc]
     role: Role | None = None
     # Two or three factors analysed as a factorial design (spec_factorial.py).
     factorial: list[str] | None = None
-    # The response time an open loop's p99 must stay under (µs): the report's maximum
-    # sustainable rate of each configuration of the experiment's `load` sweep.
-    p99_bound_us: float | None = Field(None, gt=0, allow_inf_nan=False)
+    # The response time an open loop's `bound_percentile` (default p99) must stay under
+    # (µs): the report's maximum sustainable rate of each configuration of the
+    # experiment's `load` sweep (response_bound.py; `p99_bound_us` is its old name).
+    bound_us: float | None = Field(None, gt=0, allow_inf_nan=False,
+                                   validation_alias=AliasChoices("bound_us", OLD_SPEC_KEY))
+    bound_percentile: Annotated[float, AfterValidator(allowed_percentile)] | None = None
+
+    @model_validator(mode="before")
+    @classmethod
+    def _one_spelling_of_the_bound(cls, data: Any) -> Any:
+        return check_old_spec_key(data)
+
+    @property
+    def bound(self) -> Bound | None:
+        return None if self.bound_us is None else Bound(
+            self.bound_us, self.bound_percentile or DEFAULT_PERCENTILE)
 
 
 class Spec(BaseModel):

@@ -83,13 +83,20 @@ under `load`. It adds the table `saturation`: one row per configuration of a run
 of `mwbench saturate`, the p99 bound it searched under, the highest rate that met
 it (NULL: none did) and every rate it tried, with the verdict (JSON); the probes
 themselves are the run's cells.
+
+Version 13 (a bound at a percentile the user chooses) renames the saturation
+table's `p99_bound_us` to `bound_us` and adds `percentile` (50, 90, 99 or
+99.9), the percentile the bound was judged at: 99 for every search stored
+before, the only one `mwbench saturate` judged. A probe's figure is stored
+under its statistic's key (p90_us, p99_us, ...), so the probes stored before
+read as they are.
 """
 
 import sqlite3
 
 from .factors import BY_NAME, NAMES
 
-SCHEMA_VERSION = 12
+SCHEMA_VERSION = 13
 
 # The factors that identify a cell within a run, one column each (factors.py declares
 # them; a new one needs a migration below that adds its column).
@@ -215,6 +222,8 @@ CREATE TABLE interop (
     PRIMARY KEY (run_id, kind, operation, payload_bytes, client_orb, server_orb)
 )"""
 
+# As version 12 created it (frozen, as SQLite keeps its text); version 13 renames
+# p99_bound_us to bound_us and adds percentile.
 SATURATION_TABLE = """
 CREATE TABLE saturation (
     run_id INTEGER NOT NULL REFERENCES runs(id),
@@ -258,6 +267,10 @@ MIGRATIONS: dict[int, tuple[str, ...]] = {
     10: (INTEROP_TABLE,),
     11: (add_factor_column("invocation"), add_factor_column("dispatch"),
          add_factor_column("load"), SATURATION_TABLE),
+    12: (
+        "ALTER TABLE saturation RENAME COLUMN p99_bound_us TO bound_us",
+        "ALTER TABLE saturation ADD COLUMN percentile REAL NOT NULL DEFAULT 99",
+    ),
 }
 
 

@@ -77,7 +77,7 @@ def contexts(tmp_path, monkeypatch):
         "run": (["--db", str(tmp_path / "run.db")], {"spec": str(tmp_path / "missing.yaml")}),
         "plan": (["--db", str(tmp_path / "none.db")], {"spec": str(spec)}),
         "saturate": (["--db", str(tmp_path / "saturate.db"), "--experiment", "e",
-                      "--p99-bound-us", "100"], {"spec": str(tmp_path / "missing.yaml")}),
+                      "--bound-us", "100"], {"spec": str(tmp_path / "missing.yaml")}),
         "compare": (["--db", str(db)], {"base": "1", "new": "1"}),
         "estimate": (["--db", str(db)], {}),
         "export": (["--db", str(db), "-o", str(tmp_path / "cells.json")], {}),
@@ -125,7 +125,8 @@ def test_no_number_is_left_without_both_bounds():
     found = {(" ".join(path), name_of(p)) for path, _, p in NUMBERS}
     assert {("compare", "--threshold"), ("compare", "--confidence"), ("compare", "BASE"),
             ("run", "--seed"), ("run", "--budget"), ("plan", "--budget"),
-            ("saturate", "--p99-bound-us"), ("saturate", "--low"), ("saturate", "--high"),
+            ("saturate", "--bound-us"), ("saturate", "--p99-bound-us"), ("saturate", "--low"),
+            ("saturate", "--high"),
             ("estimate", "--payload-bytes"), ("testhosts", "COUNT"),
             ("testhosts", "--rate")} <= found
     loose = {f"{' '.join(path)} {name_of(p)}": unbounded(p) for path, _, p in NUMBERS}

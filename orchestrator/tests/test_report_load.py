@@ -2,7 +2,7 @@
 
 Two drivers swept over constant rates, two launches each, stored directly
 (conftest.store_cells) with result headers holding the `load` object as
-drivers write it; the experiment gives `p99_bound_us: 100`. Times in µs:
+drivers write it; the experiment gives `bound_us: 100` (at p99, the default). Times in µs:
 
     rate        1000   2000   4000   8000
     rawtcp p99    30     35     50    400   the knee at 4000 (400 > 2 x 30), the bound too
@@ -24,6 +24,7 @@ from mwbench import runner
 from mwbench.report import build_report
 from mwbench.report.data import load_run
 from mwbench.report.factors import offered_load
+from mwbench.response_bound import Bound
 from mwbench.store import Store
 from open_loop_drivers import described  # noqa: F401 - the fixture, by name
 
@@ -36,7 +37,7 @@ experiments:
     operation: ping
     drivers: [rawtcp, omniorb]
     load: ["constant:1000", "constant:2000", "constant:4000", "constant:8000"]
-    p99_bound_us: 100
+    bound_us: 100
 """
 
 
@@ -100,6 +101,36 @@ def test_the_sustainable_rate_at_the_suites_bound(known):
     assert 'id="run1-load-rates"' in page
 
 
+@pytest.mark.parametrize(("keys", "rawtcp", "omniorb"), [
+    ("p99_bound_us: 100",  # the old spelling: a bound at p99
+     "p99 ≤ 100 µs 4,000 50.0 at 8,000/s the p99 was 400.0 µs, above the bound of 100 µs",
+     "p99 ≤ 100 µs 2,000 90.0 at 4,000/s the p99 was 150.0 µs, above the bound of 100 µs"),
+    ("bound_us: 120\n    bound_percentile: 99.9",
+     "p99.9 ≤ 120 µs 4,000 50.0 at 8,000/s the p99.9 was 400.0 µs, above the bound of 120",
+     "p99.9 ≤ 120 µs 2,000 90.0 at 4,000/s the p99.9 was 150.0 µs, above the bound of 120"),
+    ("bound_us: 9\n    bound_percentile: 90",  # every p90 is the median, 10 µs
+     "p90 ≤ 9 µs below the lowest rate – at 1,000/s the p90 was 10.0 µs, above the bound",
+     "p90 ≤ 9 µs below the lowest rate – at 1,000/s the p90 was 10.0 µs, above the bound"),
+    ("bound_us: 11\n    bound_percentile: 50",
+     "p50 ≤ 11 µs 8,000 10.0 every rate measured held",
+     "p50 ≤ 11 µs 4,000 10.0 at 8,000/s the calls answered came at 7,000/s"),
+])
+def test_the_sustainable_rate_at_the_percentile_the_experiment_budgets(tmp_path, keys,
+                                                                       rawtcp, omniorb):
+    _, page = stored_report(tmp_path / "m.db", load_cells(),
+                            spec_text=SPEC.replace("bound_us: 100", keys))
+    table = page_text(page[page.index('id="run1-load-sustainable"'):])
+    assert f"load rawtcp constant {rawtcp}" in table
+    assert f"load omniorb constant {omniorb}" in table
+
+
+def test_a_bound_at_a_percentile_the_figure_lacks_is_drawn_with_it():
+    labels = [handle.get_label() for handle in offered_load._key([Bound(100.0, 90.0)])]
+    assert labels == ["p50", "p99", "p99.9", "p90", "knee", "p90 bound"]
+    assert [h.get_label() for h in offered_load._key([Bound(5.0), Bound(9.0)])][-2:] == \
+        ["knee", "p99 bound"]
+
+
 def test_without_a_bound_the_knee_is_the_sustainable_rate(tmp_path):
     _, page = stored_report(tmp_path / "m.db", load_cells())  # the spec gives no bound
     table = page_text(page)
@@ -131,8 +162,26 @@ def test_a_sweep_whose_lowest_rate_fails_already_has_no_sustainable_rate():
 
 @pytest.mark.parametrize("bound", ["0", "-5", ".inf", "fast"])
 def test_a_bound_that_is_not_a_positive_number_is_refused_naming_its_line(tmp_path, bound):
-    path = write_spec(tmp_path, SPEC.replace("p99_bound_us: 100", f"p99_bound_us: {bound}"))
-    assert "spec.yaml:7: experiments[0].p99_bound_us" in spec_refusal(path)
+    path = write_spec(tmp_path, SPEC.replace("bound_us: 100", f"bound_us: {bound}"))
+    assert "spec.yaml:7: experiments[0].bound_us" in spec_refusal(path)
+    old = write_spec(tmp_path, SPEC.replace("bound_us: 100", f"p99_bound_us: {bound}"))
+    assert "spec.yaml:7: experiments[0].p99_bound_us" in spec_refusal(old)
+
+
+@pytest.mark.parametrize(("keys", "message"), [
+    ("bound_us: 100\n    bound_percentile: 95", "spec.yaml:8: experiments[0].bound_percentile: "
+     "95 is not a percentile a bound is judged at: one of 50, 90, 99, 99.9 (experiment "
+     "'load')"),
+    ("bound_us: 100\n    p99_bound_us: 100", "spec.yaml:3: experiments[0]: experiment 'load': "
+     "set bound_us only: p99_bound_us is its old name (a bound at p99)"),
+    ("p99_bound_us: 100\n    bound_percentile: 90", "spec.yaml:3: experiments[0]: experiment "
+     "'load': p99_bound_us is a bound at p99, not at bound_percentile 90"),
+    ("bound_percentile: 90", "spec.yaml:3: experiments[0]: experiment 'load': "
+     "bound_percentile without bound_us"),
+])
+def test_a_bound_given_twice_or_at_another_percentile_is_refused(tmp_path, keys, message):
+    path = write_spec(tmp_path, SPEC.replace("bound_us: 100", keys))
+    assert spec_refusal(path).startswith(f"{tmp_path / message}")
 
 
 def test_an_open_loop_is_read_against_the_raw_socket_at_the_same_rate(known):
@@ -143,13 +192,16 @@ def test_an_open_loop_is_read_against_the_raw_socket_at_the_same_rate(known):
     assert " 0.42 " in at_8000  # p99: 170 µs over rawtcp's 400 at 8,000/s, not its 30 at 1,000
 
 
+@pytest.mark.parametrize(("options", "bound"), [
+    (["--p99-bound-us", "100"], Bound(100.0)),
+    (["--bound-us", "100", "--percentile", "90"], Bound(100.0, 90.0))])
 @pytest.mark.usefixtures("described")
-def test_a_saturate_run_gives_its_searches_as_the_sustainable_rates(tmp_path, monkeypatch):
+def test_a_saturate_run_gives_its_searches_as_the_sustainable_rates(tmp_path, monkeypatch,
+                                                                    options, bound):
     """`mwbench saturate` with cells whose knee is known (test_cli_saturate.py): its
     probes are the lines, its outcomes the table's rows, its bound the grey line."""
     monkeypatch.setattr(runner, "run_cell", knee)
-    result = saturate(tmp_path, "--experiment", "sweep", "--p99-bound-us", "100", "--low",
-                      "500")
+    result = saturate(tmp_path, "--experiment", "sweep", *options, "--low", "500")
     assert result.exit_code == 0, result.output
     store = Store.open_existing(tmp_path / "m.db")
     try:
@@ -160,9 +212,9 @@ def test_a_saturate_run_gives_its_searches_as_the_sustainable_rates(tmp_path, mo
         table = page_text(build_report(store, [run["id"]]))
     finally:
         store.close()
-    assert {line["driver"]: line["bound"] for line in lines} == {"rawtcp": 100.0,
-                                                                  "omniorb": 100.0}
+    assert {line["driver"]: line["bound"] for line in lines} == {"rawtcp": bound,
+                                                                  "omniorb": bound}
     for driver, search in searches.items():
-        assert (f"sweep {driver} constant p99 < 100 µs (mwbench saturate, "
+        assert (f"sweep {driver} constant {bound.name} < 100 µs (mwbench saturate, "
                 f"{len(search['probes'])} rates probed) {search['max_rate_per_s']:,g} 40.0 "
                 f"{search['reason']}") in table

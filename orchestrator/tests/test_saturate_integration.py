@@ -66,18 +66,19 @@ def test_the_seed_of_a_launch_is_the_one_derived_from_its_levels(tmp_path):
     assert len(set(seeds)) == 2  # one schedule per launch
 
 
-def saturate(tmp_path, bound_us: str) -> subprocess.CompletedProcess:
+def saturate(tmp_path, *bound: str) -> subprocess.CompletedProcess:
     spec = tmp_path / "spec.yaml"
     spec.write_text(OPEN_RAWTCP.replace('[closed, "poisson:500"]', '"constant:500"'))
     return subprocess.run([mwbench_exe(), "saturate", str(spec), "--experiment", "rpc",
-                           "--p99-bound-us", bound_us, "--low", "200", "--high", "800",
+                           *bound, "--low", "200", "--high", "800",
                            "--db", str(tmp_path / "m.db")],
                           capture_output=True, text=True, timeout=600, check=False)
 
 
 def test_saturate_probes_real_launches_and_stores_the_search(tmp_path):
     # A bound of a minute is never reached on loopback; a nanosecond always is.
-    generous, tight = saturate(tmp_path, "60000000"), saturate(tmp_path, "0.001")
+    generous = saturate(tmp_path, "--p99-bound-us", "60000000")
+    tight = saturate(tmp_path, "--bound-us", "0.001", "--percentile", "50")
     for done in (generous, tight):
         assert done.returncode == 0, done.stdout + done.stderr
         assert "Maximum sustainable constant rate" in done.stdout
@@ -86,7 +87,9 @@ def test_saturate_probes_real_launches_and_stores_the_search(tmp_path):
     (found,) = store.saturations(first)
     (none,) = store.saturations(second)
     assert none["max_rate_per_s"] is None and len(none["probes"]) == 1
-    assert none["reason"].startswith("not even 200/s is sustained: ")
+    assert none["reason"].startswith("not even 200/s is sustained: p50 ")
+    assert (found["percentile"], none["percentile"]) == (99.0, 50.0)
+    assert "p50_us" in none["probes"][0] and "p99_us" in found["probes"][0]
     rates = [probe["rate_per_s"] for probe in found["probes"]]
     assert rates[0] == 200.0 and all(200.0 <= rate <= 800.0 for rate in rates)
     assert len(set(rates)) == len(rates)

@@ -3,6 +3,7 @@ known: doubling, then bisection, and the verdict of a probe from its launches.""
 
 import pytest
 
+from mwbench.response_bound import Bound
 from mwbench.saturation import (
     MAX_PROBES,
     MAX_RATE,
@@ -12,7 +13,7 @@ from mwbench.saturation import (
     search,
 )
 
-BOUND_US = 100.0
+BOUND = Bound(100.0)  # at p99
 
 
 def knee_at(capacity: float, tried: list[float] | None = None):
@@ -22,7 +23,7 @@ def knee_at(capacity: float, tried: list[float] | None = None):
             tried.append(rate)
         p99 = 50.0 if rate <= capacity else 50.0 * rate / capacity * 10
         fraction = 1.0 if rate <= capacity else capacity / rate
-        return judge_probe(rate, [p99, p99, p99], [fraction] * 3, 0, BOUND_US)
+        return judge_probe(rate, [p99, p99, p99], [fraction] * 3, 0, BOUND)
     return probe
 
 
@@ -75,21 +76,21 @@ def test_the_search_is_deterministic_given_its_probe():
 
 
 def test_a_probe_with_failed_launches_is_not_sustained():
-    verdict = judge_probe(1000.0, [10.0, 10.0], [1.0, 1.0], 1, BOUND_US)
+    verdict = judge_probe(1000.0, [10.0, 10.0], [1.0, 1.0], 1, BOUND)
     assert not verdict.sustained and verdict.reason == "1 of 3 launches failed"
-    assert not judge_probe(1000.0, [], [], 0, BOUND_US).sustained
+    assert not judge_probe(1000.0, [], [], 0, BOUND).sustained
 
 
 def test_the_p99_of_a_probe_is_the_median_of_its_launches():
-    verdict = judge_probe(1000.0, [20.0, 99.0, 500.0], [1.0, 0.99, 0.97], 0, BOUND_US)
-    assert verdict.sustained and verdict.p99_us == 99.0 and verdict.achieved_fraction == 0.99
-    beyond = judge_probe(1000.0, [20.0, 100.0, 500.0], [1.0, 1.0, 1.0], 0, BOUND_US)
+    verdict = judge_probe(1000.0, [20.0, 99.0, 500.0], [1.0, 0.99, 0.97], 0, BOUND)
+    assert verdict.sustained and verdict.figure_us == 99.0 and verdict.achieved_fraction == 0.99
+    beyond = judge_probe(1000.0, [20.0, 100.0, 500.0], [1.0, 1.0, 1.0], 0, BOUND)
     assert not beyond.sustained and beyond.reason == "p99 100.0 µs, not under 100 µs"
 
 
 def test_an_achieved_rate_more_than_five_percent_short_is_not_sustained():
-    assert judge_probe(1000.0, [10.0], [0.95], 0, BOUND_US).sustained
-    short = judge_probe(1000.0, [10.0], [0.949], 0, BOUND_US)
+    assert judge_probe(1000.0, [10.0], [0.95], 0, BOUND).sustained
+    short = judge_probe(1000.0, [10.0], [0.949], 0, BOUND)
     assert not short.sustained and short.reason.startswith("achieved 94.9% of the rate")
 
 
@@ -97,3 +98,20 @@ def test_the_reason_names_the_first_rate_lost_and_why():
     outcome = search(knee_at(3000.0), low=1000.0)
     failed = min(p.rate_per_s for p in outcome.probes if not p.sustained)
     assert outcome.reason == f"{failed:g}/s is not sustained: p99 520.0 µs, not under 100 µs"
+
+
+@pytest.mark.parametrize(("percentile", "name", "key"), [
+    (50.0, "p50", "p50_us"), (90.0, "p90", "p90_us"), (99.9, "p99.9", "p999_us")])
+def test_a_bound_at_another_percentile_is_judged_and_named_at_it(percentile, name, key):
+    bound = Bound(100.0, percentile)
+    kept = judge_probe(1000.0, [20.0, 99.0, 500.0], [1.0, 1.0, 1.0], 0, bound)
+    assert kept.sustained and kept.reason == f"{name} 99.0 µs, achieved 100.0%"
+    lost = judge_probe(1000.0, [123.4, 123.4], [1.0, 1.0], 0, bound)
+    assert not lost.sustained and lost.reason == f"{name} 123.4 µs, not under 100 µs"
+    assert lost.record()[key] == 123.4 and "p99_us" not in lost.record()
+
+
+def test_a_probe_at_p99_is_recorded_as_searches_before_the_percentile_were():
+    record = judge_probe(1000.0, [10.0], [1.0], 0, BOUND).record()
+    assert set(record) == {"rate_per_s", "sustained", "reason", "p99_us",
+                           "achieved_fraction"}

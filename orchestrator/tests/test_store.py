@@ -125,7 +125,8 @@ ADDED = {6: (["named_series"], ["assembly"], []),
          9: (["calibrations"], ["position"], ["seed", "launch_plan"]),  # and launch renamed
          10: ([], ["orb"], []),
          11: (["interop"], [], []),
-         12: (["saturation"], ["invocation", "dispatch", "load"], [])}
+         12: (["saturation"], ["invocation", "dispatch", "load"], []),
+         13: ([], [], [])}  # and the saturation table's bound_us renamed, percentile added
 
 
 def database_at(path, version: int) -> sqlite3.Connection:
@@ -146,13 +147,17 @@ def database_at(path, version: int) -> sqlite3.Connection:
                 connection.execute(f"ALTER TABLE {table} DROP COLUMN {column}")
         if later == 9:
             connection.execute("ALTER TABLE cells RENAME COLUMN launch TO repetition")
+        if later == 13:
+            connection.execute("ALTER TABLE saturation DROP COLUMN percentile")
+            connection.execute("ALTER TABLE saturation RENAME COLUMN bound_us TO p99_bound_us")
     connection.execute("UPDATE schema_info SET version = ?", (version,))
     return connection
 
 
-def one_old_cell(tmp_path, version: int) -> tuple:
-    """A database of schema `version` holding run 1 with one cell of rawtcp, opened (so
-    migrated): its path, the store and the cell as it reads now."""
+def one_old_cell(tmp_path, version: int, *more: str) -> tuple:
+    """A database of schema `version` holding run 1 with one cell of rawtcp (and what the
+    statements `more` add), opened (so migrated): its path, the store and the cell as it
+    reads now."""
     path = tmp_path / f"v{version}.db"
     connection = database_at(path, version)
     connection.execute("INSERT INTO runs (suite, spec_path, spec_text, environment, "
@@ -162,6 +167,8 @@ def one_old_cell(tmp_path, version: int) -> tuple:
     connection.execute(f"INSERT INTO cells (run_id, experiment, driver, operation, {launch}, "
                        "status, started_utc, duration_s) VALUES (1, 'e', 'rawtcp', "
                        "'roundtrip', 1, 'ok', 'now', 1.0)")
+    for statement in more:
+        connection.execute(statement)
     connection.commit()
     connection.close()
     store = Store.open_existing(path)
@@ -210,10 +217,24 @@ def test_a_version_11_database_gains_the_three_factors_and_the_saturation_table(
     # A cell stored before: a closed loop, static invocation and dispatch, none of them set.
     assert (old["invocation"], old["dispatch"], old["load"]) == (None, None, None)
     assert store.saturations(1) == []
-    store.add_saturation(1, {"configuration": "{}", "kind": "poisson", "p99_bound_us": 50.0,
-                             "max_rate_per_s": None, "reason": "none", "probes": [{"r": 1}]})
+    store.add_saturation(1, {"configuration": "{}", "kind": "poisson", "bound_us": 50.0,
+                             "percentile": 90.0, "max_rate_per_s": None, "reason": "none",
+                             "probes": [{"r": 1}]})
     assert store.saturations(1)[0]["probes"] == [{"r": 1}]
     store.close()
+    Store.create_or_open(tmp_path / "fresh.db").close()
+    assert schema(sqlite3.connect(path)) == schema(sqlite3.connect(tmp_path / "fresh.db"))
+
+
+def test_a_version_12_search_reads_as_a_bound_at_p99(tmp_path):
+    path, store, _ = one_old_cell(
+        tmp_path, 12, "INSERT INTO saturation (run_id, configuration, kind, p99_bound_us, "
+        "max_rate_per_s, reason, probes) VALUES (1, '{}', 'poisson', 200.0, 4000.0, 'r', "
+        "'[{\"rate_per_s\": 4000.0, \"p99_us\": 150.0}]')")
+    (search,) = store.saturations(1)
+    store.close()
+    assert (search["bound_us"], search["percentile"]) == (200.0, 99.0)
+    assert "p99_bound_us" not in search and search["probes"][0]["p99_us"] == 150.0
     Store.create_or_open(tmp_path / "fresh.db").close()
     assert schema(sqlite3.connect(path)) == schema(sqlite3.connect(tmp_path / "fresh.db"))
 

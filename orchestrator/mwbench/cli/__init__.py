@@ -62,8 +62,8 @@ def main() -> None:
       mwbench list                     # which drivers and suites are available
       mwbench plan suites/quick.yaml   # what a run would do: launches, time, precision
       mwbench run suites/quick.yaml    # measure; results go to results/mwbench.db
-      mwbench saturate SPEC --experiment NAME --p99-bound-us 200
-                                       # the highest open-loop rate under a p99 bound
+      mwbench saturate SPEC --experiment NAME --bound-us 200 --percentile 90
+                                       # the highest open-loop rate under a p90 bound
       mwbench report -o report.html    # figures, disclosure and baseline ratios
       mwbench compare 1 2              # is run 2 slower than run 1? exits 1 if so
       mwbench estimate --payload-bytes 4096 --servants 100 --threads 4

@@ -147,8 +147,9 @@ def sections(run: Run) -> list[dict]:
                 "(dotted), each the median over launches; a line per configuration. The ring "
                 "marks the knee: the highest rate before the p99 rises above twice its value "
                 "at the lowest rate, or before the achieved rate falls below 95% of the "
-                "offered one (the words beside the ring say which); a grey line, the p99 bound the "
-                "experiment gives.",
+                "offered one (the words beside the ring say which); a grey line, the bound the "
+                "experiment gives, at its percentile (p99 unless it says otherwise; a bound at "
+                "p90 draws the p90 too, dash-dotted).",
                 "The lines join measured rates only: the knee lies between the ringed rate "
                 "and the next, and a sweep of coarse steps places it coarsely. The far tail "
                 "of a low rate rests on few calls.")],
