@@ -317,6 +317,8 @@ class CcmDriver final : public mwbench::Driver {
         measure_component_calls(options, measurement, host->executor<CallerExecutor>(kCallerKey),
                                 path);
       }
+      // Unanswered AMI calls still in flight would hold the ORB's destroy().
+      if (omniorb_driver::lost_calls(measurement)) session.abandon_calls_in_flight();
       if (verify && options.role == Role::collocated && scenario.component_server) {
         std::fprintf(stderr, "mwbench-driver-ccm: %s\n",
                      host->executor<ReceiverExecutor>(kReceiverKey).counts().summary().c_str());

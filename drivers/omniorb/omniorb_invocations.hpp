@@ -55,4 +55,11 @@ void measure_invocation(Invocation invocation, const mwbench::DriverOptions& opt
                         mwbench::common::DeliveryBoard* board, const DeliveryTimer& delivery,
                         ReplyHandler* handler);
 
+// Whether an open loop ended with calls unanswered (a server that stopped
+// answering): their AMI calls are still in flight on the ORB's threads.
+inline bool lost_calls(const mwbench::Measurement& m) noexcept {
+  const mwbench::OpenLoopSummary* load = m.open_loop_summary();
+  return load != nullptr && load->lost > 0;
+}
+
 }  // namespace omniorb_driver

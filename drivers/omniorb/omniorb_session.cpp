@@ -135,6 +135,11 @@ OrbSession::OrbSession(const OrbSettings& settings) {
 
 OrbSession::~OrbSession() {
   poa_ = PortableServer::POA::_nil();  // let go before the ORB destroys it
+  if (abandoned_) {
+    (void)orb_._retn();  // kept, never destroyed: see abandon_calls_in_flight()
+    remove_socket_dir();
+    return;
+  }
   try {
     orb_->destroy();  // waits for omniORB's threads; none outlives the session
   } catch (const CORBA::Exception&) {

@@ -67,7 +67,7 @@ class OrbSession {
   using Targets = std::vector<Test::RoundTrip_var>;
 
   explicit OrbSession(const OrbSettings& settings);
-  ~OrbSession();  // destroys the ORB and removes the unix socket directory
+  ~OrbSession();  // destroys the ORB (unless abandoned) and removes the unix socket directory
   OrbSession(const OrbSession&) = delete;
   OrbSession& operator=(const OrbSession&) = delete;
 
@@ -96,6 +96,14 @@ class OrbSession {
   // Server: serves until a stopper() runs; returns at once if one ran before.
   void run();
 
+  // Client: leaves the ORB undestroyed at the end of the session. An AMI call
+  // to a server that stopped answering stays in flight on a thread of the
+  // ORB's pool, blocked in recv() (the measured calls carry no call timeout:
+  // it costs a poll() before every send and receive), and destroy() would
+  // wait for it for ever. An open loop that lost calls says so and its
+  // result is written; the process then exits, which ends those threads.
+  void abandon_calls_in_flight() noexcept { abandoned_ = true; }
+
   // A callable that makes run() return, from any thread (the harness's
   // signal thread) and at any time, even after the session is gone: it holds
   // its own reference to the ORB, and orb->shutdown(0) hands the work to an
@@ -112,6 +120,7 @@ class OrbSession {
   std::string socket_path_;
   CORBA::ORB_var orb_;
   PortableServer::POA_var poa_;
+  bool abandoned_ = false;
 };
 
 }  // namespace omniorb_driver

@@ -3,8 +3,20 @@ reply reported by the ReplyHandler. Checks the result header's `load` object and
 samples against their named series, never a time.
 """
 
+import os
+import signal
+import subprocess
+
 import pytest
-from driver_processes import Driver, cell, read_result_with_series
+from driver_processes import (
+    HANG_S,
+    Driver,
+    cell,
+    measuring,
+    read_result,
+    read_result_with_series,
+    wait_until_measuring,
+)
 from omniorb_processes import DRIVER
 
 pytestmark = pytest.mark.skipif(not DRIVER.exists(), reason=f"{DRIVER} not built")
@@ -119,3 +131,34 @@ def test_open_loop_takes_no_delivery_times(tmp_path):
         tmp_path, "collocated", *cell("ping", "inproc"), "--load", "constant:2000",
         "--option", "delivery_time=1",
         message="--option delivery_time=1 times closed-loop calls only")
+
+
+@pytest.mark.parametrize("pool", [1, 4])
+def test_a_server_that_stops_answering_costs_lost_calls_not_a_hung_client(tmp_path, pool):
+    # Once the client keeps its first sample, the server is stopped (SIGSTOP): the AMI
+    # calls in flight on the client's pool threads never return, and the ORB's destroy()
+    # would wait for them for ever. The client must count them as lost, write its result
+    # and exit.
+    args = cell("roundtrip", "tcp")
+    server = OMNIORB.server(tmp_path, *args)
+    env, flag = measuring(tmp_path)
+    output = tmp_path / "client.result"
+    client = subprocess.Popen(
+        [str(OMNIORB.program), "--role", "client", "--endpoint-file", str(server.endpoint),
+         "--output", str(output), "--samples", "5000", "--warmup", "20", "--timeout", "1",
+         "--load", "constant:1000", "--option", f"client_pool_size={pool}", *args],
+        stderr=subprocess.PIPE, text=True, env=env)
+    try:
+        wait_until_measuring(client, flag)
+        os.kill(server.proc.pid, signal.SIGSTOP)
+        _, err = client.communicate(timeout=HANG_S)
+    finally:
+        if client.poll() is None:
+            client.kill()
+        os.kill(server.proc.pid, signal.SIGCONT)
+        server.stop()
+    assert client.returncode == 0, err
+    header, samples = read_result(output)
+    load = header["load"]
+    assert load["lost"] > 0 and len(samples) == load["calls"] - load["lost"]
+    assert "calls unanswered after 1 s" in err
