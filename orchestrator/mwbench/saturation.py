@@ -59,14 +59,19 @@ class Outcome:
 
 
 def judge_probe(rate_per_s: float, figures_us: list[float], fractions: list[float],
-                failed: int, bound: Bound) -> Verdict:
+                failed: int, bound: Bound, lost: int = 0) -> Verdict:
     """The verdict of a probe from its launches: each ok launch's figure (µs) at the bound's
-    percentile and achieved / offered, and the count of launches that failed."""
+    percentile and achieved / offered, the count of launches that failed, and the calls
+    their launches lost (never answered: a middleware that drops calls at a rate does not
+    sustain it, however fast it answers the others)."""
     if failed or not figures_us:
         return Verdict(rate_per_s, False, f"{failed} of {failed + len(figures_us)} launches "
                                           "failed", percentile=bound.percentile)
     figure = float(np.median(figures_us))
     fraction = float(np.median(fractions))
+    if lost:
+        return Verdict(rate_per_s, False, f"{lost:,} calls lost (never answered)", figure,
+                       fraction, bound.percentile)
     if fraction < SUSTAINED:
         return Verdict(rate_per_s, False, f"achieved {fraction:.1%} of the rate offered "
                                           f"(under {SUSTAINED:.0%})", figure, fraction,

@@ -14,6 +14,7 @@ table `saturation` once it ends.
 
 import dataclasses
 import json
+import math
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -33,6 +34,7 @@ from .spec_text import did_you_mean
 from .store import CellRecord, Store
 
 DEFAULT_KIND = "poisson"
+PROBE_SECONDS = 2.0  # the least a probe's launch sends for, by default
 
 
 class SaturateError(Exception):
@@ -59,7 +61,8 @@ def searched(cell: Cell) -> dict:
 
 def saturate(spec_path: Path, experiment: str, bound: Bound, low: float,
              high: float | None, db_path: Path, console: Console,
-             inventory_path: Path | None = None, seed: int | None = None) -> Saturation:
+             inventory_path: Path | None = None, seed: int | None = None,
+             probe_seconds: float = PROBE_SECONDS) -> Saturation:
     """Search every configuration of `experiment` (see the module's text); SaturateError,
     or the spec's, inventory's and matrix's own errors, before anything runs."""
     names = [each.name for each in load_spec(spec_path)[0].experiments]
@@ -78,7 +81,8 @@ def saturate(spec_path: Path, experiment: str, bound: Bound, low: float,
                                           for s in matrix.skipped)) or "no configuration"
         raise SaturateError(f"{spec_path}: experiment '{experiment}' is not open-loop-capable "
                             f"(no driver runs it in an open loop): {reasons}")
-    if problems := timeout_problems([(cell, cell.samples) for cell in matrix.configurations]):
+    if problems := timeout_problems([(cell, probe_samples(cell, low, probe_seconds))
+                                     for cell in matrix.configurations]):
         raise SaturateError(f"{spec_path}: at --low {low:g}: " + "\n".join(problems))
     store = Store.create_or_open(db_path)
     try:
@@ -91,7 +95,7 @@ def saturate(spec_path: Path, experiment: str, bound: Bound, low: float,
             saturation = Saturation(run_id, matrix.configurations, {}, kind)
             try:
                 saturation.interrupted = _search(run, saturation, matrix.seed, bound,
-                                                 low, high)
+                                                 low, high, probe_seconds)
             finally:
                 store.end_run(run_id, "interrupted" if saturation.interrupted else "finished")
             for cell in matrix.configurations:
@@ -104,15 +108,16 @@ def saturate(spec_path: Path, experiment: str, bound: Bound, low: float,
 
 
 def _search(run, saturation: Saturation, seed: int, bound: Bound, low: float,
-            high: float | None) -> Interrupted | None:
+            high: float | None, probe_seconds: float) -> Interrupted | None:
     """Step every configuration's search, a round of probes at a time, until all end."""
     searches = {configuration_key(searched(cell)): (cell, rates(low, high))
                 for cell in saturation.configurations}
     pending = {key: next(steps) for key, (_, steps) in searches.items()}
     round_number = 0
     while pending:
-        probes = [dataclasses.replace(searches[key][0], levels={
-            **searches[key][0].levels, "load": f"{saturation.kind}:{rate:g}"})
+        probes = [dataclasses.replace(
+            searches[key][0], samples=probe_samples(searches[key][0], rate, probe_seconds),
+            levels={**searches[key][0].levels, "load": f"{saturation.kind}:{rate:g}"})
             for key, rate in pending.items()]
         records: list[CellRecord] = []
         interrupted = run.measure(saturation.run_id, scheduled(probes, seed + round_number),
@@ -136,7 +141,14 @@ def _verdict(rate: float, launches: list[CellRecord], bound: Bound):
     figures = [load_figures(record.measurer_header) for record in ok]
     return judge_probe(rate, [record.stats[bound.stat_key] for record in ok],
                        [f.achieved_fraction if f else 0.0 for f in figures],
-                       len(launches) - len(ok), bound)
+                       len(launches) - len(ok), bound, sum(f.lost for f in figures if f))
+
+
+def probe_samples(cell: Cell, rate: float, seconds: float) -> int:
+    """A probe's samples per launch: the experiment's, or more, so that it sends for at
+    least `seconds`. A fixed count at a high rate is a burst of milliseconds, which buffers
+    and queues absorb whatever the rate the middleware could keep up."""
+    return max(cell.samples, math.ceil(rate * seconds))
 
 
 def _kind(spec_path: Path, spec) -> str:

@@ -4,6 +4,7 @@ stored as a cell of one run and every outcome in the table `saturation`, at the
 percentile the user chose. The real search on rawtcp is test_saturate_integration.py's."""
 
 import json
+import math
 
 import numpy as np
 import pytest
@@ -181,3 +182,21 @@ def test_the_old_spelling_is_a_bound_at_p99(tmp_path, monkeypatch):
     assert {(row["bound_us"], row["percentile"]) for row in store.saturations(run["id"])} \
         == {(100.0, 99.0)}
     store.close()
+
+
+@pytest.mark.usefixtures("described")
+def test_each_probe_sends_for_at_least_the_probe_seconds(tmp_path, monkeypatch):
+    # 200 samples at 3,000/s would be a burst of 67 ms, which queues and buffers absorb.
+    asked = []
+
+    def recording(cell, *rest, **keywords):
+        asked.append((parse_load(cell["load"]).rate_per_s, cell.samples))
+        return knee(cell, *rest, **keywords)
+
+    monkeypatch.setattr(runner, "run_cell", recording)
+    result = saturate(tmp_path, "--experiment", "sweep", "--bound-us", "100", "--low", "50",
+                      "--probe-seconds", "0.5")
+    assert result.exit_code == 0, result.output
+    assert {samples for rate, samples in asked if rate <= 400} == {200}
+    assert all(samples == math.ceil(rate * 0.5) for rate, samples in asked if rate > 400)
+    assert max(rate for rate, _ in asked) > 400

@@ -70,7 +70,7 @@ def saturate(tmp_path, *bound: str) -> subprocess.CompletedProcess:
     spec = tmp_path / "spec.yaml"
     spec.write_text(OPEN_RAWTCP.replace('[closed, "poisson:500"]', '"constant:500"'))
     return subprocess.run([mwbench_exe(), "saturate", str(spec), "--experiment", "rpc",
-                           *bound, "--low", "200", "--high", "800",
+                           *bound, "--low", "200", "--high", "800", "--probe-seconds", "0.05",
                            "--db", str(tmp_path / "m.db")],
                           capture_output=True, text=True, timeout=600, check=False)
 

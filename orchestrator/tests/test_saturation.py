@@ -115,3 +115,9 @@ def test_a_probe_at_p99_is_recorded_as_searches_before_the_percentile_were():
     record = judge_probe(1000.0, [10.0], [1.0], 0, BOUND).record()
     assert set(record) == {"rate_per_s", "sustained", "reason", "p99_us",
                            "achieved_fraction"}
+
+
+def test_a_probe_that_lost_calls_is_not_sustained_however_fast_the_rest():
+    verdict = judge_probe(1000.0, [10.0, 10.0, 10.0], [1.0, 1.0, 1.0], 0, BOUND, lost=21)
+    assert not verdict.sustained and verdict.reason == "21 calls lost (never answered)"
+    assert judge_probe(1000.0, [10.0, 10.0, 10.0], [1.0, 1.0, 1.0], 0, BOUND).sustained

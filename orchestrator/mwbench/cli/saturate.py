@@ -42,6 +42,10 @@ from .refusals import refused_or_begun
 @click.option("--high", type=CALL_RATE, default=None, metavar="RATE",
               help="The highest rate offered, in calls per second (default: no bound but "
                    "mwbench's own).")
+@click.option("--probe-seconds", type=click.FloatRange(min=0, min_open=True), default=2.0,
+              show_default=True, metavar="SECONDS",
+              help="The least time a probe's launch sends for: its samples are the "
+                   "experiment's, or the rate times this if more.")
 @db_option("SQLite database to add the search's run to (default results/mwbench.db).")
 @click.option("--inventory", type=click.Path(path_type=Path), default=None,
               envvar="MWBENCH_INVENTORY", show_envvar=True,
@@ -49,8 +53,8 @@ from .refusals import refused_or_begun
                    "the spec's `inventory:`.")
 @seed_option()
 def command(spec: Path, experiment: str, bound_us: float | None, percentile: str | None,
-            p99_bound_us: float | None, low: float, high: float | None, db: Path | None,
-            inventory: Path | None, seed: int | None) -> None:
+            p99_bound_us: float | None, low: float, high: float | None, probe_seconds: float,
+            db: Path | None, inventory: Path | None, seed: int | None) -> None:
     """Search, for each configuration of an experiment of SPEC, the highest rate offered
     in an open loop whose response time at --percentile (p99 unless given: the median
     of its launches' figure) stays under --bound-us and whose achieved rate is within
@@ -59,8 +63,10 @@ def command(spec: Path, experiment: str, bound_us: float | None, percentile: str
     vCPUs away), the p99 of every rate is those stalls: judge at p90 or p50 instead.
     --p99-bound-us B, the older spelling, is --bound-us B --percentile 99.
 
-    The rate doubles from --low until a probe fails (or --high is reached), then is
-    bisected to within 5%. Each probe is real: the experiment's launches, samples and
+    A rate is not sustained either when a launch lost calls (never answered within the
+    experiment's timeout). The rate doubles from --low until a probe fails (or --high is
+    reached), then is bisected to within 5%. Each probe is real: the experiment's
+    launches, samples (or more: each launch sends for at least --probe-seconds) and
     warm-up at that rate, every configuration's probes of a round interleaved as `mwbench
     run` interleaves launches. Every probe is stored as a cell of one run (suite
     SUITE.saturate), so `mwbench report` shows them; each search's outcome is stored
@@ -86,7 +92,7 @@ def command(spec: Path, experiment: str, bound_us: float | None, percentile: str
     with refused_or_begun("saturate", (SpecError, InventoryError, MatrixError, StoreError,
                                        LeftoverError, SaturateError), "any probe ran"):
         done = saturate(spec, experiment, bound, low, high, db or paths.default_db(),
-                        console, inventory, seed)
+                        console, inventory, seed, probe_seconds)
     _print(console, done, bound)
     if done.interrupted:
         console.print(f"[yellow]interrupted[/] by {done.interrupted}: the probes that ended "
