@@ -218,3 +218,15 @@ def test_a_saturate_run_gives_its_searches_as_the_sustainable_rates(tmp_path, mo
         assert (f"sweep {driver} constant {bound.name} < 100 µs (mwbench saturate, "
                 f"{len(search['probes'])} rates probed) {search['max_rate_per_s']:,g} 40.0 "
                 f"{search['reason']}") in table
+
+
+def test_the_knee_is_judged_at_the_bounds_percentile(tmp_path):
+    # Every p90 here is the median, 10 µs, at every rate: judged at p90, rawtcp's line
+    # has no knee before its last rate, though its p99 grows eightfold.
+    run, page = stored_report(tmp_path / "m.db", load_cells(), spec_text=SPEC.replace(
+        "bound_us: 100", "bound_us: 500\n    bound_percentile: 90"))
+    lines = {line["driver"]: line for line in offered_load.series(run)}
+    assert (lines["rawtcp"]["knee"], lines["rawtcp"]["knee_rule"]) == (3, "")
+    assert lines["rawtcp"]["knee_at"] == "p90"
+    assert (lines["omniorb"]["knee"], lines["omniorb"]["knee_rule"]) == (2, "achieved")
+    assert offered_load.knee_rule_text("p90") == "knee: then p90 > 2 × the lowest rate's"

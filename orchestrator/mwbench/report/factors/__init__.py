@@ -145,8 +145,9 @@ def sections(run: Run) -> list[dict]:
                 "For each driver, the response time of an open loop, from each call's "
                 "intended start, against the rate offered: p50 (solid), p99 (dashed) and p99.9 "
                 "(dotted), each the median over launches; a line per configuration. The ring "
-                "marks the knee: the highest rate before the p99 rises above twice its value "
-                "at the lowest rate, or before the achieved rate falls below 95% of the "
+                "marks the knee: the highest rate before the p99 (the bound's percentile, "
+                "where the experiment gives a bound) rises above twice its value at the "
+                "lowest rate, or before the achieved rate falls below 95% of the "
                 "offered one (the words beside the ring say which); a grey line, the bound the "
                 "experiment gives, at its percentile (p99 unless it says otherwise; a bound at "
                 "p90 draws the p90 too, dash-dotted).",

@@ -9,9 +9,11 @@ schedule are two lines), p50, p99 and p99.9 against the offered rate, in
 a panel per driver, on a log scale: a tail grows by orders of magnitude
 past the knee.
 
-The knee of a line: the highest offered rate before the p99 rises above
-twice its value at the lowest rate, or before the achieved rate falls below
-95% of the offered one; the figure and the table say which rule ended it.
+The knee of a line: the highest offered rate before the p99 (or the
+percentile of the experiment's bound, where it gives one: on a machine that
+stalls, its p99 is the machine's at every rate) rises above twice its value
+at the lowest rate, or before the achieved rate falls below 95% of the
+offered one; the figure and the table say which rule ended it.
 The maximum sustainable rate of a line is the highest rate before the
 response time at the bound's percentile leaves the bound the experiment
 gives (`bound_us` at `bound_percentile`, p99 unless it says otherwise:
@@ -39,10 +41,8 @@ LOAD = "load"
 # A line needs two rates: one open-loop rate beside a closed loop (the demonstration of
 # coordinated omission) is read in its experiment's own figures, not as a sweep.
 MIN_RATES = 2
-KNEE_GROWTH = 2.0  # the p99 at most twice its value at the lowest rate
-# The rule that ended a line, as the figure writes it beside the knee.
-KNEE_RULES = {"p99": f"knee: then p99 > {KNEE_GROWTH:g} × the lowest rate's",
-              "achieved": f"knee: then achieved < {100 * SUSTAINED:.0f}% of offered"}
+KNEE_GROWTH = 2.0  # the knee's percentile at most twice its value at the lowest rate
+KNEE_PERCENTILE = "p99"  # unless the experiment's bound is at another
 PERCENTILES = (("p50", 50, "solid"), ("p99", 99, (0, (5, 2))), ("p999", 99.9, (0, (1, 1.5))))
 # A bound at a percentile the figure does not draw (p90) draws that percentile too.
 BOUND_ONLY_DASH = (0, (4, 1.5, 1, 1.5))
@@ -72,7 +72,8 @@ def _line(experiment: Experiment, members: list[Configuration], bound: Bound | N
     kind = schedule(members[0].factors[LOAD]).kind
     name = label(members[0].factors, others) if others else ""
     points = [_point(c) for c in members]
-    knee, knee_rule = _last_held(points, lambda p: p["p99"] > KNEE_GROWTH * points[0]["p99"])
+    at = bound.key if bound is not None else KNEE_PERCENTILE
+    knee, knee_rule = _last_held(points, lambda p: p[at] > KNEE_GROWTH * points[0][at], at)
     held, held_rule = (_last_held(points, lambda p: p[bound.key] > bound.us, bound.key)
                        if bound is not None else (knee, knee_rule))
     return {"experiment": experiment.name, "driver": members[0].factors["driver"],
@@ -80,7 +81,7 @@ def _line(experiment: Experiment, members: list[Configuration], bound: Bound | N
                 {**{k: v for k, v in members[0].factors.items() if k != LOAD},
                  "experiment": experiment.name}),
             "series": f"{name} {kind}".strip(), "points": points, "knee": knee,
-            "knee_rule": knee_rule, "bound": bound, "sustainable": held,
+            "knee_rule": knee_rule, "knee_at": at, "bound": bound, "sustainable": held,
             "sustainable_rule": held_rule}
 
 
@@ -146,10 +147,11 @@ def sustainable_rows(found: list[dict], saturations: list[dict] = ()) -> list[di
         rows.append({
             "experiment": line["experiment"], "series": line["series"],
             "criterion": (f"{bound.name} ≤ {bound.us:,g} µs" if bound is not None
-                          else f"the knee (p99 ≤ {KNEE_GROWTH:g} × its value at the lowest "
-                               "rate)"),
+                          else f"the knee ({KNEE_PERCENTILE} ≤ {KNEE_GROWTH:g} × its value at "
+                               "the lowest rate)"),
             "rate": None if index is None else points[index]["rate"],
-            "at_us": None if index is None else points[index][bound.key if bound else "p99"],
+            "at_us": None if index is None else points[index][bound.key if bound
+                                                                else KNEE_PERCENTILE],
             "reading": _reading(rule, after, bound, points),
         })
     return rows
@@ -223,12 +225,19 @@ def _draw(axes, line: dict, colour) -> None:
         axes.plot(x, [p[bound.key] for p in line["points"]], color=colour,
                   linestyle=BOUND_ONLY_DASH, marker="o", markersize=2.5, linewidth=1.2)
     if line["knee"] is not None:
-        knee = line["points"][line["knee"]]
-        axes.plot(knee["rate"], knee["p99"], marker="o", markersize=11, fillstyle="none",
+        knee, at = line["points"][line["knee"]], line["knee_at"]
+        axes.plot(knee["rate"], knee[at], marker="o", markersize=11, fillstyle="none",
                   markeredgewidth=1.5, color=colour)
         if line["knee_rule"]:
-            axes.annotate(KNEE_RULES[line["knee_rule"]], (knee["rate"], knee["p99"]),
+            axes.annotate(knee_rule_text(line["knee_rule"]), (knee["rate"], knee[at]),
                           xytext=(6, 6), textcoords="offset points", fontsize=7, color=colour)
+
+
+def knee_rule_text(rule: str) -> str:
+    """The rule that ended a line, as the figure writes it beside the knee."""
+    if rule == "achieved":
+        return f"knee: then achieved < {100 * SUSTAINED:.0f}% of offered"
+    return f"knee: then {rule.replace('p999', 'p99.9')} > {KNEE_GROWTH:g} × the lowest rate's"
 
 
 def _key(bounds: list[Bound]) -> list[Line2D]:
