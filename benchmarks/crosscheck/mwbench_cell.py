@@ -62,9 +62,18 @@ def hold_cpu_dma_latency():
         return None
 
 
+def _exit_on_stop_signal(signo, _frame):
+    # Python's default for SIGTERM ends the process at once, skipping every `finally`:
+    # the servers and temporary directories of the cell in progress would stay behind.
+    sys.exit(128 + signo)
+
+
 def prepare_machine(detail=""):
-    """What every cross-check does before its first cell: hold the idle state (the
-    descriptor to keep open) and print how busy the machine is, with `detail`."""
+    """What every cross-check does before its first cell: stop cleanly on SIGTERM and
+    SIGHUP (the cell in progress stopped and removed), hold the idle state (the descriptor
+    to keep open) and print how busy the machine is, with `detail`."""
+    for signo in (signal.SIGTERM, signal.SIGHUP):
+        signal.signal(signo, _exit_on_stop_signal)
     latency_fd = hold_cpu_dma_latency()
     print(machine_state() + (f"; {detail}" if detail else ""))
     return latency_fd
