@@ -143,6 +143,8 @@ LAUNCHES = run_setting("launches")
 # (saturation.MAX_RATE) or patience (an hour).
 CALL_RATE = FiniteRange(0, MAX_RATE, min_open=True)
 BOUND_US = FiniteRange(0, 3600e6, min_open=True)
+# mwbench saturate --probe-seconds: the least a probe's launch sends for; an hour at most.
+PROBE_SECONDS = FiniteRange(0, 3600, min_open=True)
 # Test hosts take .1 onwards of a /24 whose .254 is this machine (testsupport/namespaces.py).
 TEST_HOSTS = click.IntRange(1, 250)
 LINK_RATE = LinkRate()

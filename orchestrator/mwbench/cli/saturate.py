@@ -20,7 +20,7 @@ from ..saturation_run import SaturateError, Saturation, saturate, searched
 from ..spec import SpecError
 from ..store import StoreError
 from .console import make_console
-from .numbers import BOUND_US, CALL_RATE
+from .numbers import BOUND_US, CALL_RATE, PROBE_SECONDS
 from .options import db_option, seed_option
 from .refusals import refused_or_begun
 
@@ -42,7 +42,7 @@ from .refusals import refused_or_begun
 @click.option("--high", type=CALL_RATE, default=None, metavar="RATE",
               help="The highest rate offered, in calls per second (default: no bound but "
                    "mwbench's own).")
-@click.option("--probe-seconds", type=click.FloatRange(min=0, min_open=True), default=2.0,
+@click.option("--probe-seconds", type=PROBE_SECONDS, default=2.0,
               show_default=True, metavar="SECONDS",
               help="The least time a probe's launch sends for: its samples are the "
                    "experiment's, or the rate times this if more.")
