@@ -318,7 +318,10 @@ class CcmDriver final : public mwbench::Driver {
                                 path);
       }
       // Unanswered AMI calls still in flight would hold the ORB's destroy().
-      if (omniorb_driver::lost_calls(measurement)) session.abandon_calls_in_flight();
+      if (omniorb_driver::lost_calls(measurement)) {
+        if (handler) handler->deactivate();
+        session.abandon_calls_in_flight();
+      }
       if (verify && options.role == Role::collocated && scenario.component_server) {
         std::fprintf(stderr, "mwbench-driver-ccm: %s\n",
                      host->executor<ReceiverExecutor>(kReceiverKey).counts().summary().c_str());

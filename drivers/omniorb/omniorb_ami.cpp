@@ -9,10 +9,20 @@ namespace omniorb_driver {
 
 Test::AMI_RoundTripHandler_ptr ReplyHandler::activate(CORBA::ORB_ptr orb) {
   CORBA::Object_var object = orb->resolve_initial_references("RootPOA");
-  PortableServer::POA_var poa = PortableServer::POA::_narrow(object);
-  PortableServer::POAManager_var manager = poa->the_POAManager();
+  poa_ = PortableServer::POA::_narrow(object);
+  PortableServer::POAManager_var manager = poa_->the_POAManager();
   manager->activate();
   return _this();  // the RootPOA activates it implicitly
+}
+
+void ReplyHandler::deactivate() noexcept {
+  if (CORBA::is_nil(poa_.in())) return;  // never activated
+  try {
+    PortableServer::ObjectId_var id = poa_->servant_to_id(this);
+    poa_->deactivate_object(id.in());
+  } catch (const CORBA::Exception&) {
+    // Not active (already deactivated): nothing can reach it.
+  }
 }
 
 void ReplyHandler::test_method(CORBA::ULongLong ami_return_val) {

@@ -37,6 +37,12 @@ class ReplyHandler final : public POA_Test::AMI_RoundTripHandler {
   // locally) and returns its reference, for sendc_ calls.
   Test::AMI_RoundTripHandler_ptr activate(CORBA::ORB_ptr orb);
 
+  // Deactivates this handler, for a client that leaves calls in flight
+  // (OrbSession::abandon_calls_in_flight()): a reply that still comes, after
+  // this object and the measurement are gone, then meets no servant (omniORB
+  // logs OBJECT_NOT_EXIST) instead of calling into freed memory.
+  void deactivate() noexcept;
+
   // Closed loop: false if no reply came within `timeout`.
   bool wait(const timespec& timeout) noexcept { return bell_.wait(timeout); }
   // test_method's value in the latest reply (closed loop).
@@ -71,6 +77,7 @@ class ReplyHandler final : public POA_Test::AMI_RoundTripHandler {
   const CORBA::ULong size_;
   bool open_loop_ = false;
   bool by_echo_ = false;
+  PortableServer::POA_var poa_;  // where activate() put this handler
   mwbench::common::Doorbell bell_;
   CORBA::ULongLong returned_ = 0;
   std::atomic<std::uint64_t> next_call_{0};  // open loop: the call the next reply answers

@@ -279,7 +279,10 @@ class OmniorbDriver final : public mwbench::Driver {
       if (invocation != Invocation::static_stub) {
         measure_invocation(invocation, options, measurement, session.orb(), targets[0].in(),
                            board ? &*board : nullptr, delivery, handler ? &*handler : nullptr);
-        if (lost_calls(measurement)) session.abandon_calls_in_flight();
+        if (lost_calls(measurement)) {
+          handler->deactivate();  // lost calls are AMI calls: there is a handler
+          session.abandon_calls_in_flight();
+        }
       } else if (random) {
         const std::vector<std::uint32_t> sequence = random_sequence(targets.size());
         measure_calls(
